@@ -1,0 +1,15 @@
+#pragma once
+// One entry point per subcommand, each in cmd/<name>.cpp. argv[0] is the program name, argv[1..]
+// the subcommand's own arguments (the subcommand word itself removed). Each returns the exit
+// status; usage errors are thrown as UsageError and mapped to exit 2 by main().
+
+namespace pdx {
+
+int cmd_run(int argc, char** argv);     // pdx [-w HOSTS] 'command'   (cmd/run.cpp)
+int cmd_hosts(int argc, char** argv);   // pdx hosts -w EXPR           (cmd/hosts.cpp)
+int cmd_pack(int argc, char** argv);    // pdx pack SRC... -o OUT      (cmd/pack.cpp)
+int cmd_unpack(int argc, char** argv);  // pdx unpack IN... -C DIR     (cmd/unpack.cpp)
+int cmd_join(int argc, char** argv);    // pdx join PARTS... -o FILE   (cmd/join.cpp)
+int cmd_split(int argc, char** argv);   // pdx split FILE --size SIZE  (cmd/split.cpp)
+
+}  // namespace pdx

@@ -1,0 +1,47 @@
+// pdx: run commands on many hosts at once, and stage data on them.
+// main() only picks the subcommand and maps fatal errors to exit statuses (core/error.h).
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string_view>
+
+#include "cmd/commands.h"
+#include "core/error.h"
+
+namespace {
+
+struct Subcommand {
+  std::string_view name;
+  int (*run)(int, char**);
+};
+
+constexpr Subcommand kSubcommands[] = {
+    {"hosts", pdx::cmd_hosts}, {"pack", pdx::cmd_pack}, {"unpack", pdx::cmd_unpack},
+    {"join", pdx::cmd_join},   {"split", pdx::cmd_split},
+};
+
+int dispatch(int argc, char** argv) {
+  if (argc >= 2) {
+    for (const auto& sub : kSubcommands) {
+      if (sub.name == argv[1]) {
+        argv[1] = argv[0];  // the subcommand sees "pdx" as its program name
+        return sub.run(argc - 1, argv + 1);
+      }
+    }
+  }
+  return pdx::cmd_run(argc, argv);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return dispatch(argc, argv);
+  } catch (const pdx::UsageError& e) {
+    std::fprintf(stderr, "pdx: error: %s\n", e.what());
+    return pdx::kExitUsage;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pdx: error: %s\n", e.what());
+    return pdx::kExitFailure;
+  }
+}

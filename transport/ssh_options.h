@@ -1,0 +1,23 @@
+#pragma once
+// What the command line says about ssh (the flags ssh users know), handed to the ssh transport.
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pdx {
+
+class Transport;
+
+struct SshOptions {
+  std::string user;                         // -l USER (overrides ssh_config User, not user@host)
+  int port = 0;                             // -p PORT (0: ssh_config Port or 22)
+  std::vector<std::string> identity_files;  // -i FILE, in order given
+  std::vector<std::string> options;         // -o Key=Value / "Key Value", in order given
+  std::string config_file;                  // -F FILE (empty: ~/.ssh/config then /etc/ssh/ssh_config)
+  bool askpass = false;                     // --askpass: prompt once for a password
+};
+
+/// The in-process libssh2 transport. Throws UsageError for a bad -o / -F / -i.
+std::unique_ptr<Transport> make_ssh_transport(const SshOptions& options);
+
+}  // namespace pdx

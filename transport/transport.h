@@ -1,0 +1,103 @@
+#pragma once
+// The seam between the executor (core/) and the ways of reaching a host (ssh, local exec).
+//
+// A Transport runs one host's Job to completion as a coroutine on the executor it is
+// co_awaited from (a strand of the run's io_context: one strand per worker, see
+// core/executor.h). It streams output through JobIo as it arrives and returns a HostResult;
+// it never throws for a host's failure (connect, auth, timeout, exit status are all values).
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
+
+#include <boost/asio/awaitable.hpp>
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pdx {
+
+enum class Stream { out, err };
+
+/// Where a host is reached, as the user wrote it (user@name:port), split up.
+struct Endpoint {
+  std::string host;  // name or address; IPv6 without brackets
+  std::string user;  // empty: the transport's default (ssh_config User, -l, $USER)
+  int port = 0;      // 0: the transport's default (ssh_config Port, -p, 22)
+};
+
+/// Why a host produced no exit status. Everything but `none` counts as exit status 255.
+enum class Failure {
+  none,             // the command ran; see exit_status / signal
+  connect,          // refused, unreachable, name not resolved
+  connect_timeout,  // -t expired before the session was up
+  host_key,         // unknown or changed host key: nothing was run
+  auth,             // no identity was accepted
+  protocol,         // the ssh session broke after it was up
+  command_timeout,  // -u expired: the command was killed
+  interrupted,      // Ctrl-C
+  local,            // fork/exec or another local failure
+};
+
+/// What happened on one host.
+struct HostResult {
+  int exit_status = 0;  // meaningful when failure == none and signal is empty
+  std::string signal;   // "KILL", "SEGV", ... when the command died of a signal
+  Failure failure = Failure::none;
+  std::string error;    // one line, no host name, when failure != none ("connect timed out after 10s")
+  std::chrono::steady_clock::duration duration{};
+};
+
+/// One host's work, as the executor hands it to a transport.
+struct Job {
+  Endpoint endpoint;
+  std::string label;    // how pdx names this host in output ("node01", "[::1]:2222")
+  std::size_t index = 0;  // 0-based position in the host list (PDX_RANK)
+  /// For ssh: the full remote command line, environment exports already quoted in front.
+  /// For local exec: the command after %h %u %n substitution, run by /bin/sh -c.
+  std::string command;
+  /// For local exec only: "KEY=VALUE" added to the child's environment (PDX_*, -E).
+  std::vector<std::string> env;
+  /// Bytes to send to the command's stdin, then EOF. Null: EOF at once. Shared by all hosts.
+  std::shared_ptr<const std::string> stdin_data;
+  std::chrono::milliseconds connect_timeout{0};  // 0: none
+  std::chrono::milliseconds command_timeout{0};  // 0: none; counted from when the command starts
+};
+
+/// Where a transport delivers output. Thread-safe; called from the job's strand.
+class JobIo {
+ public:
+  virtual ~JobIo() = default;
+  virtual void output(std::size_t index, Stream stream, std::string_view bytes) = 0;
+};
+
+/// Fired once when the user interrupts the run (Ctrl-C). A transport registers what stopping
+/// means for it (kill the process group, close the channel). Thread-safe: stop() may come from
+/// any thread; a callback registered after stop() runs at once, on the registering thread.
+/// Callbacks must only post work to the job's own strand, never touch its state directly.
+class StopSignal {
+ public:
+  using Callback = std::function<void()>;
+  void on_stop(Callback cb);
+  void stop();
+  bool stopped() const;
+
+ private:
+  mutable std::mutex mutex_;
+  bool stopped_ = false;
+  std::vector<Callback> callbacks_;
+};
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  /// Run `job` to completion. `io` and `stop` outlive the call. Never throws for a host failure.
+  virtual boost::asio::awaitable<HostResult> run(const Job& job, JobIo& io, StopSignal& stop) = 0;
+  /// True if commands are sent as a string to a remote shell (env must be quoted into it);
+  /// false if the transport sets Job::env in the child's environment itself.
+  virtual bool remote() const = 0;
+};
+
+}  // namespace pdx
