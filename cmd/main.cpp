@@ -16,7 +16,7 @@ struct Subcommand {
 };
 
 constexpr Subcommand kSubcommands[] = {
-    {"hosts", pdx::cmd_hosts}, {"pack", pdx::cmd_pack}, {"unpack", pdx::cmd_unpack},
+    {"hosts", pdx::cmd_hosts}, {"pack", pdx::cmd_pack},   {"unpack", pdx::cmd_unpack},
     {"join", pdx::cmd_join},   {"split", pdx::cmd_split},
 };
 

@@ -11,9 +11,9 @@ namespace pdx {
 /// Exit statuses documented in pdx(1).
 enum ExitStatus : int {
   kExitOk = 0,
-  kExitFailure = 1,      // a local operation failed (file, archive, ...)
-  kExitUsage = 2,        // bad command line or bad input named on it
-  kExitUnreachable = 255 // a host could not be reached, authenticated, or timed out
+  kExitFailure = 1,       // a local operation failed (file, archive, ...)
+  kExitUsage = 2,         // bad command line or bad input named on it
+  kExitUnreachable = 255  // a host could not be reached, authenticated, or timed out
 };
 
 /// Bad command line or input: main prints it and exits 2.

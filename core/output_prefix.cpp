@@ -1,0 +1,112 @@
+// Streaming output: "host: line". A line is written whole or not at all, so lines of different
+// hosts never interleave inside a line; each write(2) carries only complete lines. Memory per
+// host and stream is the unfinished last line, capped at kMaxLine: a longer line is cut there
+// and continued on the next, prefixed again.
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdlib>
+#include <mutex>
+
+#include "core/output.h"
+
+namespace pdx {
+
+namespace {
+
+constexpr std::size_t kMaxLine = 8 << 20;
+
+class PrefixSink final : public OutputSink {
+ public:
+  PrefixSink(std::vector<std::string> labels, Prefix prefix, Colour colour, OutputFds fds)
+      : pending_(labels.size()), fds_(fds) {
+    prefixes_.reserve(labels.size());
+    for (auto& label : labels) {
+      if (prefix == Prefix::no)
+        prefixes_.emplace_back();
+      else if (colour == Colour::yes)
+        prefixes_.push_back("\033[36m" + label + ":\033[0m ");
+      else
+        prefixes_.push_back(label + ": ");
+    }
+  }
+
+  void output(std::size_t index, Stream stream, std::string_view bytes) override {
+    std::string& pending = pending_[index][slot(stream)];
+    std::string lines;
+    for (;;) {
+      auto nl = bytes.find('\n');
+      if (nl == std::string_view::npos) break;
+      append_line(lines, index, pending, bytes.substr(0, nl));
+      bytes.remove_prefix(nl + 1);
+    }
+    pending.append(bytes);
+    while (pending.size() >= kMaxLine) {
+      std::string rest = pending.substr(kMaxLine);
+      pending.resize(kMaxLine);
+      append_line(lines, index, pending, {});
+      pending = std::move(rest);
+    }
+    emit(stream, lines);
+  }
+
+  void finished(std::size_t index, const HostResult&) override {
+    for (Stream stream : {Stream::out, Stream::err}) {
+      std::string& pending = pending_[index][slot(stream)];
+      if (pending.empty()) continue;
+      std::string lines;
+      append_line(lines, index, pending, {});
+      emit(stream, lines);
+      pending.shrink_to_fit();
+    }
+  }
+
+ private:
+  static int slot(Stream s) { return s == Stream::out ? 0 : 1; }
+
+  // Appends prefix + pending + tail + '\n' to `lines` and empties `pending`.
+  void append_line(std::string& lines, std::size_t index, std::string& pending,
+                   std::string_view tail) {
+    lines += prefixes_[index];
+    lines += pending;
+    lines += tail;
+    lines += '\n';
+    pending.clear();
+  }
+
+  void emit(Stream stream, const std::string& lines) {
+    if (lines.empty()) return;
+    std::lock_guard lock(terminal_);
+    write_all(stream == Stream::out ? fds_.out : fds_.err, lines);
+  }
+
+  std::vector<std::string> prefixes_;
+  std::vector<std::array<std::string, 2>> pending_;  // per host: stdout, stderr
+  OutputFds fds_;
+  std::mutex terminal_;
+};
+
+}  // namespace
+
+Colour colour_for(int fd) {
+  const char* no_colour = std::getenv("NO_COLOR");
+  if (no_colour && *no_colour) return Colour::no;
+  return isatty(fd) ? Colour::yes : Colour::no;
+}
+
+void write_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+std::unique_ptr<OutputSink> make_prefix_sink(std::vector<std::string> labels, Prefix prefix,
+                                             Colour colour, OutputFds fds) {
+  return std::make_unique<PrefixSink>(std::move(labels), prefix, colour, fds);
+}
+
+}  // namespace pdx

@@ -1,0 +1,97 @@
+#include "core/run_env.h"
+
+#include <fstream>
+
+#include "core/error.h"
+#include "core/quote.h"
+
+namespace pdx {
+
+namespace {
+
+bool is_shell_name(std::string_view key) {
+  if (key.empty() || (key[0] >= '0' && key[0] <= '9')) return false;
+  for (char c : key) {
+    bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<EnvVar> place_env(const std::vector<Host>& hosts, std::size_t rank) {
+  const Host& host = hosts.at(rank);
+  std::vector<EnvVar> env = {
+      {"PDX_HOST", host.name},
+      {"PDX_RANK", std::to_string(rank)},
+      {"PDX_NHOSTS", std::to_string(hosts.size())},
+      {"PDX_MASTER", hosts.front().name},
+  };
+  if (host.slots > 0) env.emplace_back("PDX_SLOTS", std::to_string(host.slots));
+  return env;
+}
+
+EnvVar parse_env_assignment(std::string_view text) {
+  auto eq = text.find('=');
+  if (eq == std::string_view::npos)
+    throw UsageError("-E '" + std::string(text) + "': expected KEY=VALUE");
+  std::string key(text.substr(0, eq));
+  if (!is_shell_name(key))
+    throw UsageError("-E '" + key + "': not a valid variable name (letters, digits, _)");
+  return {key, std::string(text.substr(eq + 1))};
+}
+
+std::vector<EnvVar> read_env_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UsageError("--env-file " + path + ": cannot open");
+  std::vector<EnvVar> env;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    std::string_view view(line);
+    while (!view.empty() && (view.front() == ' ' || view.front() == '\t')) view.remove_prefix(1);
+    if (view.empty() || view.front() == '#') continue;
+    if (view.starts_with("export ")) view.remove_prefix(7);
+    try {
+      env.push_back(parse_env_assignment(view));
+    } catch (const UsageError& e) {
+      throw UsageError(path + ":" + std::to_string(number) + ": " + e.what());
+    }
+  }
+  return env;
+}
+
+std::string export_prefix(const std::vector<EnvVar>& env) {
+  if (env.empty()) return {};
+  std::string out = "export";
+  for (const auto& [key, value] : env) out += " " + key + "=" + shell_quote(value);
+  out += "; ";
+  return out;
+}
+
+std::string substitute_exec(std::string_view command, const Host& host, std::string_view user,
+                            std::size_t rank) {
+  std::string out;
+  out.reserve(command.size());
+  for (std::size_t i = 0; i < command.size(); ++i) {
+    char c = command[i];
+    char next = i + 1 < command.size() ? command[i + 1] : '\0';
+    if (c != '%' || (next != 'h' && next != 'u' && next != 'n' && next != '%')) {
+      out += c;
+      continue;
+    }
+    ++i;
+    if (next == 'h')
+      out += host.name;
+    else if (next == 'u')
+      out += user;
+    else if (next == 'n')
+      out += std::to_string(rank);
+    else
+      out += '%';
+  }
+  return out;
+}
+
+}  // namespace pdx

@@ -1,0 +1,83 @@
+#include "core/summary.h"
+
+#include <algorithm>
+#include <csignal>
+#include <cstring>
+#include <map>
+
+#include "core/error.h"
+#include "core/hostset.h"
+
+namespace pdx {
+
+namespace {
+
+struct SignalName {
+  int number;
+  const char* name;
+};
+
+constexpr SignalName kSignals[] = {
+    {SIGHUP, "HUP"},   {SIGINT, "INT"},   {SIGQUIT, "QUIT"}, {SIGILL, "ILL"},   {SIGTRAP, "TRAP"},
+    {SIGABRT, "ABRT"}, {SIGBUS, "BUS"},   {SIGFPE, "FPE"},   {SIGKILL, "KILL"}, {SIGUSR1, "USR1"},
+    {SIGSEGV, "SEGV"}, {SIGUSR2, "USR2"}, {SIGPIPE, "PIPE"}, {SIGALRM, "ALRM"}, {SIGTERM, "TERM"},
+    {SIGXCPU, "XCPU"}, {SIGXFSZ, "XFSZ"}, {SIGSYS, "SYS"},
+};
+
+}  // namespace
+
+int signal_number(const std::string& name) {
+  std::string_view n(name);
+  if (n.starts_with("SIG")) n.remove_prefix(3);
+  for (const auto& s : kSignals)
+    if (n == s.name) return s.number;
+  return 0;
+}
+
+std::string signal_name(int number) {
+  for (const auto& s : kSignals)
+    if (s.number == number) return s.name;
+  return std::to_string(number);
+}
+
+std::string describe(const HostResult& r) {
+  if (r.failure != Failure::none) return r.error.empty() ? "failed" : r.error;
+  if (!r.signal.empty()) return "killed by signal " + r.signal;
+  if (r.exit_status != 0) return "exit " + std::to_string(r.exit_status);
+  return {};
+}
+
+int exit_status_of(const HostResult& r) {
+  if (r.failure == Failure::interrupted) return 130;
+  if (r.failure != Failure::none) return kExitUnreachable;
+  if (!r.signal.empty()) {
+    int n = signal_number(r.signal);
+    return n ? 128 + n : kExitUnreachable;
+  }
+  return r.exit_status;
+}
+
+int run_exit_status(const std::vector<HostResult>& results) {
+  int status = 0;
+  for (const auto& r : results) status = std::max(status, exit_status_of(r));
+  return status;
+}
+
+std::string failure_summary(const std::vector<std::string>& labels,
+                            const std::vector<HostResult>& results) {
+  std::map<std::string, std::vector<std::string>> hosts_by_what;
+  std::vector<std::string> order;  // each distinct failure, by first rank
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    std::string what = describe(results[i]);
+    if (what.empty()) continue;
+    auto& hosts = hosts_by_what[what];
+    if (hosts.empty()) order.push_back(what);
+    hosts.push_back(labels[i]);
+  }
+  std::string out;
+  for (const auto& what : order)
+    out += "pdx: " + fold_names(hosts_by_what[what]) + ": " + what + "\n";
+  return out;
+}
+
+}  // namespace pdx

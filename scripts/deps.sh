@@ -1,0 +1,27 @@
+#!/bin/bash
+# Installs what pdx needs to build, test and benchmark, from Debian's packages only.
+# Run as root (or with sudo available). Safe to run again: apt-get skips what is installed.
+set -euo pipefail
+
+PACKAGES=(
+  # build
+  build-essential cmake ninja-build pkg-config
+  libssh2-1-dev libssl-dev libboost-dev libcli11-dev libzstd-dev liblzma-dev libbz2-dev zlib1g-dev
+  libarchive-dev libgtest-dev
+  # tests: a real sshd, real archivers for interop, man page lint
+  openssh-server openssh-client tar gzip bzip2 xz-utils zstd zip unzip coreutils groff man-db
+  procps time iproute2
+  # benchmarks: the tools pdx is measured against
+  pdsh clustershell pssh pigz rsync hyperfine
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=""
+  [[ $(id -u) -eq 0 ]] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,20 @@
+# Ctrl-C stops every command (and what it started), reports who did not finish, exits 130.
+source "$(dirname "$0")/../lib/common.sh"
+
+marker="pdx-interrupt-$$"
+"$PDX" -R exec -f 4 -w 'h[1-8]' "sleep 120 # $marker" </dev/null >"$SCRATCH/out" 2>"$SCRATCH/err" &
+pid=$!
+for _ in $(seq 50); do
+  [[ $(pgrep -fc "$marker") -ge 4 ]] && break
+  sleep 0.1
+done
+kill -INT $pid
+wait $pid
+status=$?
+err=$(cat "$SCRATCH/err")
+expect_status 130
+expect_contains "$err" "pdx: h[1-4]: interrupted"
+expect_contains "$err" "pdx: h[5-8]: interrupted before it started"
+sleep 0.5
+pgrep -f "$marker" >/dev/null && fail "commands survived Ctrl-C"
+true

@@ -1,0 +1,47 @@
+# Shared by tests/cli/*.sh: where pdx is, a scratch dir, and assertions that say what differed.
+# Each test script: `source "$(dirname "$0")/../lib/common.sh"`, then plain commands; the first
+# failed assertion ends the script with status 1 (ctest shows the output).
+set -uo pipefail
+
+: "${PDX:?PDX must point at the pdx binary (ctest sets it)}"
+TEST_NAME=$(basename "$0" .sh)
+SCRATCH=$(mktemp -d "${PDX_TEST_TMP:-/tmp}/${TEST_NAME}.XXXXXX" 2>/dev/null || mktemp -d)
+trap 'rm -rf "$SCRATCH"' EXIT
+
+fail() {
+  echo "FAIL [$TEST_NAME]: $*" >&2
+  exit 1
+}
+
+# run_pdx ARGS...: runs pdx with stdin from /dev/null; sets $out, $err, $status.
+run_pdx() {
+  "$PDX" "$@" </dev/null >"$SCRATCH/stdout" 2>"$SCRATCH/stderr"
+  status=$?
+  out=$(cat "$SCRATCH/stdout")
+  err=$(cat "$SCRATCH/stderr")
+}
+
+expect_status() {
+  [[ $status -eq $1 ]] || fail "exit status $status, expected $1; stderr: $err"
+}
+
+expect_eq() {  # expect_eq ACTUAL EXPECTED [WHAT]
+  [[ "$1" == "$2" ]] || fail "${3:-value}: got [$1], expected [$2]"
+}
+
+expect_contains() {  # expect_contains HAYSTACK NEEDLE [WHAT]
+  [[ "$1" == *"$2"* ]] || fail "${3:-output} does not contain [$2]: [$1]"
+}
+
+expect_lines() {  # expect_lines TEXT N [WHAT]
+  local n
+  n=$(printf '%s' "$1" | grep -c '' || true)
+  [[ $n -eq $2 ]] || fail "${3:-output}: $n lines, expected $2"
+}
+
+# A usage error: exit 2, exactly one line on stderr, starting "pdx: error:".
+expect_usage_error() {
+  expect_status 2
+  [[ "$err" == "pdx: error: "* ]] || fail "stderr does not start with 'pdx: error:': [$err]"
+  expect_lines "$(printf '%s\n' "$err" | grep -v "^Try 'pdx")" 1 "usage error message"
+}

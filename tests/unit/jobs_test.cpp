@@ -1,0 +1,39 @@
+#include "core/jobs.h"
+
+#include <gtest/gtest.h>
+
+namespace pdx {
+namespace {
+
+std::vector<Host> hosts() {
+  return {{"n1", "", 0, 0}, {"n2", "al", 22, 2}};
+}
+
+TEST(MakeJobs, RemoteCommandCarriesQuotedExportsAndStaysAsTyped) {
+  JobTemplate t;
+  t.command = "date +%s; echo %h";
+  t.env = {{"X", "a b"}};
+  auto jobs = make_jobs(hosts(), t);
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs[1].command,
+            "export PDX_HOST=n2 PDX_RANK=1 PDX_NHOSTS=2 PDX_MASTER=n1 PDX_SLOTS=2 X='a b'; "
+            "date +%s; echo %h");
+  EXPECT_TRUE(jobs[1].env.empty());
+  EXPECT_EQ(jobs[1].endpoint.user, "al");
+  EXPECT_EQ(jobs[1].endpoint.port, 22);
+  EXPECT_EQ(jobs[1].index, 1u);
+}
+
+TEST(MakeJobs, LocalSubstitutesAndPutsEnvInTheChild) {
+  JobTemplate t;
+  t.command = "echo %h %u %n";
+  t.remote = false;
+  t.default_user = "me";
+  auto jobs = make_jobs(hosts(), t);
+  EXPECT_EQ(jobs[0].command, "echo n1 me 0");
+  EXPECT_EQ(jobs[1].command, "echo n2 al 1");
+  EXPECT_EQ(jobs[0].env.front(), "PDX_HOST=n1");
+}
+
+}  // namespace
+}  // namespace pdx

@@ -1,0 +1,232 @@
+// -R exec: each host's command runs here as `/bin/sh -c COMMAND`, in its own process group, with
+// stdout/stderr/stdin on pipes driven by Asio on the job's strand.
+//
+//   spawn --> pumping (stdout, stderr, stdin in parallel) --> reap --> HostResult
+//                |  -u expires: SIGKILL to the group, Failure::command_timeout
+//                |  Ctrl-C:     SIGKILL to the group, Failure::interrupted
+#include "transport/local_transport.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+
+#include "core/summary.h"
+#include "transport/transport.h"
+
+extern char** environ;
+
+namespace asio = boost::asio;
+using asio::use_awaitable;
+
+namespace pdx {
+
+namespace {
+
+using Executor = asio::any_io_executor;
+
+// One child process; shared with the stop and timeout callbacks, which may outlive the coroutine.
+struct Process {
+  explicit Process(Executor ex) : timeout(ex), done(ex) {}
+  pid_t pid = -1;
+  bool reaped = false;
+  Failure killed_for = Failure::none;
+  asio::steady_timer timeout;
+  asio::steady_timer done;  // cancelled when the last pump ends: a latch
+  int pumps = 0;
+
+  void kill_group(Failure why) {
+    if (reaped || killed_for != Failure::none) return;
+    killed_for = why;
+    ::kill(-pid, SIGKILL);
+  }
+  void pump_ended() {
+    if (--pumps == 0) done.cancel();
+  }
+};
+
+// The child's environment: ours, with the job's KEY=VALUE entries replacing or adding.
+std::vector<std::string> child_environment(const std::vector<std::string>& extra) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    std::string_view entry(*e);
+    auto key = entry.substr(0, entry.find('=') + 1);
+    bool replaced = false;
+    for (const auto& x : extra) replaced = replaced || std::string_view(x).starts_with(key);
+    if (!replaced) env.emplace_back(entry);
+  }
+  env.insert(env.end(), extra.begin(), extra.end());
+  return env;
+}
+
+struct Pipes {
+  int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
+  ~Pipes() {
+    for (int* p : {in, out, err})
+      for (int i = 0; i < 2; ++i)
+        if (p[i] >= 0) ::close(p[i]);
+  }
+  bool open() {
+    return ::pipe2(in, O_CLOEXEC) == 0 && ::pipe2(out, O_CLOEXEC) == 0 &&
+           ::pipe2(err, O_CLOEXEC) == 0;
+  }
+  static int take(int& fd) { return std::exchange(fd, -1); }
+};
+
+// Starts /bin/sh -c command in a new process group with default SIGPIPE/SIGINT/SIGTERM.
+// Returns 0 or an errno value.
+int spawn(const Job& job, Pipes& pipes, pid_t& pid) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, pipes.in[0], 0);
+  posix_spawn_file_actions_adddup2(&actions, pipes.out[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, pipes.err[1], 2);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t defaults, none;
+  sigemptyset(&defaults);
+  for (int s : {SIGPIPE, SIGINT, SIGTERM, SIGQUIT}) sigaddset(&defaults, s);
+  sigemptyset(&none);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  std::vector<std::string> env = child_environment(job.env);
+  std::vector<char*> envp;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::string sh = "/bin/sh", dash_c = "-c", command = job.command;
+  char* argv[] = {sh.data(), dash_c.data(), command.data(), nullptr};
+  int rc = posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  return rc;
+}
+
+asio::awaitable<void> pump_output(std::shared_ptr<Process> proc, int fd, const Job& job, JobIo& io,
+                                  Stream stream) {
+  asio::posix::stream_descriptor pipe(co_await asio::this_coro::executor, fd);
+  std::array<char, 65536> buf;
+  boost::system::error_code ec;
+  for (;;) {
+    std::size_t n =
+        co_await pipe.async_read_some(asio::buffer(buf), asio::redirect_error(use_awaitable, ec));
+    if (n) io.output(job.index, stream, std::string_view(buf.data(), n));
+    if (ec) break;
+  }
+  proc->pump_ended();
+}
+
+asio::awaitable<void> feed_input(std::shared_ptr<Process> proc, int fd, const Job& job) {
+  asio::posix::stream_descriptor pipe(co_await asio::this_coro::executor, fd);
+  if (job.stdin_data && !job.stdin_data->empty()) {
+    boost::system::error_code ec;  // EPIPE: the command did not want it all; fine
+    co_await asio::async_write(pipe, asio::buffer(*job.stdin_data),
+                               asio::redirect_error(use_awaitable, ec));
+  }
+  proc->pump_ended();
+}
+
+// Waits for the child without blocking the thread: it has closed its output, so it is
+// normally gone already; otherwise poll with a growing pause.
+asio::awaitable<int> reap(Process& proc) {
+  asio::steady_timer pause(co_await asio::this_coro::executor);
+  auto delay = std::chrono::milliseconds(1);
+  for (;;) {
+    int status = 0;
+    pid_t rc = ::waitpid(proc.pid, &status, WNOHANG);
+    if (rc == proc.pid || (rc < 0 && errno != EINTR)) {
+      proc.reaped = true;
+      co_return status;
+    }
+    pause.expires_after(delay);
+    boost::system::error_code ec;
+    co_await pause.async_wait(asio::redirect_error(use_awaitable, ec));
+    delay = std::min(delay * 2, std::chrono::milliseconds(50));
+  }
+}
+
+HostResult result_of(const Process& proc, int status, const Job& job) {
+  HostResult r;
+  if (proc.killed_for == Failure::command_timeout) {
+    r.failure = Failure::command_timeout;
+    r.error = "command timed out after " + std::to_string(job.command_timeout.count() / 1000) +
+              "s (killed)";
+  } else if (proc.killed_for == Failure::interrupted) {
+    r.failure = Failure::interrupted;
+    r.error = "interrupted";
+  } else if (WIFSIGNALED(status)) {
+    r.signal = signal_name(WTERMSIG(status));
+  } else {
+    r.exit_status = WEXITSTATUS(status);
+  }
+  return r;
+}
+
+class LocalTransport final : public Transport {
+ public:
+  bool remote() const override { return false; }
+
+  asio::awaitable<HostResult> run(const Job& job, JobIo& io, StopSignal& stop) override {
+    Executor ex = co_await asio::this_coro::executor;
+    auto proc = std::make_shared<Process>(ex);
+    Pipes pipes;
+    int rc = pipes.open() ? spawn(job, pipes, proc->pid) : errno;
+    if (rc != 0) {
+      HostResult r;
+      r.failure = Failure::local;
+      r.error = std::string("cannot run /bin/sh: ") + std::strerror(rc);
+      co_return r;
+    }
+    for (int* child_end : {&pipes.in[0], &pipes.out[1], &pipes.err[1]})
+      ::close(Pipes::take(*child_end));
+
+    stop.on_stop(
+        [proc, ex] { asio::post(ex, [proc] { proc->kill_group(Failure::interrupted); }); });
+    if (job.command_timeout.count() > 0) {
+      proc->timeout.expires_after(job.command_timeout);
+      proc->timeout.async_wait([proc](boost::system::error_code ec) {
+        if (!ec) proc->kill_group(Failure::command_timeout);
+      });
+    }
+    proc->pumps = 3;
+    proc->done.expires_at(asio::steady_timer::time_point::max());
+    asio::co_spawn(ex, pump_output(proc, Pipes::take(pipes.out[0]), job, io, Stream::out),
+                   asio::detached);
+    asio::co_spawn(ex, pump_output(proc, Pipes::take(pipes.err[0]), job, io, Stream::err),
+                   asio::detached);
+    asio::co_spawn(ex, feed_input(proc, Pipes::take(pipes.in[1]), job), asio::detached);
+    if (proc->pumps > 0) {  // one strand: no pump can end between this test and the wait
+      boost::system::error_code ec;
+      co_await proc->done.async_wait(asio::redirect_error(use_awaitable, ec));
+    }
+
+    int status = co_await reap(*proc);
+    proc->timeout.cancel();
+    co_return result_of(*proc, status, job);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Transport> make_local_transport() {
+  return std::make_unique<LocalTransport>();
+}
+
+}  // namespace pdx
