@@ -230,6 +230,9 @@ asio::awaitable<Step> HostSession::stream() {
       if (waiter_.aborted()) co_return waiter_.failure(kWaitAborted, "");
     } else if (!progress) {
       if (libssh2_channel_eof(channel_)) co_return Step{};
+      // Reading stderr may have queued stdout packets that arrived meanwhile: the socket would
+      // not wake us for those.
+      if (libssh2_poll_channel_read(channel_, 1)) continue;
       if (!co_await waiter_.wait()) co_return waiter_.failure(kWaitAborted, "");
     }
   }
