@@ -34,3 +34,11 @@ for variant in "true" "sh -c true"; do
   printf '%-34s %8s %8s   pdx/pdsh: wall %.2f cpu %.2f\n' "pdsh -R exec $variant" "$wall" "$cpu" \
     "$(echo "$pdx_wall / $wall" | bc -l)" "$(echo "$pdx_cpu / $cpu" | bc -l)"
 done
+
+# Streaming output through the prefix sink: 16 hosts each printing `seq 1 1000000` (110 MB).
+printf '\n%-34s %8s %8s\n' "16 hosts x seq 1 1000000" "wall s" "cpu s"
+read -r pdx_wall pdx_cpu < <(measure "$PDX" -R exec -n -w 'h[1-16]' 'seq 1 1000000')
+printf '%-34s %8s %8s\n' "pdx -R exec" "$pdx_wall" "$pdx_cpu"
+read -r wall cpu < <(measure pdsh -R exec -w 'h[1-16]' seq 1 1000000)
+printf '%-34s %8s %8s   pdx/pdsh: wall %.3f cpu %.3f\n' "pdsh -R exec" "$wall" "$cpu" \
+  "$(echo "$pdx_wall / $wall" | bc -l)" "$(echo "$pdx_cpu / $cpu" | bc -l)"
