@@ -24,9 +24,13 @@ int cmd_hosts(int argc, char** argv) {
   std::vector<std::string> include, exclude;
   Show show = Show::expand;
   app.add_option("-w", include, "Hosts: node[01-64], user@host:port, ^FILE, -TERM (repeatable)")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->type_name("HOSTS");
   app.add_option("-x", exclude, "Hosts to leave out, same syntax (repeatable)")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->type_name("HOSTS");
+  app.footer(
+      "Without -w: $PDX_HOSTS, else the hostfile named by $WCOLL. See pdx(1), HOST EXPRESSIONS.");
   auto* expand = app.add_flag_callback(
       "--expand", [&] { show = Show::expand; }, "One host per line (the default)");
   auto* fold = app.add_flag_callback(

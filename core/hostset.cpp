@@ -164,35 +164,37 @@ Segment parse_bracket(std::string_view inside, std::string_view term) {
   return seg;
 }
 
+Segment literal(std::string_view text) {
+  return Segment{text, {}, 1};
+}
+
 /// Splits a term into literal text and brackets; a bracket holding ':' is an IPv6 literal and
 /// stays text. Throws when the term would name more than kMaxHosts names.
 Pattern parse_pattern(std::string_view term) {
+  constexpr auto npos = std::string_view::npos;
   Pattern pattern;
   std::uint64_t total = 1;
   std::size_t pos = 0;
   while (pos < term.size()) {
     auto open = term.find_first_of("[]", pos);
-    if (open != std::string_view::npos && term[open] == ']') {
-      fail("unbalanced ']' in " + quoted(term));
+    if (open == npos) {
+      pattern.push_back(literal(term.substr(pos)));
+      break;
     }
-    auto close = open == std::string_view::npos ? open : term.find_first_of("[]", open + 1);
-    if (open != std::string_view::npos && (close == std::string_view::npos || term[close] == '[')) {
-      fail("unbalanced '[' in " + quoted(term));
+    if (term[open] == ']') fail("unbalanced ']' in " + quoted(term));
+    auto close = term.find_first_of("[]", open + 1);
+    if (close == npos) fail("unbalanced '[' in " + quoted(term));
+    if (term[close] == '[') fail("nested '[' in " + quoted(term));
+    std::string_view inside = term.substr(open + 1, close - open - 1);
+    if (inside.find(':') != npos) {
+      pattern.push_back(literal(term.substr(pos, close + 1 - pos)));
+    } else {
+      if (open > pos) pattern.push_back(literal(term.substr(pos, open - pos)));
+      Segment seg = parse_bracket(inside, term);
+      if (total > kMaxHosts / seg.count) fail_too_many(term);
+      total *= seg.count;
+      pattern.push_back(std::move(seg));
     }
-    std::string_view inside = open == std::string_view::npos
-                                  ? std::string_view{}
-                                  : term.substr(open + 1, close - open - 1);
-    if (open == std::string_view::npos || inside.find(':') != std::string_view::npos) {
-      auto end = open == std::string_view::npos ? term.size() : close + 1;
-      pattern.push_back(Segment{term.substr(pos, end - pos), {}, 1});
-      pos = end;
-      continue;
-    }
-    if (open > pos) pattern.push_back(Segment{term.substr(pos, open - pos), {}, 1});
-    Segment seg = parse_bracket(inside, term);
-    if (total > kMaxHosts / seg.count) fail_too_many(term);
-    total *= seg.count;
-    pattern.push_back(std::move(seg));
     pos = close + 1;
   }
   return pattern;
@@ -325,6 +327,7 @@ void parse_expression(std::string_view expr, HostList& include, HostList* exclud
       if (exclude == nullptr) fail("exclusion " + quoted(term) + " inside an exclusion");
       target = exclude;
       term = trim(term.substr(1));
+      if (term.empty()) fail("nothing to exclude after '-' in " + quoted(expr));
     }
     if (term.starts_with('^')) {
       std::string path(trim(term.substr(1)));

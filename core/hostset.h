@@ -53,7 +53,8 @@ std::vector<std::string> expand_names(std::string_view expr);
 /// Fold names into the shortest pdsh/nodeset form, sorted: node01,node02,node04 -> node[01-02,04].
 /// Names sharing a prefix/suffix around their last number fold together; padding is kept apart.
 /// In "name:port" only the name folds (127.0.0.[1-4]:2222); IPv6 addresses stay as they are.
-/// Round trip: expand_names(fold_names(x)) is x sorted and deduplicated.
+/// Round trip: expand_names(fold_names(x)) is x deduplicated, for any host labels x (names
+/// holding ',' or brackets other than [v6] are not labels and are written out as they are).
 std::string fold_names(const std::vector<std::string>& names);
 
 /// An ordered set of hosts being built: order of first appearance, duplicates (same user, name,

@@ -230,6 +230,7 @@ TEST(ExpandHostsError, NoHosts) {
   EXPECT_EQ(error_of("-n1"), "'-n1' names no hosts");
   EXPECT_EQ(error_of("n[1-2],-n[1-2]"), "every host of 'n[1-2],-n[1-2]' is excluded");
   EXPECT_EQ(error_of("^"), "missing file name after '^' in '^'");
+  EXPECT_EQ(error_of("n1,-"), "nothing to exclude after '-' in 'n1,-'");
 }
 
 TEST(ExpandHostsError, MissingHostfileIsNamed) {
