@@ -1,8 +1,66 @@
+// pdx hosts: show what a host expression names, like ClusterShell's nodeset.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "core/error.h"
+#include "core/hostset.h"
 
 namespace pdx {
+namespace {
 
-int cmd_hosts(int, char**) { throw FatalError("'hosts' is not built yet"); }
+enum class Show { expand, fold, count };
+
+/// A host as one would write it on -w: [user@]label.
+std::string spec(const Host& host) {
+  return host.user.empty() ? host.label() : host.user + "@" + host.label();
+}
+
+}  // namespace
+
+int cmd_hosts(int argc, char** argv) {
+  CLI::App app{"Show the hosts a host expression names.", "pdx hosts"};
+  std::vector<std::string> include, exclude;
+  Show show = Show::expand;
+  app.add_option("-w", include, "Hosts: node[01-64], user@host:port, ^FILE, -TERM (repeatable)")
+      ->allow_extra_args(false)
+      ->type_name("HOSTS");
+  app.add_option("-x", exclude, "Hosts to leave out, same syntax (repeatable)")
+      ->allow_extra_args(false)
+      ->type_name("HOSTS");
+  app.footer(
+      "Without -w: $PDX_HOSTS, else the hostfile named by $WCOLL. See pdx(1), HOST EXPRESSIONS.");
+  auto* expand = app.add_flag_callback(
+      "--expand", [&] { show = Show::expand; }, "One host per line (the default)");
+  auto* fold = app.add_flag_callback(
+      "--fold", [&] { show = Show::fold; }, "The folded host set");
+  auto* count = app.add_flag_callback(
+      "--count", [&] { show = Show::count; }, "The number of hosts");
+  expand->excludes(fold)->excludes(count);
+  fold->excludes(count);
+  if (auto status = parse_cli(app, argc, argv)) return *status;
+
+  std::vector<Host> hosts = resolve_hosts(include, exclude);
+  switch (show) {
+    case Show::count:
+      std::cout << hosts.size() << '\n';
+      break;
+    case Show::fold: {
+      std::vector<std::string> specs;
+      specs.reserve(hosts.size());
+      for (const Host& host : hosts) specs.push_back(spec(host));
+      std::cout << fold_names(specs) << '\n';
+      break;
+    }
+    case Show::expand: {
+      std::string out;
+      for (const Host& host : hosts) (out += spec(host)) += '\n';
+      std::cout << out;
+      break;
+    }
+  }
+  return 0;
+}
 
 }  // namespace pdx

@@ -6,12 +6,13 @@
 //   rack[1-2]-node[01-04]  several brackets: cartesian product, left to right
 //   a,b,c                  commas separate terms (commas inside brackets belong to the bracket)
 //   ^FILE                  hosts from a hostfile (core/hostfile.h)
-//   -TERM                  exclusion inside -w:  -w 'node[01-08],-node05'
-//   user@host  host:port  user@[::1]:22  [fe80::1]
+//   -TERM                  exclusion inside -w:  -w 'node[01-08],-node05'   (also -^FILE)
+//   user@host  host:port  user@[::1]:22  [fe80::1]  ::1 (two or more colons: an address, no port)
 //
 // All functions throw UsageError (core/error.h) with one line naming the bad part; none returns
 // an empty set silently.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,8 +27,10 @@ struct Host {
 
   /// How pdx names the host in output: name, or name:port / [v6]:port when a port was given.
   std::string label() const;
-  /// Two hosts are the same when user, name and port are.
-  bool operator==(const Host&) const = default;
+  /// Two hosts are the same when user, name and port are (slots do not count).
+  bool operator==(const Host& other) const {
+    return name == other.name && user == other.user && port == other.port;
+  }
 };
 
 /// Most hosts one expression may name (a typo like node[1-99999999] is an error, not a hang).
@@ -38,15 +41,44 @@ std::vector<Host> expand_hosts(std::string_view expr);
 
 /// The hosts of the run: every -w expression (or $PDX_HOSTS, then $WCOLL as a file, when none),
 /// minus every -x expression. Throws UsageError when no hosts are left or none were given.
+/// "-TERM" exclusions inside any -w apply to the hosts of all -w expressions.
 std::vector<Host> resolve_hosts(const std::vector<std::string>& include,
                                 const std::vector<std::string>& exclude);
 
 /// Expand a bracket expression into plain names, without user/port parsing: "n[1-2]" -> n1 n2.
+/// Commas separate terms; a bracket holding ':' is an IPv6 literal and stays as written.
+/// Order of first appearance, duplicates dropped.
 std::vector<std::string> expand_names(std::string_view expr);
 
 /// Fold names into the shortest pdsh/nodeset form, sorted: node01,node02,node04 -> node[01-02,04].
 /// Names sharing a prefix/suffix around their last number fold together; padding is kept apart.
-/// Round trip: expand_names(fold_names(x)) is x sorted and deduplicated.
+/// In "name:port" only the name folds (127.0.0.[1-4]:2222); IPv6 addresses stay as they are.
+/// Round trip: expand_names(fold_names(x)) is x deduplicated, for any host labels x (names
+/// holding ',' or brackets other than [v6] are not labels and are written out as they are).
 std::string fold_names(const std::vector<std::string>& names);
+
+/// An ordered set of hosts being built: order of first appearance, duplicates (same user, name,
+/// port) dropped, never more than kMaxHosts. A flat hash index keeps a million adds well under a
+/// second (std::unordered_set's node per host made it several times slower).
+class HostList {
+ public:
+  /// Adds host unless already present; throws UsageError naming `source` past kMaxHosts.
+  void add(Host host, std::string_view source);
+  /// True when a host with this user, name and port was added.
+  bool contains(std::string_view user, std::string_view name, int port) const;
+  std::size_t size() const { return hosts_.size(); }
+  /// The hosts, in order; the list is left empty.
+  std::vector<Host> take();
+
+ private:
+  /// The slot holding this host, or the empty slot where it belongs.
+  std::size_t find_slot(std::string_view user, std::string_view name, int port,
+                        std::size_t hash) const;
+  void grow();
+
+  std::vector<Host> hosts_;
+  std::vector<std::size_t> hashes_;   // hashes_[i] is the hash of hosts_[i]
+  std::vector<std::uint32_t> slots_;  // open addressing, linear probing: 1 + index, 0 when empty
+};
 
 }  // namespace pdx

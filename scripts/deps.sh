@@ -12,7 +12,7 @@ PACKAGES=(
   openssh-server openssh-client tar gzip bzip2 xz-utils zstd zip unzip coreutils groff man-db
   procps time iproute2
   # benchmarks: the tools pdx is measured against
-  pdsh clustershell pssh pigz rsync hyperfine
+  pdsh clustershell pssh pigz rsync hyperfine bc
 )
 
 missing=()

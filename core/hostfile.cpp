@@ -1,0 +1,97 @@
+// Hostfiles: pdsh's one host per line, and the DeepSpeed/MPI "host slots=8 max_slots=8" form.
+#include "core/hostfile.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.h"
+
+namespace pdx {
+namespace {
+
+constexpr std::string_view kSpaces = " \t\r\n\v\f";
+
+std::vector<std::string_view> split_words(std::string_view line) {
+  std::vector<std::string_view> words;
+  std::size_t pos = 0;
+  while ((pos = line.find_first_not_of(kSpaces, pos)) != std::string_view::npos) {
+    auto end = line.find_first_of(kSpaces, pos);
+    if (end == std::string_view::npos) end = line.size();
+    words.push_back(line.substr(pos, end - pos));
+    pos = end;
+  }
+  return words;
+}
+
+/// "slots=8" -> 8; anything but a positive number of at most 6 digits throws.
+int parse_count(std::string_view word, std::string_view value, const std::string& where) {
+  int n = 0;
+  bool ok = !value.empty() && value.size() <= 6;
+  for (char c : value) ok = ok && c >= '0' && c <= '9';
+  if (ok) std::from_chars(value.data(), value.data() + value.size(), n);
+  if (!ok || n < 1) throw UsageError(where + ": bad '" + std::string(word) + "' (expected N >= 1)");
+  return n;
+}
+
+/// Adds the hosts of one line to hosts; where is "FILE:LINE" for errors.
+void parse_line(std::string_view line, const std::string& where, const std::string& path,
+                HostList& hosts) {
+  line = line.substr(0, line.find('#'));
+  auto words = split_words(line);
+  if (words.empty()) return;
+  // A hostfile naming hostfiles could name itself; one level is all pdsh offers too.
+  if (words[0].find('^') != std::string_view::npos) {
+    throw UsageError(where + ": '^FILE' is not allowed inside a hostfile");
+  }
+  int slots = 0;
+  for (std::size_t i = 1; i < words.size(); ++i) {
+    std::string_view word = words[i];
+    auto eq = word.find('=');
+    std::string_view key = word.substr(0, eq);
+    std::string_view value =
+        eq == std::string_view::npos ? std::string_view{} : word.substr(eq + 1);
+    if (key == "slots") {
+      slots = parse_count(word, value, where);
+    } else if (key == "max_slots" || key == "max-slots") {
+      // Checked but unused: it only bounds MPI's oversubscription; pdx starts one command per host.
+      parse_count(word, value, where);
+    } else {
+      throw UsageError(where + ": unknown '" + std::string(word) +
+                       "' (expected 'host [slots=N] [max_slots=N]')");
+    }
+  }
+  std::vector<Host> line_hosts;
+  try {
+    line_hosts = expand_hosts(words[0]);
+  } catch (const UsageError& e) {
+    throw UsageError(where + ": " + e.what());
+  }
+  for (Host& host : line_hosts) {
+    host.slots = slots;
+    hosts.add(std::move(host), path);
+  }
+}
+
+}  // namespace
+
+std::vector<Host> read_hostfile(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw UsageError("hostfile '" + path + "' is a directory");
+  }
+  std::ifstream in(path);
+  if (!in) throw UsageError("cannot read hostfile '" + path + "': " + std::strerror(errno));
+  HostList hosts;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    parse_line(line, path + ":" + std::to_string(number), path, hosts);
+  }
+  if (in.bad()) throw UsageError("cannot read hostfile '" + path + "': " + std::strerror(errno));
+  if (hosts.size() == 0) throw UsageError("hostfile '" + path + "' names no hosts");
+  return hosts.take();
+}
+
+}  // namespace pdx
