@@ -30,6 +30,12 @@ void answer_with_password(const char*, int, const char*, int, int prompts,
   }
 }
 
+std::string joined(const std::vector<std::string>& items, const char* separator) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
+  return out;
+}
+
 bool offers(const std::string& methods, std::string_view method) {
   std::stringstream list(methods);
   for (std::string m; std::getline(list, m, ',');)
@@ -182,10 +188,8 @@ asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
     if (auto done = settled(w, rc)) co_return *done;
   }
   std::string error = "permission denied for user " + request.user + " (server offers " + methods +
-                      "; tried " + (tried.empty() ? "nothing" : "");
-  for (std::size_t i = 0; i < tried.size(); ++i) error += (i ? ", " : "") + tried[i];
-  error += ")";
-  for (const auto& note : notes) error += "; " + note;
+                      "; tried " + (tried.empty() ? "nothing" : joined(tried, ", ")) + ")";
+  if (!notes.empty()) error += "; " + joined(notes, "; ");
   co_return StepFailure{Failure::auth, error};
 }
 

@@ -92,12 +92,38 @@ Result<void> validate(const std::string& keyword, const std::string& value) {
   return {};
 }
 
-/// Sets `field` from the first entry that gave the keyword (ssh: "the first obtained value").
-template <class Field, class Convert>
-void first(bool& seen, Field& field, const std::string& value, Convert convert) {
-  if (seen) return;
-  seen = convert(value, field);
-}
+/// The keywords whose first value wins, and where each goes (false: the value is unusable).
+struct FirstWins {
+  std::string_view keyword;
+  bool (*set)(const std::string& value, HostConfig& c);
+};
+constexpr FirstWins kFirstWins[] = {
+    {"hostname", [](const std::string& v, HostConfig& c) { return c.hostname = v, true; }},
+    {"user", [](const std::string& v, HostConfig& c) { return c.user = v, true; }},
+    {"port", [](const std::string& v, HostConfig& c) { return parse_port(v, c.port); }},
+    {"identitiesonly", [](const std::string& v,
+                          HostConfig& c) { return c.identities_only = lower(v) == "yes", true; }},
+    {"stricthostkeychecking",
+     [](const std::string& v, HostConfig& c) {
+       return c.strict_host_key_checking = lower(v), true;
+     }},
+    {"userknownhostsfile",
+     [](const std::string& v, HostConfig& c) {
+       return c.user_known_hosts_files = split_words(v), true;
+     }},
+    {"globalknownhostsfile",
+     [](const std::string& v, HostConfig& c) {
+       return c.global_known_hosts_files = split_words(v), true;
+     }},
+    {"connecttimeout",
+     [](const std::string& v, HostConfig& c) { return parse_seconds(v, c.connect_timeout); }},
+    {"kexalgorithms",
+     [](const std::string& v, HostConfig& c) { return c.kex_algorithms = v, true; }},
+    {"hostkeyalgorithms",
+     [](const std::string& v, HostConfig& c) { return c.host_key_algorithms = v, true; }},
+    {"ciphers", [](const std::string& v, HostConfig& c) { return c.ciphers = v, true; }},
+    {"macs", [](const std::string& v, HostConfig& c) { return c.macs = v, true; }},
+};
 
 }  // namespace
 
@@ -257,46 +283,18 @@ Result<void> SshConfig::include(std::string_view value, bool user_file,
 
 HostConfig SshConfig::lookup(std::string_view host) const {
   HostConfig c;
-  bool hostname = false, user = false, port = false, only = false, strict = false, ukh = false,
-       gkh = false, timeout = false, kex = false, hka = false, ciphers = false, macs = false;
-  auto text = [](const std::string& v, std::string& f) { return f = v, true; };
-  auto words = [](const std::string& v, std::vector<std::string>& f) {
-    return f = split_words(v), true;
-  };
+  bool seen[std::size(kFirstWins)] = {};
   for (const auto& e : entries_) {
     if (e.keyword.empty() ||
         !std::all_of(e.conditions.begin(), e.conditions.end(),
                      [&](const auto& patterns) { return host_matches(host, patterns); }))
       continue;
-    const auto& k = e.keyword;
-    if (k == "hostname")
-      first(hostname, c.hostname, e.value, text);
-    else if (k == "user")
-      first(user, c.user, e.value, text);
-    else if (k == "port")
-      first(port, c.port, e.value, parse_port);
-    else if (k == "identityfile")
+    if (e.keyword == "identityfile") {  // the one keyword pdx reads whose values add up
       c.identity_files.push_back(split_words(e.value).front());
-    else if (k == "identitiesonly")
-      first(only, c.identities_only, e.value,
-            [](const std::string& v, bool& f) { return f = lower(v) == "yes", true; });
-    else if (k == "stricthostkeychecking")
-      first(strict, c.strict_host_key_checking, e.value,
-            [](const std::string& v, std::string& f) { return f = lower(v), true; });
-    else if (k == "userknownhostsfile")
-      first(ukh, c.user_known_hosts_files, e.value, words);
-    else if (k == "globalknownhostsfile")
-      first(gkh, c.global_known_hosts_files, e.value, words);
-    else if (k == "connecttimeout")
-      first(timeout, c.connect_timeout, e.value, parse_seconds);
-    else if (k == "kexalgorithms")
-      first(kex, c.kex_algorithms, e.value, text);
-    else if (k == "hostkeyalgorithms")
-      first(hka, c.host_key_algorithms, e.value, text);
-    else if (k == "ciphers")
-      first(ciphers, c.ciphers, e.value, text);
-    else if (k == "macs")
-      first(macs, c.macs, e.value, text);
+      continue;
+    }
+    for (std::size_t i = 0; i < std::size(kFirstWins); ++i)
+      if (!seen[i] && e.keyword == kFirstWins[i].keyword) seen[i] = kFirstWins[i].set(e.value, c);
   }
   c.hostname = c.hostname.empty()
                    ? std::string(host)
