@@ -50,14 +50,16 @@ std::string format_seconds(std::chrono::milliseconds d) {
 }
 
 HostSession::HostSession(HostPlan plan, const Job& job, JobIo& io, Credentials& credentials,
-                         asio::any_io_executor strand)
+                         SetupGate& gate, asio::any_io_executor strand)
     : plan_(std::move(plan)),
       job_(job),
       io_(io),
       credentials_(credentials),
+      gate_(gate),
       waiter_(tcp::socket(strand)),
       resolver_(strand),
-      deadline_(strand) {}
+      deadline_(strand),
+      admission_(strand) {}
 
 HostSession::~HostSession() {
   close();
@@ -71,11 +73,13 @@ asio::awaitable<HostResult> HostSession::run(StopSignal& stop) {
     });
   });
   HostResult result;
-  arm_deadline(plan_.connect_timeout, Failure::connect_timeout, "connect");
-  Step failed = co_await connect();
+  Step failed = co_await enter_gate();
+  if (!failed) arm_deadline(plan_.connect_timeout, Failure::connect_timeout, "connect");
+  if (!failed) failed = co_await connect();
   if (!failed) failed = co_await handshake();
   if (!failed) failed = verify_host_key();
   if (!failed) failed = co_await authenticate(waiter_, credentials_, plan_.auth);
+  leave_gate();
   if (!failed) failed = co_await exec();
   if (!failed) arm_deadline(job_.command_timeout, Failure::command_timeout, "command");
   if (!failed) failed = co_await stream();
@@ -104,6 +108,30 @@ void HostSession::arm_deadline(std::chrono::milliseconds after, Failure failure,
 void HostSession::abort(Failure failure, std::string error) {
   waiter_.abort(failure, std::move(error));
   resolver_.cancel();
+  admission_.cancel();
+}
+
+// The connect deadline starts once admitted: time spent queued is pdx's, not the host's.
+asio::awaitable<Step> HostSession::enter_gate() {
+  holds_slot_ = gate_.enter([self = shared_from_this()] {
+    asio::post(self->admission_.get_executor(), [self] {
+      if (self->finished_) return self->gate_.leave();
+      self->holds_slot_ = true;
+      self->admission_.cancel();
+    });
+  });
+  if (!holds_slot_) {
+    admission_.expires_at(asio::steady_timer::time_point::max());
+    boost::system::error_code ec;
+    co_await admission_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  }
+  if (waiter_.aborted()) co_return waiter_.failure(kWaitAborted, "");
+  co_return Step{};
+}
+
+void HostSession::leave_gate() {
+  if (holds_slot_) gate_.leave();
+  holds_slot_ = false;
 }
 
 asio::awaitable<Step> HostSession::connect() {
@@ -258,6 +286,8 @@ asio::awaitable<Step> HostSession::collect_exit(HostResult& result) {
 // everything is freed. The socket is closed (by ~SshWaiter) only after libssh2 let go of it, so
 // its descriptor cannot be reused under a live session.
 void HostSession::close() {
+  finished_ = true;
+  leave_gate();
   ++deadline_generation_;
   deadline_.cancel();
   if (session_ && handshaken_) libssh2_session_disconnect(session_, "done");

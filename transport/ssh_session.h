@@ -11,6 +11,7 @@
 #include "transport/known_hosts.h"
 #include "transport/ssh_auth.h"
 #include "transport/ssh_call.h"
+#include "transport/ssh_gate.h"
 
 namespace pdx {
 
@@ -28,7 +29,7 @@ struct HostPlan {
 
 class HostSession : public std::enable_shared_from_this<HostSession> {
  public:
-  HostSession(HostPlan plan, const Job& job, JobIo& io, Credentials& credentials,
+  HostSession(HostPlan plan, const Job& job, JobIo& io, Credentials& credentials, SetupGate& gate,
               boost::asio::any_io_executor strand);
   ~HostSession();
   HostSession(const HostSession&) = delete;
@@ -38,6 +39,8 @@ class HostSession : public std::enable_shared_from_this<HostSession> {
   boost::asio::awaitable<HostResult> run(StopSignal& stop);
 
  private:
+  boost::asio::awaitable<Step> enter_gate();
+  void leave_gate();
   boost::asio::awaitable<Step> connect();
   boost::asio::awaitable<Step> handshake();
   Step verify_host_key();
@@ -53,10 +56,14 @@ class HostSession : public std::enable_shared_from_this<HostSession> {
   const Job& job_;
   JobIo& io_;
   Credentials& credentials_;
+  SetupGate& gate_;
+  bool holds_slot_ = false;  // admitted by gate_, not yet left
+  bool finished_ = false;    // close() ran: a slot handed over now is passed on
   SshWaiter waiter_;
   boost::asio::ip::tcp::resolver resolver_;
   boost::asio::steady_timer deadline_;
-  unsigned deadline_generation_ = 0;  // a deadline that fired for an earlier phase is ignored
+  boost::asio::steady_timer admission_;  // waited on while queued at gate_
+  unsigned deadline_generation_ = 0;     // a deadline that fired for an earlier phase is ignored
   LIBSSH2_SESSION* session_ = nullptr;
   LIBSSH2_CHANNEL* channel_ = nullptr;
   bool handshaken_ = false;
