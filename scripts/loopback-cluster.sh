@@ -65,8 +65,13 @@ make_accounts() {
 
 make_keys() {
   [[ -f $DIR/id_ed25519 ]] || ssh-keygen -q -t ed25519 -N '' -C pdx-cluster -f "$DIR/id_ed25519"
-  [[ -f $DIR/ssh_host_ed25519_key ]] ||
-    ssh-keygen -q -t ed25519 -N '' -C pdx-cluster-host -f "$DIR/ssh_host_ed25519_key"
+  # Two host keys, as real hosts have: known_hosts holds only the ed25519 one, which is the
+  # one a client must negotiate (libssh2 alone would pick ECDSA).
+  local type
+  for type in ed25519 ecdsa; do
+    [[ -f $DIR/ssh_host_${type}_key ]] ||
+      ssh-keygen -q -t "$type" -N '' -C pdx-cluster-host -f "$DIR/ssh_host_${type}_key"
+  done
   cp "$DIR/id_ed25519.pub" "$DIR/authorized_keys"
   chmod 644 "$DIR/authorized_keys" "$DIR/ssh_host_ed25519_key.pub"
   chmod 755 "$DIR"  # sshd reads authorized_keys as each account
@@ -81,6 +86,7 @@ write_sshd_configs() {
         echo "ListenAddress $(address "$i")"
       done
       cat <<EOF
+HostKey $DIR/ssh_host_ecdsa_key
 HostKey $DIR/ssh_host_ed25519_key
 AuthorizedKeysFile $DIR/authorized_keys
 PidFile $DIR/sshd.$k.pid

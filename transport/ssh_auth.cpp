@@ -168,7 +168,7 @@ asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
   std::vector<std::string> tried, notes;
   auto identities = usable_identities(credentials, request, notes);
   if (offers(methods, "publickey")) {
-    if (std::getenv("SSH_AUTH_SOCK")) {
+    if (const char* agent = std::getenv("SSH_AUTH_SOCK"); agent && *agent) {
       tried.push_back("ssh-agent");
       if (auto done = settled(w, co_await try_agent(w, request, identities))) co_return *done;
     }

@@ -23,6 +23,12 @@ namespace {
 // still set up thousands of hosts a second on a LAN.
 constexpr std::size_t kSetupLimit = 128;
 
+// ssh(1)'s order. libssh2's own puts ECDSA first, and a known_hosts written by ssh usually
+// holds the ed25519 key: the host would look unknown though its key is known.
+constexpr const char* kHostKeyOrder =
+    "ssh-ed25519,ecdsa-sha2-nistp256,ecdsa-sha2-nistp384,ecdsa-sha2-nistp521,rsa-sha2-512,"
+    "rsa-sha2-256,ssh-rsa";
+
 struct LocalUser {
   std::string name, home;
 };
@@ -65,7 +71,14 @@ class SshTransport final : public Transport {
       : options_(options),
         me_(local_user()),
         config_(read_config(options, me_)),
-        credentials_(options.askpass ? ask_password() : std::string()) {}
+        credentials_(options.askpass ? ask_password() : std::string()) {
+    // A -i file that cannot be used is a mistake on the command line, not a host's failure.
+    for (const auto& file : options_.identity_files)
+      if (auto id = credentials_.identity(
+              expand_tokens(file, TokenValues{me_.home, me_.name, "", "", "", 22}));
+          !id)
+        throw UsageError(id.error());
+  }
 
   asio::awaitable<HostResult> run(const Job& job, JobIo& io, StopSignal& stop) override {
     auto strand = co_await asio::this_coro::executor;
@@ -105,7 +118,7 @@ class SshTransport final : public Transport {
     p.connect_timeout = job.connect_timeout.count() ? job.connect_timeout
                                                     : std::chrono::milliseconds(c.connect_timeout);
     p.kex_algorithms = c.kex_algorithms;
-    p.host_key_algorithms = c.host_key_algorithms;
+    p.host_key_algorithms = c.host_key_algorithms.empty() ? kHostKeyOrder : c.host_key_algorithms;
     p.ciphers = c.ciphers;
     p.macs = c.macs;
     return p;
