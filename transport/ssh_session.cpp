@@ -1,17 +1,23 @@
 // One host's session as a coroutine. Its states, top to bottom in run():
 //
-//   connect ----> handshake ----> host key ----> authenticate ----> exec ----> stream
-//   (resolve,      (kex, libssh2   (known_hosts,   (agent, keys,      (open      (stdin out,
-//    TCP)           takes socket)   policy)         password)          channel)   stdout/err in)
-//      |              |               |                |                 |          |
-//      |   connect deadline (-t) covers all of these   |                 |  command deadline (-u)
-//      |              |               |                |                 |          |
-//      |              |               | refused:       |                 |          v
-//      |              |               | nothing runs   |                 |     exit status
-//      v              v               v                v                 v     (wait close)
-//   +---------------------------------------------------------------------------------+
-//   | close: disconnect, shutdown the socket, free channel and session (never waits)  |
-//   +---------------------------------------------------------------------------------+
+//   queued        wait for a slot: at most kSetupLimit sessions set up at once
+//     |
+//   connect       resolve, TCP connect                        -+
+//     |                                                        |
+//   handshake     key exchange; from here libssh2 owns the     |
+//     |           socket's bytes                               |  connect deadline (-t)
+//   host key      known_hosts + StrictHostKeyChecking;         |
+//     |           refused: nothing runs                        |
+//   authenticate  agent, identity files, --askpass password   -+  then the slot is given back
+//     |
+//   exec          open a channel, start the command           -+
+//     |                                                        |  command deadline (-u)
+//   stream        stdin out, stdout and stderr in, until EOF   |
+//     |                                                        |
+//   exit          wait for the close: exit status or signal   -+
+//     |
+//   close         from any state, failed or not: disconnect, shut the socket down, free the
+//                 channel and the session; never waits
 //
 // A deadline or Ctrl-C (StopSignal) aborts the SshWaiter: the wait in progress ends with
 // operation_aborted and the step reports the abort's Failure; close() then runs as always.
