@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <libssh2.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -21,6 +23,17 @@ std::string base64(std::string_view bytes) {
                           static_cast<int>(bytes.size()));
   out.resize(static_cast<std::size_t>(n));
   return out;
+}
+
+/// ssh's hashed form of a known_hosts name: |1|base64(salt)|base64(HMAC-SHA1(salt, name)).
+std::string hashed_name(const std::string& name) {
+  unsigned char salt[20], mac[EVP_MAX_MD_SIZE];
+  unsigned mac_size = 0;
+  RAND_bytes(salt, sizeof salt);
+  HMAC(EVP_sha1(), salt, sizeof salt, reinterpret_cast<const unsigned char*>(name.data()),
+       name.size(), mac, &mac_size);
+  return "|1|" + base64({reinterpret_cast<const char*>(salt), sizeof salt}) + "|" +
+         base64({reinterpret_cast<const char*>(mac), mac_size});
 }
 
 /// The key type name at the start of an SSH key blob ("ssh-ed25519").
@@ -146,9 +159,10 @@ KnownHosts::Found KnownHosts::check(const std::string& name, const HostKey& key,
   return Found::changed;
 }
 
-Result<void> KnownHosts::accept(const std::string& name, const HostKey& key) {
+Result<void> KnownHosts::accept(const std::string& name, const HostKey& key, HashNames hash) {
   if (files_.empty()) return Error{"no known_hosts file to record the key of " + name + " in"};
-  std::string line = name + " " + std::string(key_type_name(key.blob)) + " " + base64(key.blob);
+  std::string line = (hash == HashNames::yes ? hashed_name(name) : name) + " " +
+                     std::string(key_type_name(key.blob)) + " " + base64(key.blob);
   auto line_no = append_locked(files_.front(), line);
   if (!line_no) return Error{line_no.error()};
   add_line(line, 0, *line_no);
@@ -156,7 +170,7 @@ Result<void> KnownHosts::accept(const std::string& name, const HostKey& key) {
 }
 
 Result<void> KnownHosts::verify(std::string_view host, int port, const HostKey& key,
-                                HostKeyPolicy policy) {
+                                HostKeyPolicy policy, HashNames hash) {
   std::string name = known_hosts_name(host, port);
   std::lock_guard lock(mutex_);
   if (!hosts_) return Error{"cannot set up the known_hosts check"};
@@ -176,7 +190,7 @@ Result<void> KnownHosts::verify(std::string_view host, int port, const HostKey& 
     return Error{"host key for " + name + " is not known (" + fingerprint(key) +
                  "); nothing was run. To accept it, check the fingerprint and run with "
                  "-o StrictHostKeyChecking=accept-new"};
-  return accept(name, key);
+  return accept(name, key, hash);
 }
 
 }  // namespace pdx

@@ -24,6 +24,9 @@ enum class HostKeyPolicy {
   no,          // no, off: as accept-new (ssh(1) also records it); only when asked for
 };
 
+/// HashKnownHosts: whether a recorded key's host name is written hashed (as Debian's ssh does).
+enum class HashNames { no, yes };
+
 /// Parses a StrictHostKeyChecking value ("" is ssh's default, ask).
 HostKeyPolicy parse_host_key_policy(std::string_view value);
 
@@ -43,12 +46,13 @@ class KnownHosts {
 
   /// Checks `key` for `host` (the HostName) and `port` under `policy`, recording it when the
   /// policy allows a new key. Error: one line saying why the key is refused and what to do.
-  Result<void> verify(std::string_view host, int port, const HostKey& key, HostKeyPolicy policy);
+  Result<void> verify(std::string_view host, int port, const HostKey& key, HostKeyPolicy policy,
+                      HashNames hash);
 
  private:
   enum class Found { match, unknown, changed };
   Found check(const std::string& name, const HostKey& key, std::string& where);
-  Result<void> accept(const std::string& name, const HostKey& key);
+  Result<void> accept(const std::string& name, const HostKey& key, HashNames hash);
   void read_file(std::size_t file_index);
   void add_line(std::string_view line, std::size_t file_index, int line_no);
 

@@ -103,6 +103,8 @@ constexpr FirstWins kFirstWins[] = {
     {"port", [](const std::string& v, HostConfig& c) { return parse_port(v, c.port); }},
     {"identitiesonly", [](const std::string& v,
                           HostConfig& c) { return c.identities_only = lower(v) == "yes", true; }},
+    {"hashknownhosts", [](const std::string& v,
+                          HostConfig& c) { return c.hash_known_hosts = lower(v) == "yes", true; }},
     {"stricthostkeychecking",
      [](const std::string& v, HostConfig& c) {
        return c.strict_host_key_checking = lower(v), true;

@@ -21,6 +21,7 @@ struct HostConfig {
   int port = 0;
   std::vector<std::string> identity_files;  // every IdentityFile, in order, not yet expanded
   bool identities_only = false;
+  bool hash_known_hosts = false;
   std::string strict_host_key_checking;               // lower case: yes, no, off, accept-new, ask
   std::vector<std::string> user_known_hosts_files;    // not yet expanded
   std::vector<std::string> global_known_hosts_files;  // not yet expanded

@@ -194,8 +194,9 @@ Step HostSession::verify_host_key() {
   int type = 0;
   const char* key = libssh2_session_hostkey(session_, &size, &type);
   if (!key) return StepFailure{Failure::host_key, "the server sent no host key"};
-  auto verdict = plan_.known_hosts->verify(
-      plan_.hostname, plan_.port, HostKey{std::string_view(key, size), type}, plan_.policy);
+  auto verdict = plan_.known_hosts->verify(plan_.hostname, plan_.port,
+                                           HostKey{std::string_view(key, size), type}, plan_.policy,
+                                           plan_.hash_names);
   if (!verdict) return StepFailure{Failure::host_key, verdict.error()};
   return Step{};
 }

@@ -22,6 +22,7 @@ struct HostPlan {
   int port = 22;
   AuthRequest auth;
   HostKeyPolicy policy = HostKeyPolicy::strict;
+  HashNames hash_names = HashNames::no;  // how an accepted key's host is recorded
   std::shared_ptr<KnownHosts> known_hosts;
   std::chrono::milliseconds connect_timeout{0};                    // 0: none
   std::string kex_algorithms, host_key_algorithms, ciphers, macs;  // empty: libssh2's

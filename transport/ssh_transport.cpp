@@ -114,6 +114,7 @@ class SshTransport final : public Transport {
     for (const auto& file : named) p.auth.identity_files.push_back(expand_tokens(file, tokens));
     p.auth.identities_only = c.identities_only;
     p.policy = parse_host_key_policy(c.strict_host_key_checking);
+    p.hash_names = c.hash_known_hosts ? HashNames::yes : HashNames::no;
     p.known_hosts = known_hosts(c, tokens);
     p.connect_timeout = job.connect_timeout.count() ? job.connect_timeout
                                                     : std::chrono::milliseconds(c.connect_timeout);

@@ -66,17 +66,17 @@ TEST_F(KnownHostsTest, PlainEntryMatchesOnlyItsPort) {
   write("# comment\n[10.0.0.1]:2222 ssh-ed25519 " + b64(a_) + "\n10.0.0.2 ssh-ed25519 " + b64(a_) +
         "\n");
   KnownHosts kh({file_});
-  EXPECT_TRUE(kh.verify("10.0.0.1", 2222, key(a_), HostKeyPolicy::strict).ok());
-  EXPECT_TRUE(kh.verify("10.0.0.2", 22, key(a_), HostKeyPolicy::strict).ok());
+  EXPECT_TRUE(kh.verify("10.0.0.1", 2222, key(a_), HostKeyPolicy::strict, HashNames::no).ok());
+  EXPECT_TRUE(kh.verify("10.0.0.2", 22, key(a_), HostKeyPolicy::strict, HashNames::no).ok());
   // ssh's rule: a non-22 port needs its own "[host]:port" entry.
-  EXPECT_FALSE(kh.verify("10.0.0.2", 2222, key(a_), HostKeyPolicy::strict).ok());
+  EXPECT_FALSE(kh.verify("10.0.0.2", 2222, key(a_), HostKeyPolicy::strict, HashNames::no).ok());
 }
 
 TEST_F(KnownHostsTest, HashedEntryMatches) {
   write(hashed("[node1]:2222") + " ssh-ed25519 " + b64(a_) + "\n");
   KnownHosts kh({file_});
-  EXPECT_TRUE(kh.verify("node1", 2222, key(a_), HostKeyPolicy::strict).ok());
-  auto changed = kh.verify("node1", 2222, key(b_), HostKeyPolicy::strict);
+  EXPECT_TRUE(kh.verify("node1", 2222, key(a_), HostKeyPolicy::strict, HashNames::no).ok());
+  auto changed = kh.verify("node1", 2222, key(b_), HostKeyPolicy::strict, HashNames::no);
   ASSERT_FALSE(changed.ok());
   EXPECT_NE(changed.error().find("HOST KEY CHANGED"), std::string::npos);
 }
@@ -84,7 +84,7 @@ TEST_F(KnownHostsTest, HashedEntryMatches) {
 TEST_F(KnownHostsTest, UnknownKeyRefusedWithHowToAccept) {
   write("");
   KnownHosts kh({file_});
-  auto r = kh.verify("node9", 22, key(a_), HostKeyPolicy::strict);
+  auto r = kh.verify("node9", 22, key(a_), HostKeyPolicy::strict, HashNames::no);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().find("not known"), std::string::npos) << r.error();
   EXPECT_NE(r.error().find("-o StrictHostKeyChecking=accept-new"), std::string::npos);
@@ -96,24 +96,38 @@ TEST_F(KnownHostsTest, AcceptNewRecordsTheKeyOnce) {
   write("other ssh-ed25519 " + b64(b_));  // no final newline: the new line must not join it
   {
     KnownHosts kh({file_});
-    EXPECT_TRUE(kh.verify("node9", 2200, key(a_), HostKeyPolicy::accept_new).ok());
-    EXPECT_TRUE(kh.verify("node9", 2200, key(a_), HostKeyPolicy::strict).ok());
+    EXPECT_TRUE(kh.verify("node9", 2200, key(a_), HostKeyPolicy::accept_new, HashNames::no).ok());
+    EXPECT_TRUE(kh.verify("node9", 2200, key(a_), HostKeyPolicy::strict, HashNames::no).ok());
     // A different key for the host just recorded is a changed key, naming the new line.
-    auto r = kh.verify("node9", 2200, key(b_), HostKeyPolicy::accept_new);
+    auto r = kh.verify("node9", 2200, key(b_), HostKeyPolicy::accept_new, HashNames::no);
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().find(file_ + ":2"), std::string::npos) << r.error();
   }
   EXPECT_EQ(read(),
             "other ssh-ed25519 " + b64(b_) + "\n[node9]:2200 ssh-ed25519 " + b64(a_) + "\n");
   KnownHosts again({file_});
-  EXPECT_TRUE(again.verify("node9", 2200, key(a_), HostKeyPolicy::strict).ok());
+  EXPECT_TRUE(again.verify("node9", 2200, key(a_), HostKeyPolicy::strict, HashNames::no).ok());
+}
+
+TEST_F(KnownHostsTest, HashKnownHostsRecordsAHashedName) {
+  write("");
+  {
+    KnownHosts kh({file_});
+    EXPECT_TRUE(kh.verify("node9", 2200, key(a_), HostKeyPolicy::accept_new, HashNames::yes).ok());
+  }
+  auto text = read();
+  EXPECT_EQ(text.rfind("|1|", 0), 0u) << text;
+  EXPECT_EQ(text.find("node9"), std::string::npos) << text;
+  KnownHosts again({file_});
+  EXPECT_TRUE(again.verify("node9", 2200, key(a_), HostKeyPolicy::strict, HashNames::no).ok());
+  EXPECT_FALSE(again.verify("node9", 2200, key(b_), HostKeyPolicy::strict, HashNames::no).ok());
 }
 
 TEST_F(KnownHostsTest, ChangedKeyRefusedUnderEveryPolicyNamingFileAndLine) {
   write("# first\n\nnode1 ssh-ed25519 " + b64(a_) + "\n");
   KnownHosts kh({"/nonexistent/known_hosts", file_});
   for (auto policy : {HostKeyPolicy::strict, HostKeyPolicy::accept_new, HostKeyPolicy::no}) {
-    auto r = kh.verify("node1", 22, key(b_), policy);
+    auto r = kh.verify("node1", 22, key(b_), policy, HashNames::no);
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().find("HOST KEY CHANGED for node1"), std::string::npos) << r.error();
     EXPECT_NE(r.error().find(file_ + ":3"), std::string::npos) << r.error();
