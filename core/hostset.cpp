@@ -367,9 +367,10 @@ std::string env(const char* name) {
 // ---- Public interface -------------------------------------------------------------------------
 
 std::string Host::label() const {
-  if (port == 0) return name;
-  if (name.find(':') != std::string::npos) return "[" + name + "]:" + std::to_string(port);
-  return name + ":" + std::to_string(port);
+  std::string at = user.empty() ? "" : user + "@";
+  if (port == 0) return at + name;
+  if (name.find(':') != std::string::npos) return at + "[" + name + "]:" + std::to_string(port);
+  return at + name + ":" + std::to_string(port);
 }
 
 namespace {
