@@ -13,8 +13,8 @@ struct SshOptions {
   int port = 0;                             // -p PORT (0: ssh_config Port or 22)
   std::vector<std::string> identity_files;  // -i FILE, in order given
   std::vector<std::string> options;         // -o Key=Value / "Key Value", in order given
-  std::string config_file;                  // -F FILE (empty: ~/.ssh/config then /etc/ssh/ssh_config)
-  bool askpass = false;                     // --askpass: prompt once for a password
+  std::string config_file;  // -F FILE (empty: ~/.ssh/config then /etc/ssh/ssh_config)
+  bool askpass = false;     // --askpass: prompt once for a password
 };
 
 /// The in-process libssh2 transport. Throws UsageError for a bad -o / -F / -i.

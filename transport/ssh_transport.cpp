@@ -1,11 +1,145 @@
+// The ssh transport: reads ssh_config, the identities and the --askpass password once per run,
+// then runs each host's Job as a HostSession (ssh_session.cpp) on the strand it is given.
+#include <pwd.h>
+#include <unistd.h>
+
+#include <boost/asio/this_coro.hpp>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
 #include "core/error.h"
+#include "transport/ssh_config.h"
 #include "transport/ssh_options.h"
-#include "transport/transport.h"
+#include "transport/ssh_session.h"
 
 namespace pdx {
+namespace asio = boost::asio;
 
-std::unique_ptr<Transport> make_ssh_transport(const SshOptions&) {
-  throw FatalError("the ssh transport is not built yet; use -R exec");
+namespace {
+
+struct LocalUser {
+  std::string name, home;
+};
+
+LocalUser local_user() {
+  const passwd* pw = ::getpwuid(::getuid());
+  const char* home = std::getenv("HOME");
+  return LocalUser{pw ? pw->pw_name : "", home ? home : pw ? pw->pw_dir : ""};
+}
+
+/// libssh2_init is not thread-safe: once per process, before any session.
+void init_libssh2() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (libssh2_init(0) != 0) throw FatalError("cannot initialise libssh2");
+  });
+}
+
+SshConfig read_config(const SshOptions& options, const LocalUser& me) {
+  SshConfig config;
+  for (const auto& option : options.options)
+    if (auto ok = config.add_option(option); !ok) throw UsageError(ok.error());
+  auto add = [&](const std::string& path, bool user_file) {
+    if (auto ok = config.add_file(path, user_file); !ok) throw UsageError(ok.error());
+  };
+  if (!options.config_file.empty()) {
+    if (::access(options.config_file.c_str(), R_OK) != 0)
+      throw UsageError("cannot read ssh config " + options.config_file);
+    add(options.config_file, true);  // -F replaces both files, as in ssh
+  } else {
+    add(me.home + "/.ssh/config", true);
+    add("/etc/ssh/ssh_config", false);
+  }
+  return config;
+}
+
+class SshTransport final : public Transport {
+ public:
+  explicit SshTransport(const SshOptions& options)
+      : options_(options),
+        me_(local_user()),
+        config_(read_config(options, me_)),
+        credentials_(options.askpass ? ask_password() : std::string()) {}
+
+  asio::awaitable<HostResult> run(const Job& job, JobIo& io, StopSignal& stop) override {
+    auto strand = co_await asio::this_coro::executor;
+    auto session = std::make_shared<HostSession>(plan(job), job, io, credentials_, strand);
+    co_return co_await session->run(stop);
+  }
+
+  bool remote() const override { return true; }
+
+ private:
+  static std::string ask_password() {
+    auto password = prompt_password("pdx: password for all hosts: ");
+    if (!password) throw UsageError(password.error());
+    return *password;
+  }
+
+  /// Command line over ssh_config over defaults, as ssh(1) resolves them.
+  HostPlan plan(const Job& job) {
+    const Endpoint& at = job.endpoint;
+    HostConfig c = config_.lookup(at.host);
+    HostPlan p;
+    p.hostname = c.hostname;
+    p.port = at.port ? at.port : options_.port ? options_.port : c.port ? c.port : 22;
+    p.auth.user = !at.user.empty()         ? at.user
+                  : !options_.user.empty() ? options_.user
+                  : !c.user.empty()        ? c.user
+                                           : me_.name;
+    TokenValues tokens{me_.home, me_.name, p.hostname, p.auth.user, at.host, p.port};
+    std::vector<std::string> named = options_.identity_files;
+    named.insert(named.end(), c.identity_files.begin(), c.identity_files.end());
+    p.auth.explicit_identities = !named.empty();
+    if (named.empty()) named = {"~/.ssh/id_ed25519", "~/.ssh/id_ecdsa", "~/.ssh/id_rsa"};
+    for (const auto& file : named) p.auth.identity_files.push_back(expand_tokens(file, tokens));
+    p.auth.identities_only = c.identities_only;
+    p.policy = parse_host_key_policy(c.strict_host_key_checking);
+    p.known_hosts = known_hosts(c, tokens);
+    p.connect_timeout = job.connect_timeout.count() ? job.connect_timeout
+                                                    : std::chrono::milliseconds(c.connect_timeout);
+    p.kex_algorithms = c.kex_algorithms;
+    p.host_key_algorithms = c.host_key_algorithms;
+    p.ciphers = c.ciphers;
+    p.macs = c.macs;
+    return p;
+  }
+
+  /// The known_hosts files for a host, each set read once per run and shared.
+  std::shared_ptr<KnownHosts> known_hosts(const HostConfig& c, const TokenValues& tokens) {
+    auto user = c.user_known_hosts_files.empty()
+                    ? std::vector<std::string>{"~/.ssh/known_hosts", "~/.ssh/known_hosts2"}
+                    : c.user_known_hosts_files;
+    auto global =
+        c.global_known_hosts_files.empty()
+            ? std::vector<std::string>{"/etc/ssh/ssh_known_hosts", "/etc/ssh/ssh_known_hosts2"}
+            : c.global_known_hosts_files;
+    std::vector<std::string> files;
+    std::string key;
+    for (const auto& list : {user, global})
+      for (const auto& file : list)
+        if (file != "none")
+          files.push_back(expand_tokens(file, tokens)), key += files.back() + '\n';
+    std::lock_guard lock(mutex_);
+    auto& shared = known_hosts_[key];
+    if (!shared) shared = std::make_shared<KnownHosts>(std::move(files));
+    return shared;
+  }
+
+  SshOptions options_;
+  LocalUser me_;
+  SshConfig config_;
+  Credentials credentials_;
+  std::mutex mutex_;  // guards known_hosts_: plan() runs on every strand
+  std::map<std::string, std::shared_ptr<KnownHosts>> known_hosts_;
+};
+
+}  // namespace
+
+std::unique_ptr<Transport> make_ssh_transport(const SshOptions& options) {
+  init_libssh2();
+  return std::make_unique<SshTransport>(options);
 }
 
 }  // namespace pdx

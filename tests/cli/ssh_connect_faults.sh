@@ -1,0 +1,33 @@
+# Hosts that cannot be reached: a refused port fails at once, a listener that accepts and never
+# answers ends at the connect timeout (-t); both count as 255 and are named in the summary,
+# and the reachable hosts still run.
+source "$(dirname "$0")/../lib/ssh_common.sh"
+
+dead=127.0.0.254  # in the loopback range, outside any cluster of up to 250 hosts: refused
+start=$(date +%s)
+run_ssh -t 5 -w "$(host 1),$dead" 'echo up'
+expect_status 255
+expect_eq "$out" "$(host 1): up"
+expect_contains "$err" "pdx: $dead: connect to $dead port $CLUSTER_PORT: Connection refused" "summary"
+(( $(date +%s) - start < 5 )) || fail "a refused port took as long as the timeout"
+
+# A hung host: accepts the connection, never sends a banner.
+python3 -c '
+import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(16)
+print(s.getsockname()[1], flush=True)
+conns = []
+while True:
+    c, _ = s.accept(); conns.append(c)
+' > "$SCRATCH/port" &
+listener=$!
+trap 'kill $listener 2>/dev/null; rm -rf "$SCRATCH"' EXIT
+for _ in $(seq 50); do [[ -s $SCRATCH/port ]] && break; sleep 0.1; done
+start=$(date +%s.%N)
+run_ssh -t 2 -w "$(host 1),127.0.0.1:$(cat "$SCRATCH/port")" 'echo up'
+elapsed=$(echo "$(date +%s.%N) - $start" | bc)
+expect_status 255
+expect_contains "$err" "connect timed out after 2s" "summary"
+(( $(echo "$elapsed < 6" | bc) )) || fail "a hung host took ${elapsed}s with -t 2"
+(( $(echo "$elapsed >= 1.9" | bc) )) || fail "a hung host ended after ${elapsed}s, before -t 2"
+true

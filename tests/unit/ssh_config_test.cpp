@@ -1,0 +1,129 @@
+#include "transport/ssh_config.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/unit/temp_file.h"
+
+namespace pdx {
+namespace {
+
+SshConfig parse(const std::string& text) {
+  SshConfig c;
+  auto ok = c.add_text(text, "test_config", true);
+  EXPECT_TRUE(ok.ok()) << ok.error();
+  return c;
+}
+
+TEST(SshConfig, HostPatternsWithWildcardsAndNegation) {
+  EXPECT_TRUE(host_matches("node07", {"node*"}));
+  EXPECT_TRUE(host_matches("node7", {"node?"}));
+  EXPECT_FALSE(host_matches("node07", {"node?"}));
+  EXPECT_TRUE(host_matches("a.example.com", {"*.example.com"}));
+  EXPECT_FALSE(host_matches("node13", {"node*", "!node13"}));
+  EXPECT_TRUE(host_matches("node14", {"node*", "!node13"}));
+  EXPECT_FALSE(host_matches("node14", {"!node13"}));  // a negation alone matches nothing
+  EXPECT_TRUE(host_matches("x", {"*"}));
+}
+
+TEST(SshConfig, FirstValueWins) {
+  auto c = parse(
+      "Host node01\n  User first\n  Port 2201\n"
+      "Host node*\n  User second\n  Port 2200\n  IdentityFile ~/.ssh/a\n"
+      "Host *\n  User third\n  IdentityFile ~/.ssh/b\n");
+  auto h = c.lookup("node01");
+  EXPECT_EQ(h.user, "first");
+  EXPECT_EQ(h.port, 2201);
+  EXPECT_EQ(h.identity_files, (std::vector<std::string>{"~/.ssh/a", "~/.ssh/b"}));
+  EXPECT_EQ(c.lookup("node02").user, "second");
+  EXPECT_EQ(c.lookup("login").user, "third");
+  EXPECT_EQ(c.lookup("login").port, 0);
+}
+
+TEST(SshConfig, HostNameExpandsPercentH) {
+  auto c = parse("Host n*\n  HostName %h.cluster.example\nHost alias\n  HostName 10.0.0.1\n");
+  EXPECT_EQ(c.lookup("n01").hostname, "n01.cluster.example");
+  EXPECT_EQ(c.lookup("alias").hostname, "10.0.0.1");
+  EXPECT_EQ(c.lookup("other").hostname, "other");
+}
+
+TEST(SshConfig, SyntaxVariantsAndUnknownKeywords) {
+  auto c = parse(
+      "# comment\n\n  user=eq\nPORT = 2222\nSomeFutureKeyword yes\nSendEnv LANG\n"
+      "IdentityFile \"/path/with space/key\"\nStrictHostKeyChecking Accept-New\n"
+      "UserKnownHostsFile /a/known /b/known\nConnectTimeout 7\nIdentitiesOnly yes\n"
+      "KexAlgorithms curve25519-sha256\n");
+  auto h = c.lookup("any");
+  EXPECT_EQ(h.user, "eq");
+  EXPECT_EQ(h.port, 2222);
+  EXPECT_EQ(h.identity_files, (std::vector<std::string>{"/path/with space/key"}));
+  EXPECT_EQ(h.strict_host_key_checking, "accept-new");
+  EXPECT_EQ(h.user_known_hosts_files, (std::vector<std::string>{"/a/known", "/b/known"}));
+  EXPECT_EQ(h.connect_timeout, std::chrono::seconds(7));
+  EXPECT_TRUE(h.identities_only);
+  EXPECT_EQ(h.kex_algorithms, "curve25519-sha256");
+}
+
+TEST(SshConfig, OptionsWinOverFilesWhateverTheOrder) {
+  SshConfig c;
+  ASSERT_TRUE(c.add_option("User=from-o").ok());
+  ASSERT_TRUE(c.add_text("User from-file\nPort 2000\n", "f", true).ok());
+  ASSERT_TRUE(c.add_option("Port 3000").ok());
+  EXPECT_EQ(c.lookup("h").user, "from-o");
+  EXPECT_EQ(c.lookup("h").port, 3000);
+}
+
+TEST(SshConfig, BadOptionsAreErrors) {
+  SshConfig c;
+  EXPECT_FALSE(c.add_option("Port=notanumber").ok());
+  EXPECT_FALSE(c.add_option("Port=70000").ok());
+  EXPECT_FALSE(c.add_option("StrictHostKeyChecking=maybe").ok());
+  EXPECT_FALSE(c.add_option("User=").ok());
+  EXPECT_FALSE(c.add_option("=x").ok());
+  EXPECT_TRUE(c.add_option("LogLevel=ERROR").ok());  // a keyword pdx does not use: ignored
+}
+
+TEST(SshConfig, MatchBlocksOtherThanAllNeverApply) {
+  auto c = parse("Match exec \"true\"\n  User matched\nMatch all\n  Port 2022\n");
+  EXPECT_EQ(c.lookup("h").user, "");
+  EXPECT_EQ(c.lookup("h").port, 2022);
+}
+
+TEST(SshConfig, IncludeAppliesUnderItsHostBlock) {
+  auto dir = test::temp_dir() / "ssh_config_include";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "inc1.conf") << "User included\nHost *\n  Port 2345\n";
+  std::ofstream(dir / "inc2.conf") << "IdentityFile /k2\n";
+  auto c =
+      parse("Host gpu*\n  Include " + (dir / "inc*.conf").string() + "\nHost *\n  User last\n");
+  auto gpu = c.lookup("gpu1");
+  EXPECT_EQ(gpu.user, "included");
+  EXPECT_EQ(gpu.port, 2345);
+  EXPECT_EQ(gpu.identity_files, (std::vector<std::string>{"/k2"}));
+  auto cpu = c.lookup("cpu1");
+  EXPECT_EQ(cpu.user, "last");
+  EXPECT_EQ(cpu.port, 0);  // inside the gpu* block, even after the included file's Host *
+  std::filesystem::remove_all(dir);
+}
+
+TEST(SshConfig, MissingFileIsEmpty) {
+  SshConfig c;
+  EXPECT_TRUE(c.add_file("/nonexistent/pdx/ssh_config", true).ok());
+}
+
+TEST(SshConfig, ExpandTokens) {
+  TokenValues v{"/home/me", "me", "node1", "root", "n1", 2222};
+  EXPECT_EQ(expand_tokens("~/.ssh/id_%r@%h:%p", v), "/home/me/.ssh/id_root@node1:2222");
+  EXPECT_EQ(expand_tokens("%d/%u/%n/%%", v), "/home/me/me/n1/%");
+  EXPECT_EQ(expand_tokens("/abs/~x", v), "/abs/~x");
+}
+
+TEST(SshConfig, SplitWords) {
+  EXPECT_EQ(split_words("a  \"b c\" d"), (std::vector<std::string>{"a", "b c", "d"}));
+  EXPECT_EQ(split_words(""), std::vector<std::string>{});
+}
+
+}  // namespace
+}  // namespace pdx

@@ -1,0 +1,307 @@
+#include "transport/ssh_config.h"
+
+#include <glob.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace pdx {
+namespace {
+
+constexpr int kMaxIncludeDepth = 16;  // as ssh's READCONF_MAX_DEPTH
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+/// `Key Value`, `Key=Value`, `Key = Value`. False for a line that has no keyword.
+bool split_line(std::string_view line, std::string& keyword, std::string& value) {
+  line = trim(line);
+  if (line.empty() || line.front() == '#') return false;
+  std::size_t end = 0;
+  while (end < line.size() && !std::isspace(static_cast<unsigned char>(line[end])) &&
+         line[end] != '=')
+    ++end;
+  keyword = lower(line.substr(0, end));
+  std::string_view rest = trim(line.substr(end));
+  if (!rest.empty() && rest.front() == '=') rest = trim(rest.substr(1));
+  value = std::string(rest);
+  return !keyword.empty();
+}
+
+/// fnmatch(3) for the two wildcards ssh_config knows.
+bool glob_match(std::string_view pattern, std::string_view text) {
+  std::size_t p = 0, t = 0, star = std::string_view::npos, mark = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
+      ++p, ++t;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++, mark = t;
+    } else if (star != std::string_view::npos) {
+      p = star + 1, t = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+bool parse_seconds(std::string_view v, std::chrono::seconds& out) {
+  int n = 0;
+  auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc() || ptr != v.data() + v.size() || n < 0) return false;
+  out = std::chrono::seconds(n);
+  return true;
+}
+
+bool parse_port(std::string_view v, int& out) {
+  int n = 0;
+  auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc() || ptr != v.data() + v.size() || n < 1 || n > 65535) return false;
+  out = n;
+  return true;
+}
+
+/// Values of the keywords pdx checks, so that a bad `-o` is a usage error, not a surprise later.
+Result<void> validate(const std::string& keyword, const std::string& value) {
+  if (value.empty()) return Error{"ssh option '" + keyword + "' has no value"};
+  int port;
+  std::chrono::seconds seconds;
+  if (keyword == "port" && !parse_port(value, port)) return Error{"bad ssh Port '" + value + "'"};
+  if (keyword == "connecttimeout" && !parse_seconds(value, seconds))
+    return Error{"bad ssh ConnectTimeout '" + value + "' (seconds)"};
+  static const char* const kPolicies[] = {"yes", "no", "off", "accept-new", "ask"};
+  if (keyword == "stricthostkeychecking" &&
+      std::none_of(std::begin(kPolicies), std::end(kPolicies),
+                   [&](const char* p) { return lower(value) == p; }))
+    return Error{"bad ssh StrictHostKeyChecking '" + value + "' (yes, accept-new, no, ask)"};
+  return {};
+}
+
+/// Sets `field` from the first entry that gave the keyword (ssh: "the first obtained value").
+template <class Field, class Convert>
+void first(bool& seen, Field& field, const std::string& value, Convert convert) {
+  if (seen) return;
+  seen = convert(value, field);
+}
+
+}  // namespace
+
+std::vector<std::string> split_words(std::string_view value) {
+  std::vector<std::string> words;
+  std::string word;
+  bool quoted = false, in_word = false;
+  for (char c : value) {
+    if (c == '"') {
+      quoted = !quoted, in_word = true;
+    } else if (!quoted && std::isspace(static_cast<unsigned char>(c))) {
+      if (in_word) words.push_back(std::move(word));
+      word.clear(), in_word = false;
+    } else {
+      word += c, in_word = true;
+    }
+  }
+  if (in_word) words.push_back(std::move(word));
+  return words;
+}
+
+bool host_matches(std::string_view host, const std::vector<std::string>& patterns) {
+  bool positive = false;
+  for (const auto& pattern : patterns) {
+    if (!pattern.empty() && pattern.front() == '!') {
+      if (glob_match(std::string_view(pattern).substr(1), host)) return false;
+    } else if (glob_match(pattern, host)) {
+      positive = true;
+    }
+  }
+  return positive;
+}
+
+std::string expand_tokens(std::string_view text, const TokenValues& v) {
+  std::string out;
+  if (text.size() >= 1 && text[0] == '~' && (text.size() == 1 || text[1] == '/')) {
+    out = v.home;
+    text.remove_prefix(1);
+  }
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '%' || i + 1 == text.size()) {
+      out += text[i];
+      continue;
+    }
+    switch (text[++i]) {
+      case 'd':
+        out += v.home;
+        break;
+      case 'u':
+        out += v.local_user;
+        break;
+      case 'h':
+        out += v.remote_host;
+        break;
+      case 'r':
+        out += v.remote_user;
+        break;
+      case 'n':
+        out += v.alias;
+        break;
+      case 'p':
+        out += std::to_string(v.port);
+        break;
+      case '%':
+        out += '%';
+        break;
+      default:
+        out += '%', out += text[i];
+    }
+  }
+  return out;
+}
+
+Result<void> SshConfig::add_option(std::string_view option) {
+  std::string keyword, value;
+  if (!split_line(option, keyword, value) || value.empty())
+    return Error{"bad ssh option '" + std::string(option) + "' (expected Key=Value)"};
+  if (auto ok = validate(keyword, value); !ok) return ok;
+  // Options go before all file entries: the first value wins, so they override the files.
+  auto pos = std::find_if(entries_.begin(), entries_.end(),
+                          [](const Entry& e) { return e.keyword.empty(); });
+  entries_.insert(pos, Entry{{}, keyword, value});
+  return {};
+}
+
+Result<void> SshConfig::add_file(const std::string& path, bool user_file) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return {};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{"cannot read ssh config " + path};
+  std::ostringstream text;
+  text << in.rdbuf();
+  return add_text(text.str(), path, user_file);
+}
+
+Result<void> SshConfig::add_text(std::string_view text, const std::string& origin, bool user_file) {
+  // A marker entry ends the -o section: every option added later still goes before the files.
+  entries_.push_back(Entry{{}, "", ""});
+  return parse(text, origin, user_file, {}, 0);
+}
+
+Result<void> SshConfig::parse(std::string_view text, const std::string& origin, bool user_file,
+                              const std::vector<std::vector<std::string>>& outer, int depth) {
+  auto conditions = outer;
+  int line_no = 0;
+  while (!text.empty()) {
+    std::size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    ++line_no;
+    std::string keyword, value;
+    if (!split_line(line, keyword, value)) continue;
+    if (keyword == "host" || keyword == "match") {
+      conditions = outer;
+      auto words = split_words(value);
+      // Only `Match all` is understood; any other Match block never applies.
+      if (keyword == "match")
+        words = lower(value) == "all" ? std::vector<std::string>{"*"} : std::vector<std::string>{};
+      conditions.push_back(std::move(words));
+    } else if (keyword == "include") {
+      if (auto ok = include(value, user_file, conditions, depth); !ok) return ok;
+    } else if (auto ok = validate(keyword, value); !ok) {
+      return Error{origin + ":" + std::to_string(line_no) + ": " + ok.error()};
+    } else {
+      entries_.push_back(Entry{conditions, keyword, value});
+    }
+  }
+  return {};
+}
+
+Result<void> SshConfig::include(std::string_view value, bool user_file,
+                                const std::vector<std::vector<std::string>>& conditions,
+                                int depth) {
+  if (depth >= kMaxIncludeDepth) return Error{"ssh config Include nested too deeply"};
+  const char* home = std::getenv("HOME");
+  for (auto& word : split_words(value)) {
+    std::string pattern = expand_tokens(word, TokenValues{home ? home : "", "", "", "", "", 22});
+    if (pattern.front() != '/')
+      pattern = (user_file ? std::string(home ? home : "") + "/.ssh/" : "/etc/ssh/") + pattern;
+    glob_t g{};
+    if (glob(pattern.c_str(), 0, nullptr, &g) == 0) {
+      for (std::size_t i = 0; i < g.gl_pathc; ++i) {
+        std::ifstream in(g.gl_pathv[i], std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        auto ok = parse(text.str(), g.gl_pathv[i], user_file, conditions, depth + 1);
+        if (!ok) {
+          globfree(&g);
+          return ok;
+        }
+      }
+    }
+    globfree(&g);
+  }
+  return {};
+}
+
+HostConfig SshConfig::lookup(std::string_view host) const {
+  HostConfig c;
+  bool hostname = false, user = false, port = false, only = false, strict = false, ukh = false,
+       gkh = false, timeout = false, kex = false, hka = false, ciphers = false, macs = false;
+  auto text = [](const std::string& v, std::string& f) { return f = v, true; };
+  auto words = [](const std::string& v, std::vector<std::string>& f) {
+    return f = split_words(v), true;
+  };
+  for (const auto& e : entries_) {
+    if (e.keyword.empty() ||
+        !std::all_of(e.conditions.begin(), e.conditions.end(),
+                     [&](const auto& patterns) { return host_matches(host, patterns); }))
+      continue;
+    const auto& k = e.keyword;
+    if (k == "hostname")
+      first(hostname, c.hostname, e.value, text);
+    else if (k == "user")
+      first(user, c.user, e.value, text);
+    else if (k == "port")
+      first(port, c.port, e.value, parse_port);
+    else if (k == "identityfile")
+      c.identity_files.push_back(split_words(e.value).front());
+    else if (k == "identitiesonly")
+      first(only, c.identities_only, e.value,
+            [](const std::string& v, bool& f) { return f = lower(v) == "yes", true; });
+    else if (k == "stricthostkeychecking")
+      first(strict, c.strict_host_key_checking, e.value,
+            [](const std::string& v, std::string& f) { return f = lower(v), true; });
+    else if (k == "userknownhostsfile")
+      first(ukh, c.user_known_hosts_files, e.value, words);
+    else if (k == "globalknownhostsfile")
+      first(gkh, c.global_known_hosts_files, e.value, words);
+    else if (k == "connecttimeout")
+      first(timeout, c.connect_timeout, e.value, parse_seconds);
+    else if (k == "kexalgorithms")
+      first(kex, c.kex_algorithms, e.value, text);
+    else if (k == "hostkeyalgorithms")
+      first(hka, c.host_key_algorithms, e.value, text);
+    else if (k == "ciphers")
+      first(ciphers, c.ciphers, e.value, text);
+    else if (k == "macs")
+      first(macs, c.macs, e.value, text);
+  }
+  c.hostname = c.hostname.empty()
+                   ? std::string(host)
+                   : expand_tokens(c.hostname, TokenValues{"", "", std::string(host), "", "", 22});
+  return c;
+}
+
+}  // namespace pdx

@@ -1,0 +1,75 @@
+#pragma once
+// An ssh_config(5) reader: the subset of keywords pdx honours, with OpenSSH's rules for
+// precedence (the first value obtained for a keyword wins, `-o` options come before every
+// file), Host patterns (`*`, `?`, `!`), `Match all` and `Include`. Other keywords, and other
+// Match criteria, are ignored silently, as a config written for ssh(1) must keep working.
+//
+// Parsed once per run; lookup() is const and safe to call from every strand at once.
+#include <chrono>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+
+namespace pdx {
+
+/// What ssh_config says about one host. Empty / zero: not set (the caller picks the default).
+struct HostConfig {
+  std::string hostname;  // HostName with %h expanded; the host as given when not set
+  std::string user;
+  int port = 0;
+  std::vector<std::string> identity_files;  // every IdentityFile, in order, not yet expanded
+  bool identities_only = false;
+  std::string strict_host_key_checking;               // lower case: yes, no, off, accept-new, ask
+  std::vector<std::string> user_known_hosts_files;    // not yet expanded
+  std::vector<std::string> global_known_hosts_files;  // not yet expanded
+  std::chrono::seconds connect_timeout{0};
+  std::string kex_algorithms, host_key_algorithms, ciphers, macs;
+};
+
+/// Values for the %-tokens and `~` of IdentityFile and UserKnownHostsFile.
+struct TokenValues {
+  std::string home;         // ~ and %d
+  std::string local_user;   // %u
+  std::string remote_host;  // %h: the HostName
+  std::string remote_user;  // %r
+  std::string alias;        // %n: the host as given
+  int port = 22;            // %p
+};
+
+/// `~/x` and `%d %u %h %r %n %p %%` expanded as ssh(1) does.
+std::string expand_tokens(std::string_view text, const TokenValues& values);
+
+/// True if `host` matches the Host line's pattern list: some pattern matches, no `!pattern` does.
+bool host_matches(std::string_view host, const std::vector<std::string>& patterns);
+
+class SshConfig {
+ public:
+  /// A `-o Key=Value` or `-o "Key Value"`; it wins over every file. Error: not of that form.
+  Result<void> add_option(std::string_view option);
+  /// Reads a config file. `user_file`: relative Include paths are under ~/.ssh (else /etc/ssh).
+  /// A missing file is not an error (ssh ignores a missing ~/.ssh/config); an unreadable one is.
+  Result<void> add_file(const std::string& path, bool user_file);
+  /// Parses config text as if read from `origin` (for tests and error messages).
+  Result<void> add_text(std::string_view text, const std::string& origin, bool user_file);
+
+  HostConfig lookup(std::string_view host) const;
+
+ private:
+  struct Entry {
+    std::vector<std::vector<std::string>> conditions;  // every Host pattern list must match
+    std::string keyword;                               // lower case
+    std::string value;
+  };
+  Result<void> parse(std::string_view text, const std::string& origin, bool user_file,
+                     const std::vector<std::vector<std::string>>& outer, int depth);
+  Result<void> include(std::string_view value, bool user_file,
+                       const std::vector<std::vector<std::string>>& conditions, int depth);
+  std::vector<Entry> entries_;
+};
+
+/// Splits a config value into words: whitespace separated, "double quotes" group.
+std::vector<std::string> split_words(std::string_view value);
+
+}  // namespace pdx

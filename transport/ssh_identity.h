@@ -1,0 +1,53 @@
+#pragma once
+// A private key file read once per run. Re-reading and re-decoding a key for every host
+// (libssh2_userauth_publickey_fromfile) was ~40% of the client CPU of a 512-host run; an
+// Identity is read on first use and then signs for every host.
+//
+// An unencrypted ed25519 key in OpenSSH's format (what ssh-keygen writes by default) is parsed
+// here and signs through OpenSSL (libssh2_userauth_publickey with sign()); any other key is kept
+// as bytes for libssh2_userauth_publickey_frommemory. Thread-safe once loaded (const).
+#include <openssl/evp.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/result.h"
+
+namespace pdx {
+
+class Identity {
+ public:
+  /// Reads `path` (and `path`.pub when there is one). Error: the file cannot be read.
+  static Result<std::shared_ptr<const Identity>> load(const std::string& path);
+  /// Parses key text (tests; `path` names it in messages).
+  static Result<std::shared_ptr<const Identity>> parse(const std::string& path,
+                                                       std::string private_text,
+                                                       std::string public_text);
+  ~Identity();
+
+  const std::string& path() const { return path_; }
+  /// Protected by a passphrase: usable only through an agent.
+  bool encrypted() const { return encrypted_; }
+  /// The public key's SSH wire encoding; empty when neither the key nor a .pub file gives it.
+  const std::string& public_blob() const { return public_blob_; }
+  /// True when sign() works (an unencrypted ed25519 key); else use the bytes below.
+  bool can_sign() const { return key_ != nullptr; }
+  /// Signs `data` for SSH user authentication: *sig is the raw signature (libssh2 wraps it in
+  /// the wire format), malloc'ed because libssh2 frees it. 0 on success, -1 on failure.
+  int sign(const unsigned char* data, std::size_t size, unsigned char** sig,
+           std::size_t* sig_size) const;
+  const std::string& private_text() const { return private_text_; }
+  const std::string& public_text() const { return public_text_; }  // the .pub file, or empty
+
+  explicit Identity(std::string path) : path_(std::move(path)) {}  // use load() or parse()
+
+ private:
+  std::string path_;
+  std::string private_text_, public_text_;
+  std::string public_blob_;
+  bool encrypted_ = false;
+  EVP_PKEY* key_ = nullptr;
+};
+
+}  // namespace pdx
