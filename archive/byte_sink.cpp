@@ -22,6 +22,7 @@ class FileSink : public ByteSink {
   }
   Result<void> finish() override { return file_.commit(); }
   std::vector<WrittenFile> files() const override { return {{file_.final_name(), size_}}; }
+  std::uint64_t written() const override { return size_; }
 
  private:
   TempFile file_;
@@ -37,6 +38,7 @@ class StdoutSink : public ByteSink {
   }
   Result<void> finish() override { return {}; }
   std::vector<WrittenFile> files() const override { return {{"-", size_}}; }
+  std::uint64_t written() const override { return size_; }
 
  private:
   std::uint64_t size_ = 0;

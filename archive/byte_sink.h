@@ -26,6 +26,8 @@ class ByteSink {
   virtual Result<void> finish() = 0;
   /// The files written, complete after finish().
   virtual std::vector<WrittenFile> files() const = 0;
+  /// Bytes that reached the output so far.
+  virtual std::uint64_t written() const = 0;
 };
 
 /// What may happen to files already under the output's names.

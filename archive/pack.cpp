@@ -1,5 +1,7 @@
 #include "archive/pack.h"
 
+#include "archive/compressor.h"
+
 #include <archive.h>
 #include <archive_entry.h>
 #include <unistd.h>
@@ -93,26 +95,16 @@ std::string archive_message(struct archive* a) {
   return message ? message : "unknown error";
 }
 
-Result<void> set_filter(struct archive* a, const PackOptions& options) {
+bool own_compressor(Format format) {
+  return format == Format::tar_gz || format == Format::tar_zst;
+}
+
+// The libarchive filter for bzip2 and xz; gzip and zstd are compressed by compressing_sink()
+// (archive/compressor.h says why).
+Result<void> set_filter(struct archive* a, Format format) {
   int r = ARCHIVE_OK;
-  switch (options.format) {
-    case Format::tar:
-      break;
-    case Format::tar_gz:
-      r = archive_write_add_filter_gzip(a);
-      break;
-    case Format::tar_bz2:
-      r = archive_write_add_filter_bzip2(a);
-      break;
-    case Format::tar_xz:
-      r = archive_write_add_filter_xz(a);
-      break;
-    case Format::tar_zst:
-      r = archive_write_add_filter_zstd(a);
-      break;
-    case Format::zip:
-      break;
-  }
+  if (format == Format::tar_bz2) r = archive_write_add_filter_bzip2(a);
+  if (format == Format::tar_xz) r = archive_write_add_filter_xz(a);
   if (r != ARCHIVE_OK) return Error{"cannot compress: " + archive_message(a)};
   return {};
 }
@@ -124,8 +116,8 @@ Result<void> set_options(struct archive* a, const PackOptions& options) {
   } else if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK) {
     return Error{archive_message(a)};
   }
-  if (auto ok = set_filter(a, options); !ok) return ok;
-  if (options.level) {
+  if (auto ok = set_filter(a, options.format); !ok) return ok;
+  if (options.level && !own_compressor(options.format)) {
     std::string level = std::to_string(*options.level);
     int r = zip ? archive_write_set_format_option(a, "zip", "compression-level", level.c_str())
                 : archive_write_set_filter_option(a, nullptr, "compression-level", level.c_str());
@@ -134,24 +126,28 @@ Result<void> set_options(struct archive* a, const PackOptions& options) {
                    std::string(format_name(options.format)) + " has: " + archive_message(a)};
     }
   }
-  if (options.threads > 1 &&
-      (options.format == Format::tar_zst || options.format == Format::tar_xz)) {
+  if (options.threads > 1 && options.format == Format::tar_xz) {
     std::string threads = std::to_string(options.threads);
     if (archive_write_set_filter_option(a, nullptr, "threads", threads.c_str()) != ARCHIVE_OK) {
       return Error{"cannot compress with " + threads + " threads: " + archive_message(a)};
     }
   }
-  // Compressed streams end where the data ends; plain tar keeps tar's 10240-byte records.
-  if (options.format != Format::tar) archive_write_set_bytes_in_last_block(a, 1);
+  // Compressed streams end where the data ends; tar itself keeps tar's 10240-byte records.
+  if (options.format == Format::tar_bz2 || options.format == Format::tar_xz ||
+      options.format == Format::zip) {
+    archive_write_set_bytes_in_last_block(a, 1);
+  }
   return {};
 }
 
 /// One pack run: the libarchive handles and what has been counted so far.
 class Packer {
  public:
-  Packer(const PackOptions& options, ByteSink& sink)
+  Packer(const PackOptions& options, ByteSink& sink, std::unique_ptr<ByteSink> compressor)
       : options_(options),
-        out_{sink, {}, 0, {}},
+        sink_(sink),
+        compressor_(std::move(compressor)),
+        out_{compressor_ ? *compressor_ : sink, {}, 0, {}},
         writer_(archive_write_new(), archive_write_free),
         disk_(archive_read_disk_new(), archive_read_free),
         resolver_(archive_entry_linkresolver_new(), archive_entry_linkresolver_free) {}
@@ -173,7 +169,7 @@ class Packer {
       return Error{write_error()};
     }
     if (auto ok = out_.sink.finish(); !ok) return Error{ok.error()};
-    stats_.bytes_out = out_.written;
+    stats_.bytes_out = sink_.written();
     return stats_;
   }
 
@@ -256,7 +252,7 @@ class Packer {
       done += static_cast<std::int64_t>(*written);
       if (*written < size) break;  // the file grew past the size in its header
       stats_.file_bytes += size;
-      if (options_.on_progress) options_.on_progress(stats_.file_bytes, out_.written);
+      if (options_.on_progress) options_.on_progress(stats_.file_bytes, sink_.written());
     }
     if (r != ARCHIVE_OK && r != ARCHIVE_EOF) {
       return Error{std::string(source_path) + ": cannot read: " + archive_message(disk_.get())};
@@ -275,6 +271,8 @@ class Packer {
   }
 
   const PackOptions& options_;
+  ByteSink& sink_;
+  std::unique_ptr<ByteSink> compressor_;  // in front of sink_ for gzip and zstd
   OutputStream out_;
   ArchivePtr writer_;
   ArchivePtr disk_;
@@ -315,7 +313,14 @@ Result<SourceSize> measure_sources(const std::vector<std::string>& sources) {
 }
 
 Result<PackStats> pack(const PackOptions& options, ByteSink& sink) {
-  return Packer(options, sink).run();
+  std::unique_ptr<ByteSink> compressor;
+  if (own_compressor(options.format)) {
+    Codec codec = options.format == Format::tar_gz ? Codec::gzip : Codec::zstd;
+    auto made = compressing_sink({codec, options.level, options.threads}, sink);
+    if (!made) return Error{made.error()};
+    compressor = std::move(*made);
+  }
+  return Packer(options, sink, std::move(compressor)).run();
 }
 
 }  // namespace pdx

@@ -13,8 +13,6 @@ namespace pdx {
 
 namespace {
 
-constexpr std::size_t kReadSize = 1 << 20;
-
 std::string errno_message(const std::string& name, const char* what) {
   return name + ": " + what + ": " + std::strerror(errno);
 }
@@ -80,50 +78,31 @@ Result<std::size_t> PartReader::read(void* buffer, std::size_t size) {
   }
 }
 
-std::int64_t PartReader::seek(std::int64_t offset, int whence) {
+bool PartReader::seekable() const {
+  return std::all_of(parts_.begin(), parts_.end(), [](const Part& p) { return p.regular; });
+}
+
+Result<std::uint64_t> PartReader::seek(std::int64_t offset, int whence) {
   std::int64_t target = offset;
   if (whence == SEEK_CUR) target += static_cast<std::int64_t>(position_);
   if (whence == SEEK_END) target += static_cast<std::int64_t>(total_size());
-  if (target < 0) return ARCHIVE_FATAL;
-  // Find the part holding target; a target at the very end stays in the last part.
+  if (target < 0 || !seekable()) return Error{current_part() + ": cannot seek"};
+  // Find the part holding target; a target at or past the end stays in the last part.
+  auto wanted = static_cast<std::uint64_t>(target);
   std::uint64_t start = 0;
   std::size_t index = 0;
-  while (index + 1 < parts_.size() &&
-         static_cast<std::uint64_t>(target) >= start + parts_[index].size) {
+  while (index + 1 < parts_.size() && wanted >= start + parts_[index].size) {
     start += parts_[index].size;
     ++index;
   }
-  if (index != index_ && !open_part(index)) return ARCHIVE_FATAL;
-  if (::lseek(fd_, static_cast<off_t>(static_cast<std::uint64_t>(target) - start), SEEK_SET) < 0) {
-    return ARCHIVE_FATAL;
+  if (index != index_) {
+    if (auto ok = open_part(index); !ok) return Error{ok.error()};
   }
-  position_ = static_cast<std::uint64_t>(target);
-  return target;
-}
-
-la_ssize_t PartReader::read_callback(struct archive* a, void* self, const void** buffer) {
-  auto* reader = static_cast<PartReader*>(self);
-  *buffer = reader->buffer_.data();
-  auto n = reader->read(reader->buffer_.data(), reader->buffer_.size());
-  if (!n) {
-    archive_set_error(a, EIO, "%s", n.error().c_str());
-    return -1;
+  if (::lseek(fd_, static_cast<off_t>(wanted - start), SEEK_SET) < 0) {
+    return Error{errno_message(current_part(), "cannot seek")};
   }
-  return static_cast<la_ssize_t>(*n);
-}
-
-la_int64_t PartReader::seek_callback(struct archive*, void* self, la_int64_t offset, int whence) {
-  return static_cast<PartReader*>(self)->seek(offset, whence);
-}
-
-int PartReader::open_archive(struct archive* a) {
-  buffer_.resize(kReadSize);
-  archive_read_set_callback_data(a, this);
-  archive_read_set_read_callback(a, read_callback);
-  bool seekable =
-      std::all_of(parts_.begin(), parts_.end(), [](const Part& p) { return p.regular; });
-  if (seekable) archive_read_set_seek_callback(a, seek_callback);
-  return archive_read_open1(a);
+  position_ = wanted;
+  return wanted;
 }
 
 }  // namespace pdx

@@ -2,8 +2,6 @@
 // Reads a list of files (the parts of a split archive) as one stream, in order, without
 // concatenating them first. It knows which part the stream is in, so a read or decode error
 // can name the part to look at.
-#include <archive.h>
-
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,9 +31,10 @@ class PartReader {
   /// Bytes of the stream consumed so far.
   std::uint64_t position() const { return position_; }
 
-  /// Opens `a` on this stream, with a seek callback when every part is a regular file (zip's
-  /// central directory is at the end). Returns libarchive's status.
-  int open_archive(struct archive* a);
+  /// True when every part is a regular file, so that seek() works.
+  bool seekable() const;
+  /// Moves to an offset of the whole stream (whence as for lseek); returns the new offset.
+  Result<std::uint64_t> seek(std::int64_t offset, int whence);
 
  private:
   struct Part {
@@ -45,16 +44,11 @@ class PartReader {
     bool regular = false;
   };
   Result<void> open_part(std::size_t index);
-  std::int64_t seek(std::int64_t offset, int whence);
-
-  static la_ssize_t read_callback(struct archive* a, void* self, const void** buffer);
-  static la_int64_t seek_callback(struct archive* a, void* self, la_int64_t offset, int whence);
 
   std::vector<Part> parts_;
   std::size_t index_ = 0;
   int fd_ = -1;
   std::uint64_t position_ = 0;
-  std::vector<char> buffer_;
 };
 
 }  // namespace pdx

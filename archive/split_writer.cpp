@@ -45,6 +45,7 @@ Result<void> SplitWriter::write(const void* data, std::size_t size) {
         static_cast<std::size_t>(std::min<std::uint64_t>(size, part_size_ - current_size_));
     if (auto ok = current_->write(p, n); !ok) return ok;
     current_size_ += n;
+    written_ += n;
     p += n;
     size -= n;
     if (current_size_ == part_size_) {

@@ -22,6 +22,7 @@ class SplitWriter : public ByteSink {
   Result<void> write(const void* data, std::size_t size) override;
   Result<void> finish() override;
   std::vector<WrittenFile> files() const override { return done_; }
+  std::uint64_t written() const override { return written_; }
 
  private:
   Result<void> open_next_part();
@@ -32,6 +33,7 @@ class SplitWriter : public ByteSink {
   Overwrite overwrite_;
   std::optional<TempFile> current_;
   std::uint64_t current_size_ = 0;
+  std::uint64_t written_ = 0;
   std::vector<WrittenFile> done_;
   bool finished_ = false;
 };

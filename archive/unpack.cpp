@@ -3,6 +3,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,6 +12,7 @@
 #include <memory>
 #include <system_error>
 
+#include "archive/decoder.h"
 #include "archive/part_reader.h"
 
 namespace pdx {
@@ -72,6 +74,45 @@ std::string temporary_name(const std::string& name, std::uint64_t serial) {
   return (path.parent_path() / temp).string();
 }
 
+// libarchive's view of the parts: decoded (gzip, zstd) by StreamDecoder, else raw and seekable.
+// Keeps the message of a failure of its own, which names the part.
+struct ArchiveInput {
+  PartReader& parts;
+  StreamDecoder decoder;
+  std::vector<char> buffer = std::vector<char>(1 << 20);
+  std::string error;
+
+  explicit ArchiveInput(PartReader& p) : parts(p), decoder(p) {}
+
+  int open(struct archive* a) {
+    if (auto ok = decoder.open(); !ok) {
+      error = ok.error();
+      return ARCHIVE_FATAL;
+    }
+    archive_read_set_callback_data(a, this);
+    archive_read_set_read_callback(a, read_callback);
+    if (decoder.passthrough() && parts.seekable()) archive_read_set_seek_callback(a, seek_callback);
+    return archive_read_open1(a);
+  }
+
+  static la_ssize_t read_callback(struct archive* a, void* self, const void** block) {
+    auto* in = static_cast<ArchiveInput*>(self);
+    *block = in->buffer.data();
+    auto n = in->decoder.read(in->buffer.data(), in->buffer.size());
+    if (!n) {
+      in->error = n.error();
+      archive_set_error(a, EIO, "%s", in->error.c_str());
+      return -1;
+    }
+    return static_cast<la_ssize_t>(*n);
+  }
+
+  static la_int64_t seek_callback(struct archive*, void* self, la_int64_t offset, int whence) {
+    auto done = static_cast<ArchiveInput*>(self)->parts.seek(offset, whence);
+    return done ? static_cast<la_int64_t>(*done) : ARCHIVE_FATAL;
+  }
+};
+
 constexpr int kExtractFlags = ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_SPARSE |
                               ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT |
                               ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS;
@@ -82,18 +123,23 @@ class Unpacker {
   explicit Unpacker(const UnpackOptions& options)
       : options_(options),
         parts_(options.parts),
+        input_(parts_),
         reader_(archive_read_new(), archive_read_free),
         writer_(archive_write_disk_new(), archive_write_free) {}
 
   Result<UnpackStats> run() {
     if (auto ok = parts_.check(); !ok) return Error{ok.error()};
     archive_read_support_filter_all(reader_.get());
-    archive_read_support_format_all(reader_.get());
+    // Not format_all: mtree, for one, names files on this machine to read data from.
+    archive_read_support_format_tar(reader_.get());
+    archive_read_support_format_zip(reader_.get());
+    archive_read_support_format_cpio(reader_.get());
+    archive_read_support_format_7zip(reader_.get());
     bool root = ::geteuid() == 0;
     archive_write_disk_set_options(writer_.get(),
                                    kExtractFlags | (root ? ARCHIVE_EXTRACT_OWNER : 0));
     archive_write_disk_set_standard_lookup(writer_.get());
-    if (parts_.open_archive(reader_.get()) != ARCHIVE_OK) return Error{read_error()};
+    if (input_.open(reader_.get()) != ARCHIVE_OK) return Error{read_error()};
 
     WorkingDirectory caller;
     std::error_code ec;
@@ -107,6 +153,9 @@ class Unpacker {
       int r = archive_read_next_header(reader_.get(), &entry);
       if (r == ARCHIVE_EOF) break;
       if (r < ARCHIVE_WARN) return Error{read_error()};
+      if (r == ARCHIVE_WARN && options_.on_warning) {
+        options_.on_warning(parts_.current_part() + ": " + archive_message(reader_.get()));
+      }
       if (auto ok = extract(entry); !ok) return Error{ok.error()};
     }
     if (archive_write_close(writer_.get()) != ARCHIVE_OK) {
@@ -118,10 +167,11 @@ class Unpacker {
  private:
   // A read or decode error, named by the part the stream was in.
   std::string read_error() {
+    if (!input_.error.empty()) return input_.error;  // names the part already
     std::string message = archive_message(reader_.get());
     if (archive_format(reader_.get()) == 0) {  // no format recognised
       return parts_.current_part() + ": not an archive pdx can read (" + message +
-             "); pdx reads tar (plain, gzip, bzip2, xz, zstd) and zip";
+             "); pdx reads tar (plain, gzip, bzip2, xz, zstd), zip, cpio and 7z";
     }
     if (parts_.position() == parts_.total_size() && parts_.total_size() > 0) {
       return parts_.current_part() + ": " + message +
@@ -131,10 +181,23 @@ class Unpacker {
            ": this part or one before it is corrupt, or the parts are out of order";
   }
 
-  Result<void> check_entry(archive_entry* entry, const std::string& name) {
+  // What libarchive's SECURE_* flags check too, said in the entry's own words: no device files
+  // unless root, and no directory on the way that is a symlink (writing through it could land
+  // outside the directory).
+  Result<void> check_entry(archive_entry* entry, const std::string& original,
+                           const std::string& name) {
+    for (std::size_t slash = name.find('/'); slash != std::string::npos;
+         slash = name.find('/', slash + 1)) {
+      std::string dir = name.substr(0, slash);
+      struct stat st;
+      if (::lstat(dir.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+        return Error{parts_.current_part() + ": entry " + original + ": refused: " + dir +
+                     " is a symlink, and writing through it could leave " + options_.directory};
+      }
+    }
     auto type = archive_entry_filetype(entry);
     if ((type == AE_IFCHR || type == AE_IFBLK) && ::geteuid() != 0) {
-      return Error{parts_.current_part() + ": entry " + name +
+      return Error{parts_.current_part() + ": entry " + original +
                    " is a device file; refused (only root may unpack device files)"};
     }
     return {};
@@ -145,7 +208,7 @@ class Unpacker {
     auto name = safe_entry_name(original, options_.strip_components);
     if (!name) return Error{parts_.current_part() + ": entry " + name.error()};
     if (name->empty()) return {};
-    if (auto ok = check_entry(entry, original); !ok) return ok;
+    if (auto ok = check_entry(entry, original, *name); !ok) return ok;
     archive_entry_set_pathname(entry, name->c_str());
     if (const char* link = archive_entry_hardlink(entry)) {
       auto target = safe_entry_name(link, options_.strip_components);
@@ -196,6 +259,7 @@ class Unpacker {
 
   const UnpackOptions& options_;
   PartReader parts_;
+  ArchiveInput input_;
   ArchivePtr reader_;
   ArchivePtr writer_;
   UnpackStats stats_;

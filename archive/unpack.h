@@ -16,6 +16,8 @@ struct UnpackOptions {
   int strip_components = 0;        // leading path components dropped from every name
   /// Called with each entry's name as it is extracted (-v).
   std::function<void(const std::string&)> on_entry;
+  /// Called for what does not stop unpacking (a malformed but readable header, say).
+  std::function<void(const std::string&)> on_warning;
   /// Called now and then with the stream bytes read so far and their total (0 if unknown).
   std::function<void(std::uint64_t, std::uint64_t)> on_progress;
 };

@@ -32,6 +32,9 @@ int cmd_unpack(int argc, char** argv) {
   options.parts = *parts;
   if (verbose)
     options.on_entry = [](const std::string& name) { std::printf("%s\n", name.c_str()); };
+  options.on_warning = [](const std::string& message) {
+    std::fprintf(stderr, "pdx: warning: %s\n", message.c_str());
+  };
   Progress progress(0);
   options.on_progress = [&progress](std::uint64_t done, std::uint64_t) {
     progress.update(done, done);
