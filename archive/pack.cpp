@@ -4,6 +4,9 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -80,14 +83,33 @@ StoredName stored_name(const std::string& source) {
   return {opened, stored, removed};
 }
 
-// The archive name of an entry walked as `path` under a source opened as name.opened.
-std::string entry_name(const StoredName& name, const std::string& path) {
-  std::string rest = path.substr(std::min(path.size(), name.opened.size()));
-  if (name.stored.empty()) {
-    while (!rest.empty() && rest.front() == '/') rest.erase(0, 1);
-    return rest;
+// Closes the descriptor it holds.
+struct FileDescriptor {
+  int fd = -1;
+  FileDescriptor() = default;
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  ~FileDescriptor() {
+    if (fd >= 0) ::close(fd);
   }
-  return name.stored + rest;
+};
+
+Error read_error(const std::string& path) {
+  return Error{path + ": cannot read: " + std::strerror(errno) +
+               "; fix its permissions or leave it out"};
+}
+
+// The names in a directory, sorted, without "." and "..".
+Result<std::vector<std::string>> directory_entries(const std::string& path) {
+  std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir(path.c_str()), ::closedir);
+  if (!dir) return read_error(path);
+  std::vector<std::string> names;
+  while (const dirent* d = ::readdir(dir.get())) {
+    std::string_view name = d->d_name;
+    if (name != "." && name != "..") names.emplace_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 std::string archive_message(struct archive* a) {
@@ -156,7 +178,6 @@ class Packer {
     if (auto ok = set_options(writer_.get(), options_); !ok) return Error{ok.error()};
     archive_entry_linkresolver_set_strategy(resolver_.get(), archive_format(writer_.get()));
     archive_read_disk_set_standard_lookup(disk_.get());
-    archive_read_disk_set_symlink_physical(disk_.get());
     out_.buffer.reserve(kOutputBuffer);
     if (archive_write_open(writer_.get(), &out_, nullptr, OutputStream::write_callback, nullptr) !=
         ARCHIVE_OK) {
@@ -188,77 +209,82 @@ class Packer {
     if (!name.removed.empty()) {
       warn("removing leading '" + name.removed + "' from member names of " + source);
     }
-    if (archive_read_disk_open(disk_.get(), name.opened.c_str()) != ARCHIVE_OK) {
-      return Error{source + ": cannot read: " + archive_message(disk_.get())};
+    return pack_path(name.opened, name.stored);
+  }
+
+  // Packs path under the name stored, then (for a directory) its entries in name order, each
+  // directory's entries right after it, as GNU tar does -- its extraction sets a directory's
+  // mtime once it has passed the directory's entries.
+  Result<void> pack_path(const std::string& path, const std::string& stored) {
+    struct stat st;
+    if (::lstat(path.c_str(), &st) != 0) return read_error(path);
+    FileDescriptor file;
+    if (S_ISREG(st.st_mode)) {
+      file.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+      if (file.fd < 0) return read_error(path);
     }
-    for (;;) {
+    if (!stored.empty()) {  // "" is the root of "/" itself
       EntryPtr entry(archive_entry_new(), archive_entry_free);
-      int r = archive_read_next_header2(disk_.get(), entry.get());
-      if (r == ARCHIVE_EOF) break;
-      if (r != ARCHIVE_OK) {
-        return Error{source + ": cannot read: " + archive_message(disk_.get())};
+      archive_entry_copy_sourcepath(entry.get(), path.c_str());
+      archive_entry_copy_pathname(entry.get(), stored.c_str());
+      if (archive_read_disk_entry_from_file(disk_.get(), entry.get(), file.fd, &st) <
+          ARCHIVE_WARN) {
+        return Error{path + ": cannot read: " + archive_message(disk_.get())};
       }
-      archive_read_disk_descend(disk_.get());
-      std::string stored = entry_name(name, archive_entry_pathname(entry.get()));
-      if (stored.empty()) continue;  // the root of "/" itself
-      archive_entry_set_pathname(entry.get(), stored.c_str());
-      if (auto ok = pack_entry(entry.get()); !ok) return ok;
+      if (auto ok = pack_entry(entry.get(), path, file.fd); !ok) return ok;
     }
-    archive_read_close(disk_.get());
+    if (!S_ISDIR(st.st_mode)) return {};
+    auto children = directory_entries(path);
+    if (!children) return Error{children.error()};
+    for (const auto& child : *children) {
+      std::string child_stored = stored.empty() ? child : stored + "/" + child;
+      if (auto ok = pack_path(path == "/" ? "/" + child : path + "/" + child, child_stored); !ok) {
+        return ok;
+      }
+    }
     return {};
   }
 
-  Result<void> pack_entry(archive_entry* entry) {
-    const char* source_path = archive_entry_sourcepath(entry);
-    bool regular = archive_entry_filetype(entry) == AE_IFREG;
-    if (regular && ::access(source_path, R_OK) != 0) {
-      return Error{std::string(source_path) + ": cannot read: " + std::strerror(errno) +
-                   "; fix its permissions or leave it out"};
-    }
+  Result<void> pack_entry(archive_entry* entry, const std::string& path, int fd) {
     archive_entry* spare = nullptr;
     archive_entry_linkify(resolver_.get(), &entry, &spare);
     int r = archive_write_header(writer_.get(), entry);
-    if (r == ARCHIVE_FAILED || r == ARCHIVE_WARN) {
-      warn(std::string(source_path) + ": not stored: " + archive_message(writer_.get()));
+    if (r == ARCHIVE_WARN) {
+      warn(path + ": " + archive_message(writer_.get()));
+    } else if (r == ARCHIVE_FAILED) {
+      warn(path + ": not stored: " + archive_message(writer_.get()));
       ++stats_.incomplete;
-      if (r == ARCHIVE_FAILED) return {};
+      return {};
     } else if (r != ARCHIVE_OK) {
       return Error{write_error()};
     }
     if (options_.on_entry) options_.on_entry(archive_entry_pathname(entry));
-    if (!regular) return {};
+    if (fd < 0) return {};
     ++stats_.files;
-    if (archive_entry_size(entry) > 0) return copy_data(entry, source_path);
+    if (archive_entry_size(entry) > 0) return copy_data(archive_entry_size(entry), path, fd);
     return {};
   }
 
-  // Copies one file's data; holes the disk reader skipped are written as zeros, which the pax
-  // writer leaves out again for a sparse entry (as bsdtar does).
-  Result<void> copy_data(archive_entry* entry, const char* source_path) {
-    static const std::vector<char> zeros(1 << 16, 0);
+  // Copies a file's data, holes too: for a sparse entry the pax writer drops what falls in a
+  // hole of the entry's sparse map (as with bsdtar).
+  Result<void> copy_data(std::int64_t size, const std::string& path, int fd) {
+    ::lseek(fd, 0, SEEK_SET);  // the sparse probe may have moved it
     std::int64_t done = 0;
-    const void* block;
-    size_t size;
-    la_int64_t offset;
-    int r;
-    while ((r = archive_read_data_block(disk_.get(), &block, &size, &offset)) == ARCHIVE_OK) {
-      while (done < offset) {
-        auto n = static_cast<size_t>(std::min<std::int64_t>(offset - done, zeros.size()));
-        if (auto ok = write_data(zeros.data(), n); !ok) return Error{ok.error()};
-        done += static_cast<std::int64_t>(n);
-      }
-      auto written = write_data(block, size);
-      if (!written) return Error{written.error()};
-      done += static_cast<std::int64_t>(*written);
-      if (*written < size) break;  // the file grew past the size in its header
-      stats_.file_bytes += size;
+    while (done < size) {
+      auto want = static_cast<std::size_t>(std::min<std::int64_t>(size - done, data_.size()));
+      ssize_t n = ::read(fd, data_.data(), want);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return read_error(path);
+      if (n == 0) break;  // shrunk: libarchive pads the entry with zeros
+      if (auto ok = write_data(data_.data(), static_cast<std::size_t>(n)); !ok)
+        return Error{ok.error()};
+      done += n;
+      stats_.file_bytes += static_cast<std::uint64_t>(n);
       if (options_.on_progress) options_.on_progress(stats_.file_bytes, sink_.written());
     }
-    if (r != ARCHIVE_OK && r != ARCHIVE_EOF) {
-      return Error{std::string(source_path) + ": cannot read: " + archive_message(disk_.get())};
-    }
-    if (done != archive_entry_size(entry)) {
-      warn(std::string(source_path) + ": file changed as we read it");
+    char more;
+    if (done != size || ::read(fd, &more, 1) > 0) {
+      warn(path + ": file changed as we read it");
       ++stats_.incomplete;
     }
     return {};
@@ -271,6 +297,7 @@ class Packer {
   }
 
   const PackOptions& options_;
+  std::vector<char> data_ = std::vector<char>(1 << 20);
   ByteSink& sink_;
   std::unique_ptr<ByteSink> compressor_;  // in front of sink_ for gzip and zstd
   OutputStream out_;

@@ -7,6 +7,7 @@
 
 #include "archive/byte_sink.h"
 #include "archive/format.h"
+#include "archive/names.h"
 #include "archive/pack.h"
 #include "archive/part_name.h"
 #include "archive/progress.h"
@@ -76,6 +77,7 @@ int cmd_pack(int argc, char** argv) {
   app.add_flag("-v,--verbose", args.verbose, "List entries as they are packed");
   if (auto status = parse_cli(app, argc, argv)) return *status;
 
+  use_utf8_names();
   PackOptions options;
   options.sources = args.sources;
   options.format = output_format(args);

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "archive/names.h"
 #include "archive/part_name.h"
 #include "archive/progress.h"
 #include "archive/unpack.h"
@@ -27,6 +28,7 @@ int cmd_unpack(int argc, char** argv) {
   app.add_flag("-v,--verbose", verbose, "List entries as they are unpacked");
   if (auto status = parse_cli(app, argc, argv)) return *status;
 
+  use_utf8_names();
   auto parts = resolve_parts(inputs);
   if (!parts) throw UsageError(parts.error());
   options.parts = *parts;
