@@ -54,8 +54,9 @@ std::vector<NumberedName> find_numbered(const std::string& prefix, std::string_v
     num->prefix = (p.has_parent_path() ? (dir / start).string() : start);
     found.push_back(*num);
   }
-  std::sort(found.begin(), found.end(),
-            [](const auto& a, const auto& b) { return a.index < b.index; });
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
+    return a.index != b.index ? a.index < b.index : a.width < b.width;
+  });
   return found;
 }
 
@@ -63,9 +64,16 @@ std::vector<NumberedName> find_numbered(const std::string& prefix, std::string_v
 Result<void> check_sequence(const std::vector<NumberedName>& parts) {
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const auto& part = parts[i];
+    if (i > 0 && parts[i - 1].index == part.index) {
+      return Error{numbered(parts[i - 1].prefix, parts[i - 1].index, parts[i - 1].width) + " and " +
+                   numbered(part.prefix, part.index, part.width) + " are both part " +
+                   std::to_string(part.index) + "; remove the stray one"};
+    }
     if (part.index == i) continue;
+    bool given_elsewhere = std::any_of(parts.begin(), parts.end(),
+                                       [i](const NumberedName& p) { return p.index == i; });
     std::string name = numbered(part.prefix, part.index, part.width);
-    if (part.index > i && (i == 0 || parts[i - 1].index == i - 1)) {
+    if (!given_elsewhere) {
       return Error{"missing part " + numbered(part.prefix, i, part.width) + " (before " + name +
                    "): find it and name every part"};
     }
@@ -120,7 +128,9 @@ Result<std::vector<std::string>> resolve_parts(const std::vector<std::string>& i
   if (inputs.size() == 1) {
     const std::string& input = inputs.front();
     std::error_code ec;
-    if (input == "-" || fs::exists(input, ec)) return inputs;
+    if (input == "-" || fs::symlink_status(input, ec).type() != fs::file_type::not_found) {
+      return inputs;  // exists, or cannot tell: reading it says what is wrong
+    }
     auto found = find_numbered(input, kPartInfix);
     if (found.empty()) found = find_numbered(input, "");
     if (found.empty()) {
