@@ -265,27 +265,60 @@ class Packer {
     return {};
   }
 
-  // Copies a file's data, holes too: for a sparse entry the pax writer drops what falls in a
-  // hole of the entry's sparse map (as with bsdtar).
+  // Copies a file's data. Holes (found with SEEK_DATA/SEEK_HOLE) are written as zeros without
+  // reading them; for a sparse entry the pax writer drops what falls in a hole of the entry's
+  // sparse map (as with bsdtar), and zip compresses them to next to nothing.
   Result<void> copy_data(std::int64_t size, const std::string& path, int fd) {
-    ::lseek(fd, 0, SEEK_SET);  // the sparse probe may have moved it
     std::int64_t done = 0;
     while (done < size) {
-      auto want = static_cast<std::size_t>(std::min<std::int64_t>(size - done, data_.size()));
-      ssize_t n = ::read(fd, data_.data(), want);
+      std::int64_t data = std::min<std::int64_t>(::lseek(fd, done, SEEK_DATA), size);
+      if (data < 0) data = errno == ENXIO ? size : done;  // all hole after, or no hole support
+      if (auto ok = write_zeros(data - done); !ok) return ok;
+      done = data;
+      if (done == size) break;
+      std::int64_t hole = ::lseek(fd, done, SEEK_HOLE);
+      hole = hole < 0 ? size : std::min<std::int64_t>(hole, size);
+      std::int64_t length = hole - done;
+      auto copied = copy_bytes(fd, done, length, path);
+      if (!copied) return Error{copied.error()};
+      done += *copied;
+      if (*copied < length) break;  // the file shrank
+    }
+    char more;
+    if (done != size || ::pread(fd, &more, 1, size) > 0) {
+      warn(path + ": file changed as we read it");
+      ++stats_.incomplete;
+    }
+    return {};
+  }
+
+  // Copies up to length bytes from offset; fewer when the file ends first.
+  Result<std::int64_t> copy_bytes(int fd, std::int64_t offset, std::int64_t length,
+                                  const std::string& path) {
+    std::int64_t copied = 0;
+    while (copied < length) {
+      auto want = static_cast<std::size_t>(std::min<std::int64_t>(length - copied, data_.size()));
+      ssize_t n = ::pread(fd, data_.data(), want, offset + copied);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) return read_error(path);
-      if (n == 0) break;  // shrunk: libarchive pads the entry with zeros
-      if (auto ok = write_data(data_.data(), static_cast<std::size_t>(n)); !ok)
+      if (n == 0) break;
+      if (auto ok = write_data(data_.data(), static_cast<std::size_t>(n)); !ok) {
         return Error{ok.error()};
-      done += n;
+      }
+      copied += n;
       stats_.file_bytes += static_cast<std::uint64_t>(n);
       if (options_.on_progress) options_.on_progress(stats_.file_bytes, sink_.written());
     }
-    char more;
-    if (done != size || ::read(fd, &more, 1) > 0) {
-      warn(path + ": file changed as we read it");
-      ++stats_.incomplete;
+    return copied;
+  }
+
+  Result<void> write_zeros(std::int64_t length) {
+    static const std::vector<char> zeros(1 << 20, 0);
+    while (length > 0) {
+      auto n = static_cast<std::size_t>(std::min<std::int64_t>(length, zeros.size()));
+      if (auto ok = write_data(zeros.data(), n); !ok) return Error{ok.error()};
+      length -= static_cast<std::int64_t>(n);
+      stats_.file_bytes += n;
     }
     return {};
   }

@@ -248,7 +248,9 @@ class Unpacker {
     int r;
     while ((r = archive_read_data_block(reader_.get(), &block, &size, &offset)) == ARCHIVE_OK) {
       if (archive_write_data_block(writer_.get(), block, size, offset) < ARCHIVE_OK) {
-        return Error{name + ": cannot write: " + archive_message(writer_.get())};
+        int error = archive_errno(writer_.get());
+        return Error{name + ": cannot write: " +
+                     (error ? std::strerror(error) : archive_message(writer_.get()))};
       }
       stats_.file_bytes += size;
       if (options_.on_progress) options_.on_progress(parts_.position(), parts_.total_size());
