@@ -4,10 +4,7 @@ source "$(dirname "$0")/../lib/common.sh"
 nap="90.$$"
 "$PDX" -R exec -w 'h[1-3]' "sleep $nap" </dev/null >/dev/null 2>"$SCRATCH/err" &
 pid=$!
-for _ in $(seq 50); do
-  [[ $(pgrep -fc "sleep $nap") -ge 3 ]] && break
-  sleep 0.1
-done
+wait_for_processes "sleep $nap" 3
 kill -HUP $pid
 wait $pid
 status=$?
