@@ -12,11 +12,6 @@ namespace {
 
 enum class Show { expand, fold, count };
 
-/// A host as one would write it on -w: [user@]label.
-std::string spec(const Host& host) {
-  return host.user.empty() ? host.label() : host.user + "@" + host.label();
-}
-
 }  // namespace
 
 int cmd_hosts(int argc, char** argv) {
@@ -49,13 +44,13 @@ int cmd_hosts(int argc, char** argv) {
     case Show::fold: {
       std::vector<std::string> specs;
       specs.reserve(hosts.size());
-      for (const Host& host : hosts) specs.push_back(spec(host));
+      for (const Host& host : hosts) specs.push_back(host.label());
       std::cout << fold_names(specs) << '\n';
       break;
     }
     case Show::expand: {
       std::string out;
-      for (const Host& host : hosts) (out += spec(host)) += '\n';
+      for (const Host& host : hosts) (out += host.label()) += '\n';
       std::cout << out;
       break;
     }

@@ -1,8 +1,115 @@
+// pdx pack SRC... -o OUT: see ARCHIVES in man/pdx.1.
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "archive/byte_sink.h"
+#include "archive/format.h"
+#include "archive/names.h"
+#include "archive/pack.h"
+#include "archive/part_name.h"
+#include "archive/progress.h"
+#include "archive/size.h"
+#include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "core/error.h"
 
 namespace pdx {
 
-int cmd_pack(int, char**) { throw FatalError("'pack' is not built yet"); }
+namespace {
+
+struct PackArgs {
+  std::vector<std::string> sources;
+  std::string output;
+  std::string format;
+  std::optional<int> level;
+  int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::string split;
+  std::optional<int> suffix_length;
+  bool force = false;
+  bool verbose = false;
+};
+
+template <class T>
+T usage_checked(Result<T> result) {
+  if (!result) throw UsageError(result.error());
+  return std::move(*result);
+}
+
+Format output_format(const PackArgs& args) {
+  if (!args.format.empty()) return usage_checked(parse_format(args.format));
+  if (auto format = infer_format(args.output)) return *format;
+  throw UsageError("cannot tell the format from the name '" + args.output +
+                   "'; pass --format tar|tar.gz|tar.bz2|tar.xz|tar.zst|zip");
+}
+
+OutputSpec output_spec(const PackArgs& args, const SourceSize& size) {
+  OutputSpec spec{args.output, std::nullopt, 1, args.force ? Overwrite::yes : Overwrite::no};
+  if (!args.split.empty()) {
+    spec.part_size = usage_checked(parse_size(args.split));
+    spec.suffix_width = usage_checked(choose_suffix_width(args.suffix_length, size.archive_bound(),
+                                                          StreamSize::at_most, *spec.part_size));
+  }
+  return spec;
+}
+
+}  // namespace
+
+int cmd_pack(int argc, char** argv) {
+  PackArgs args;
+  CLI::App app{"Pack files and directories into one archive, optionally in parts.", "pdx pack"};
+  app.add_option("sources", args.sources, "Files and directories to pack")->required();
+  app.add_option("-o,--output", args.output, "Archive to write; - writes to stdout")->required();
+  app.add_option("--format", args.format,
+                 "tar, tar.gz, tar.bz2, tar.xz, tar.zst or zip (default: from OUT's name)");
+  app.add_option("-l,--level", args.level, "Compression level (the compressor's own scale)");
+  app.add_option("-j,--threads", args.threads,
+                 "Compression threads for zstd and xz (default: all cores)")
+      ->check(CLI::Range(1, 256));
+  app.add_option("--split", args.split, "Write parts OUT.part-N of SIZE bytes (512K, 2000M, 1G)");
+  app.add_option("-a,--suffix-length", args.suffix_length,
+                 "Digits in part suffixes (default: enough for the input)");
+  app.add_flag("-d,--numeric-suffixes")
+      ->description("Accepted for split(1) habits; suffixes are always numeric");
+  app.add_flag("-f,--force", args.force, "Replace an existing OUT or its parts");
+  app.add_flag("-v,--verbose", args.verbose, "List entries as they are packed");
+  if (auto status = parse_cli(app, argc, argv)) return *status;
+
+  use_utf8_names();
+  PackOptions options;
+  options.sources = args.sources;
+  options.format = output_format(args);
+  options.level = args.level;
+  options.threads = args.threads;
+  SourceSize size = usage_checked(measure_sources(args.sources));
+  auto sink = open_output(output_spec(args, size));
+  if (!sink) throw FatalError(sink.error());
+
+  FILE* listing = args.output == "-" ? stderr : stdout;
+  if (args.verbose)
+    options.on_entry = [listing](const std::string& name) {
+      std::fprintf(listing, "%s\n", name.c_str());
+    };
+  options.on_warning = [](const std::string& message) {
+    std::fprintf(stderr, "pdx: warning: %s\n", message.c_str());
+  };
+  Progress progress(size.file_bytes);
+  options.on_progress = [&progress](std::uint64_t in, std::uint64_t out) {
+    progress.update(in, out);
+  };
+
+  auto stats = pack(options, **sink);
+  if (!stats) throw FatalError(stats.error());
+  if (stats->incomplete > 0) {
+    std::fprintf(
+        stderr,
+        "pdx: error: %s: %llu file(s) changed while read or could not be stored (see warnings)\n",
+        args.output.c_str(), static_cast<unsigned long long>(stats->incomplete));
+    return kExitFailure;
+  }
+  return kExitOk;
+}
 
 }  // namespace pdx

@@ -21,6 +21,8 @@ namespace pdx {
 
 namespace {
 
+constexpr double kMaxTimeout = 1e7;  // seconds (115 days): far from overflowing a timer
+
 struct RunOptions {
   std::vector<std::string> include, exclude;
   std::size_t fanout = 64;
@@ -42,9 +44,9 @@ void add_options(CLI::App& app, RunOptions& o) {
       ->allow_extra_args(false);
   app.add_option("-f", o.fanout, "Hosts at once (fan-out), default 64")->check(CLI::PositiveNumber);
   app.add_option("-t", o.connect_timeout, "Connect timeout in seconds, default 10; 0: none")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, kMaxTimeout));
   app.add_option("-u", o.command_timeout, "Command timeout in seconds; the command is killed")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, kMaxTimeout));
   app.add_option("-R", o.rcmd, "How to reach hosts: ssh (default) or exec (run here, %h %u %n)")
       ->check(CLI::IsMember({"ssh", "exec"}));
   app.add_option("-l", o.ssh.user, "Remote user");

@@ -1,17 +1,22 @@
 #include "core/executor.h"
 
+#include <pthread.h>
+#include <sys/resource.h>
+
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
 
+#include <algorithm>
 #include <atomic>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
-#include <boost/asio/signal_set.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <exception>
+#include <functional>
+#include <mutex>
 #include <thread>
 
 namespace asio = boost::asio;
@@ -20,42 +25,84 @@ namespace pdx {
 
 namespace {
 
+// SIGINT, SIGTERM and SIGHUP are blocked in every thread of the run and taken by one thread of
+// their own with sigtimedwait, so an interrupt is seen even when every io_context thread is
+// busy (or blocked writing to a terminal that stopped reading). First signal: `interrupt`.
+// Second: exit at once with 130.
+class SignalThread {
+ public:
+  explicit SignalThread(std::function<void()> interrupt) {
+    sigemptyset(&set_);
+    for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set_, s);
+    pthread_sigmask(SIG_BLOCK, &set_, &previous_);
+    thread_ = std::thread([this, interrupt = std::move(interrupt)] {
+      int seen = 0;
+      while (!done_) {
+        timespec tick{0, 50'000'000};
+        if (sigtimedwait(&set_, nullptr, &tick) <= 0) continue;
+        if (seen++) std::_Exit(130);
+        interrupt();
+      }
+    });
+  }
+  ~SignalThread() {
+    done_ = true;
+    thread_.join();
+    pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+  }
+
+ private:
+  sigset_t set_, previous_;
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
+// A process per host under -R exec and a socket per host over ssh: the soft limit on open files
+// (1024 by default) would cap the fan-out near 300. Raise it to the hard limit.
+void raise_open_file_limit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
 class Run {
  public:
   Run(Transport& transport, const std::vector<Job>& jobs, OutputSink& sink,
       const ExecutorOptions& options)
-      : transport_(transport),
+      : thread_count_(options.threads ? options.threads
+                                      : std::max(1u, std::thread::hardware_concurrency())),
+        ctx_(static_cast<int>(thread_count_)),
+        transport_(transport),
         jobs_(jobs),
         sink_(sink),
         stops_(jobs.size()),
         started_(jobs.size(), false),
         results_(jobs.size()),
-        ctx_(threads(options)),
-        signals_(asio::make_strand(ctx_), SIGINT, SIGTERM),
-        workers_(std::min(options.fanout ? options.fanout : 1, jobs.size())),
-        thread_count_(threads(options)) {}
+        workers_(std::min(std::max<std::size_t>(options.fanout, 1), jobs.size())) {}
 
   std::vector<HostResult> operator()() {
-    watch_signals();
-    for (std::size_t w = 0; w < workers_; ++w)
-      asio::co_spawn(asio::make_strand(ctx_), worker(), [this](std::exception_ptr) {
-        if (--workers_ == 0) asio::post(signals_.get_executor(), [this] { signals_.cancel(); });
-      });
-    if (workers_ == 0) signals_.cancel();
-    std::vector<std::thread> threads;
-    for (unsigned t = 1; t < thread_count_; ++t) threads.emplace_back([this] { ctx_.run(); });
-    ctx_.run();
-    for (auto& t : threads) t.join();
+    {
+      SignalThread signals([this] { interrupt(); });
+      for (std::size_t w = workers_; w > 0; --w)
+        asio::co_spawn(asio::make_strand(ctx_), worker(), [this](std::exception_ptr e) {
+          if (!e) return;
+          std::lock_guard lock(error_mutex_);
+          if (!error_) error_ = e;
+        });
+      std::vector<std::thread> threads;
+      for (unsigned t = 1; t < thread_count_; ++t) threads.emplace_back([this] { ctx_.run(); });
+      ctx_.run();
+      for (auto& t : threads) t.join();
+    }
+    if (error_) std::rethrow_exception(error_);  // a sink failed: not a host's failure
     finish_unstarted();
     sink_.close();
     return std::move(results_);
   }
 
  private:
-  static unsigned threads(const ExecutorOptions& o) {
-    return o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
-  }
-
   asio::awaitable<void> worker() {
     for (;;) {
       std::size_t i = next_++;
@@ -69,20 +116,17 @@ class Run {
         result.failure = Failure::local;
         result.error = e.what();
       }
+      stops_[i].clear();
       result.duration = std::chrono::steady_clock::now() - start;
       results_[i] = result;
       sink_.finished(i, results_[i]);
     }
   }
 
-  // First SIGINT/SIGTERM: stop what runs, start nothing more. Second: leave at once.
-  void watch_signals() {
-    signals_.async_wait([this](boost::system::error_code ec, int) {
-      if (ec) return;
-      if (interrupted_.exchange(true)) std::_Exit(130);
-      for (auto& stop : stops_) stop.stop();
-      watch_signals();
-    });
+  // From the signal thread: stop what runs, start nothing more.
+  void interrupt() {
+    interrupted_ = true;
+    for (auto& stop : stops_) stop.stop();
   }
 
   void finish_unstarted() {
@@ -94,18 +138,20 @@ class Run {
     }
   }
 
+  // ctx_ first: it is destroyed last, after everything that may hold I/O objects bound to it.
+  unsigned thread_count_;
+  asio::io_context ctx_;
   Transport& transport_;
   const std::vector<Job>& jobs_;
   OutputSink& sink_;
   std::vector<StopSignal> stops_;
   std::vector<char> started_;  // char, not bool: workers write neighbouring elements
   std::vector<HostResult> results_;
-  asio::io_context ctx_;
-  asio::signal_set signals_;
   std::atomic<std::size_t> next_{0};
   std::atomic<bool> interrupted_{false};
-  std::atomic<std::size_t> workers_;
-  unsigned thread_count_;
+  std::size_t workers_;
+  std::mutex error_mutex_;
+  std::exception_ptr error_;
 };
 
 }  // namespace
@@ -113,6 +159,7 @@ class Run {
 std::vector<HostResult> execute(Transport& transport, const std::vector<Job>& jobs,
                                 OutputSink& sink, const ExecutorOptions& options) {
   std::signal(SIGPIPE, SIG_IGN);  // a command or a socket closing early is a result, not a crash
+  raise_open_file_limit();
   return Run(transport, jobs, sink, options)();
 }
 

@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "core/hostset.h"
+#include "core/padded_number.h"
 
 namespace pdx {
 namespace {
@@ -70,14 +71,6 @@ bool last_number(const Item& item, Entry& entry) {
 
 bool same_group(const Entry& a, const Entry& b) {
   return a.prefix == b.prefix && a.suffix == b.suffix && a.tail == b.tail;
-}
-
-void append_number(std::string& out, std::uint64_t value, std::size_t width) {
-  char digits[24];
-  auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
-  auto n = static_cast<std::size_t>(end - digits);
-  if (n < width) out.append(width - n, '0');
-  out.append(digits, n);
 }
 
 struct Run {

@@ -4,6 +4,7 @@
 // each term into user, name pattern and port; expand the pattern's brackets. Sizes are computed
 // from the brackets before anything is expanded, so a typo cannot allocate millions of names.
 #include "core/hostset.h"
+#include "core/padded_number.h"
 
 #include <arpa/inet.h>
 
@@ -200,14 +201,6 @@ Pattern parse_pattern(std::string_view term) {
   return pattern;
 }
 
-void append_number(std::string& out, std::uint64_t value, std::size_t width) {
-  char digits[24];
-  auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
-  auto n = static_cast<std::size_t>(end - digits);
-  if (n < width) out.append(width - n, '0');
-  out.append(digits, n);
-}
-
 /// Every name of the pattern, leftmost bracket varying slowest (rack1-node1, rack1-node2, ...).
 std::vector<std::string> expand_pattern(const Pattern& pattern) {
   std::vector<std::string> names{std::string()};
@@ -367,9 +360,10 @@ std::string env(const char* name) {
 // ---- Public interface -------------------------------------------------------------------------
 
 std::string Host::label() const {
-  if (port == 0) return name;
-  if (name.find(':') != std::string::npos) return "[" + name + "]:" + std::to_string(port);
-  return name + ":" + std::to_string(port);
+  std::string at = user.empty() ? "" : user + "@";
+  if (port == 0) return at + name;
+  if (name.find(':') != std::string::npos) return at + "[" + name + "]:" + std::to_string(port);
+  return at + name + ":" + std::to_string(port);
 }
 
 namespace {

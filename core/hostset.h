@@ -25,7 +25,8 @@ struct Host {
   int port = 0;      // 0 unless written as host:port
   int slots = 0;     // from a DeepSpeed/MPI hostfile "host slots=8"; 0: not given
 
-  /// How pdx names the host in output: name, or name:port / [v6]:port when a port was given.
+  /// How pdx names the host in output, as written on -w: [user@]name[:port] ([v6]:port). Two
+  /// distinct hosts never share a label, so it names per-host files (--outdir) too.
   std::string label() const;
   /// Two hosts are the same when user, name and port are (slots do not count).
   bool operator==(const Host& other) const {

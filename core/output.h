@@ -35,7 +35,8 @@ struct OutputFds {
 enum class Prefix { yes, no };
 enum class Colour { yes, no };
 
-/// Colour is wanted when `fd` is a terminal and NO_COLOR is unset or empty.
+/// Colour is wanted when `fd` is a terminal and NO_COLOR is unset or empty. Sinks given
+/// Colour::yes colour stdout and colour stderr only if colour_for(stderr) says so too.
 Colour colour_for(int fd);
 
 std::unique_ptr<OutputSink> make_prefix_sink(std::vector<std::string> labels, Prefix prefix,

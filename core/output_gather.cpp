@@ -47,7 +47,8 @@ class GatherSink final : public OutputSink {
       for (auto r : ranks) names.push_back(labels_[r]);
       std::string title = fold_names(names) + " (" + std::to_string(ranks.size()) + ")";
       std::string rule(std::max<std::size_t>(15, title.size()), '-');
-      if (colour_ == Colour::yes) title = "\033[36m" + title + "\033[0m";
+      if (colour_ == Colour::yes && colour_for(fd) == Colour::yes)
+        title = "\033[36m" + title + "\033[0m";
       std::string block = rule + "\n" + title + "\n" + rule + "\n" + std::string(text);
       if (block.back() != '\n') block += '\n';
       write_all(fd, block);

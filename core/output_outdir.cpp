@@ -1,5 +1,5 @@
 // --outdir DIR: each host's stdout and stderr in DIR/HOST.out and DIR/HOST.err, written as the
-// bytes arrive (nothing held in memory). Both files exist for every host that ran, empty or not.
+// bytes arrive (nothing held in memory). Both files exist for every host, empty or not.
 #include <fcntl.h>
 #include <unistd.h>
 

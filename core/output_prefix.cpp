@@ -21,14 +21,11 @@ class PrefixSink final : public OutputSink {
  public:
   PrefixSink(std::vector<std::string> labels, Prefix prefix, Colour colour, OutputFds fds)
       : pending_(labels.size()), fds_(fds) {
-    prefixes_.reserve(labels.size());
+    // stderr is coloured only when it is a terminal too: `2>file` gets no escape codes.
+    Colour err_colour = colour == Colour::yes ? colour_for(fds.err) : Colour::no;
     for (auto& label : labels) {
-      if (prefix == Prefix::no)
-        prefixes_.emplace_back();
-      else if (colour == Colour::yes)
-        prefixes_.push_back("\033[36m" + label + ":\033[0m ");
-      else
-        prefixes_.push_back(label + ": ");
+      prefixes_[0].push_back(prefix_for(label, prefix, colour));
+      prefixes_[1].push_back(prefix_for(label, prefix, err_colour));
     }
   }
 
@@ -38,14 +35,14 @@ class PrefixSink final : public OutputSink {
     for (;;) {
       auto nl = bytes.find('\n');
       if (nl == std::string_view::npos) break;
-      append_line(lines, index, pending, bytes.substr(0, nl));
+      append_line(lines, prefixes_[slot(stream)][index], pending, bytes.substr(0, nl));
       bytes.remove_prefix(nl + 1);
     }
     pending.append(bytes);
     while (pending.size() >= kMaxLine) {
       std::string rest = pending.substr(kMaxLine);
       pending.resize(kMaxLine);
-      append_line(lines, index, pending, {});
+      append_line(lines, prefixes_[slot(stream)][index], pending, {});
       pending = std::move(rest);
     }
     emit(stream, lines);
@@ -56,7 +53,7 @@ class PrefixSink final : public OutputSink {
       std::string& pending = pending_[index][slot(stream)];
       if (pending.empty()) continue;
       std::string lines;
-      append_line(lines, index, pending, {});
+      append_line(lines, prefixes_[slot(stream)][index], pending, {});
       emit(stream, lines);
       pending.shrink_to_fit();
     }
@@ -65,10 +62,16 @@ class PrefixSink final : public OutputSink {
  private:
   static int slot(Stream s) { return s == Stream::out ? 0 : 1; }
 
+  static std::string prefix_for(const std::string& label, Prefix prefix, Colour colour) {
+    if (prefix == Prefix::no) return {};
+    if (colour == Colour::yes) return "\033[36m" + label + ":\033[0m ";
+    return label + ": ";
+  }
+
   // Appends prefix + pending + tail + '\n' to `lines` and empties `pending`.
-  void append_line(std::string& lines, std::size_t index, std::string& pending,
-                   std::string_view tail) {
-    lines += prefixes_[index];
+  static void append_line(std::string& lines, const std::string& prefix, std::string& pending,
+                          std::string_view tail) {
+    lines += prefix;
     lines += pending;
     lines += tail;
     lines += '\n';
@@ -81,8 +84,8 @@ class PrefixSink final : public OutputSink {
     write_all(stream == Stream::out ? fds_.out : fds_.err, lines);
   }
 
-  std::vector<std::string> prefixes_;
-  std::vector<std::array<std::string, 2>> pending_;  // per host: stdout, stderr
+  std::array<std::vector<std::string>, 2> prefixes_;  // stdout's, stderr's
+  std::vector<std::array<std::string, 2>> pending_;   // per host: stdout, stderr
   OutputFds fds_;
   std::mutex terminal_;
 };

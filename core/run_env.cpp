@@ -83,9 +83,9 @@ std::string substitute_exec(std::string_view command, const Host& host, std::str
     }
     ++i;
     if (next == 'h')
-      out += host.name;
+      out += host.name;  // validated by the host parser: letters, digits, - . _ :
     else if (next == 'u')
-      out += user;
+      out += shell_quote(user);  // $USER or -l: not validated, so quoted
     else if (next == 'n')
       out += std::to_string(rank);
     else

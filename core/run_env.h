@@ -31,7 +31,8 @@ std::vector<EnvVar> read_env_file(const std::string& path);
 /// "export K1=V1 K2='v 2'; " with every value through shell_quote; empty for no variables.
 std::string export_prefix(const std::vector<EnvVar>& env);
 
-/// -R exec: %h -> host name, %u -> user, %n -> rank, %% -> %. Other % sequences stay as typed.
+/// -R exec: %h -> host name, %u -> user (shell-quoted unless a plain word), %n -> rank,
+/// %% -> %. Other % sequences stay as typed.
 std::string substitute_exec(std::string_view command, const Host& host, std::string_view user,
                             std::size_t rank);
 

@@ -23,8 +23,4 @@ int run_exit_status(const std::vector<HostResult>& results);
 std::string failure_summary(const std::vector<std::string>& labels,
                             const std::vector<HostResult>& results);
 
-/// Signal number for a name such as "KILL" or "SIGKILL" (0 if unknown), and back.
-int signal_number(const std::string& name);
-std::string signal_name(int number);
-
 }  // namespace pdx

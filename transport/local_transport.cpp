@@ -13,10 +13,10 @@
 
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
 
+#include <array>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -24,9 +24,11 @@
 #include <boost/asio/write.hpp>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
+#include <mutex>
 
-#include "core/summary.h"
+#include "transport/signals.h"
 #include "transport/transport.h"
 
 extern char** environ;
@@ -41,23 +43,47 @@ namespace {
 using Executor = asio::any_io_executor;
 
 // One child process; shared with the stop and timeout callbacks, which may outlive the coroutine.
+// The timers and `pumps` belong to the job's strand. kill_group() may come from any thread (the
+// executor's signal thread): `mutex` orders it against reaping, and the child is only reaped
+// (its pid, which is its group id, freed for reuse) under that lock.
 struct Process {
   explicit Process(Executor ex) : timeout(ex), done(ex) {}
   pid_t pid = -1;
-  bool reaped = false;
-  Failure killed_for = Failure::none;
   asio::steady_timer timeout;
   asio::steady_timer done;  // cancelled when the last pump ends: a latch
   int pumps = 0;
 
   void kill_group(Failure why) {
+    std::lock_guard lock(mutex);
     if (reaped || killed_for != Failure::none) return;
     killed_for = why;
     ::kill(-pid, SIGKILL);
   }
+  Failure killed() {
+    std::lock_guard lock(mutex);
+    return killed_for;
+  }
+  // waitpid() under the lock, once waitid(WNOWAIT) said the child has exited. -1 on error.
+  int reap_now() {
+    std::lock_guard lock(mutex);
+    int status = 0;
+    reaped = true;
+    return ::waitpid(pid, &status, 0) == pid ? status : -1;
+  }
   void pump_ended() {
     if (--pumps == 0) done.cancel();
   }
+
+ private:
+  std::mutex mutex;
+  bool reaped = false;
+  Failure killed_for = Failure::none;
+};
+
+// Ends a pump however it ends, so the latch cannot wait forever.
+struct PumpGuard {
+  Process& proc;
+  ~PumpGuard() { proc.pump_ended(); }
 };
 
 // The child's environment: ours, with the job's KEY=VALUE entries replacing or adding.
@@ -119,9 +145,22 @@ int spawn(const Job& job, Pipes& pipes, pid_t& pid) {
   return rc;
 }
 
+// Takes ownership of fd; closes it even if the descriptor cannot be registered.
+asio::posix::stream_descriptor adopt(const Executor& ex, int fd) {
+  asio::posix::stream_descriptor pipe(ex);
+  boost::system::error_code ec;
+  pipe.assign(fd, ec);
+  if (ec) {
+    ::close(fd);
+    throw boost::system::system_error(ec);
+  }
+  return pipe;
+}
+
 asio::awaitable<void> pump_output(std::shared_ptr<Process> proc, int fd, const Job& job, JobIo& io,
                                   Stream stream) {
-  asio::posix::stream_descriptor pipe(co_await asio::this_coro::executor, fd);
+  PumpGuard guard{*proc};
+  auto pipe = adopt(co_await asio::this_coro::executor, fd);
   std::array<char, 65536> buf;
   boost::system::error_code ec;
   for (;;) {
@@ -130,31 +169,28 @@ asio::awaitable<void> pump_output(std::shared_ptr<Process> proc, int fd, const J
     if (n) io.output(job.index, stream, std::string_view(buf.data(), n));
     if (ec) break;
   }
-  proc->pump_ended();
 }
 
 asio::awaitable<void> feed_input(std::shared_ptr<Process> proc, int fd, const Job& job) {
-  asio::posix::stream_descriptor pipe(co_await asio::this_coro::executor, fd);
+  PumpGuard guard{*proc};
+  auto pipe = adopt(co_await asio::this_coro::executor, fd);
   if (job.stdin_data && !job.stdin_data->empty()) {
     boost::system::error_code ec;  // EPIPE: the command did not want it all; fine
     co_await asio::async_write(pipe, asio::buffer(*job.stdin_data),
                                asio::redirect_error(use_awaitable, ec));
   }
-  proc->pump_ended();
 }
 
 // Waits for the child without blocking the thread: it has closed its output, so it is
-// normally gone already; otherwise poll with a growing pause.
+// normally gone already; otherwise poll with a growing pause. Returns the wait status, or -1.
 asio::awaitable<int> reap(Process& proc) {
   asio::steady_timer pause(co_await asio::this_coro::executor);
   auto delay = std::chrono::milliseconds(1);
   for (;;) {
-    int status = 0;
-    pid_t rc = ::waitpid(proc.pid, &status, WNOHANG);
-    if (rc == proc.pid || (rc < 0 && errno != EINTR)) {
-      proc.reaped = true;
-      co_return status;
-    }
+    siginfo_t info{};
+    int rc = ::waitid(P_PID, static_cast<id_t>(proc.pid), &info, WEXITED | WNOHANG | WNOWAIT);
+    if (rc < 0 && errno != EINTR) co_return -1;
+    if (rc == 0 && info.si_pid == proc.pid) co_return proc.reap_now();
     pause.expires_after(delay);
     boost::system::error_code ec;
     co_await pause.async_wait(asio::redirect_error(use_awaitable, ec));
@@ -162,15 +198,24 @@ asio::awaitable<int> reap(Process& proc) {
   }
 }
 
-HostResult result_of(const Process& proc, int status, const Job& job) {
+std::string seconds(std::chrono::milliseconds ms) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%gs", static_cast<double>(ms.count()) / 1000);
+  return text;
+}
+
+HostResult result_of(Process& proc, int status, const Job& job) {
   HostResult r;
-  if (proc.killed_for == Failure::command_timeout) {
+  Failure killed = proc.killed();
+  if (killed == Failure::command_timeout) {
     r.failure = Failure::command_timeout;
-    r.error = "command timed out after " + std::to_string(job.command_timeout.count() / 1000) +
-              "s (killed)";
-  } else if (proc.killed_for == Failure::interrupted) {
+    r.error = "command timed out after " + seconds(job.command_timeout) + " (killed)";
+  } else if (killed == Failure::interrupted) {
     r.failure = Failure::interrupted;
     r.error = "interrupted";
+  } else if (status < 0) {
+    r.failure = Failure::local;
+    r.error = "lost track of the command (waitpid failed)";
   } else if (WIFSIGNALED(status)) {
     r.signal = signal_name(WTERMSIG(status));
   } else {
@@ -197,8 +242,7 @@ class LocalTransport final : public Transport {
     for (int* child_end : {&pipes.in[0], &pipes.out[1], &pipes.err[1]})
       ::close(Pipes::take(*child_end));
 
-    stop.on_stop(
-        [proc, ex] { asio::post(ex, [proc] { proc->kill_group(Failure::interrupted); }); });
+    stop.on_stop([proc] { proc->kill_group(Failure::interrupted); });
     if (job.command_timeout.count() > 0) {
       proc->timeout.expires_after(job.command_timeout);
       proc->timeout.async_wait([proc](boost::system::error_code ec) {

@@ -24,6 +24,14 @@ void StopSignal::stop() {
   for (auto& cb : callbacks) cb();
 }
 
+void StopSignal::clear() {
+  std::vector<Callback> callbacks;
+  {
+    std::lock_guard lock(mutex_);
+    callbacks.swap(callbacks_);
+  }  // destroyed outside the lock: a callback's captures may take locks of their own
+}
+
 bool StopSignal::stopped() const {
   std::lock_guard lock(mutex_);
   return stopped_;

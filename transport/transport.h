@@ -74,15 +74,18 @@ class JobIo {
 };
 
 /// Fired once when the user interrupts the run (Ctrl-C). A transport registers what stopping
-/// means for it (kill the process group, close the channel). Thread-safe: stop() may come from
-/// any thread; a callback registered after stop() runs at once, on the registering thread.
-/// Callbacks must only post work to the job's own strand, never touch its state directly.
+/// means for it (kill the process group, close the channel). Thread-safe: stop() comes from the
+/// executor's signal thread, possibly while every io_context thread is busy; a callback
+/// registered after stop() runs at once, on the registering thread. A callback must be safe on
+/// any thread: post to the job's strand, or do something thread-safe (kill(2) under a lock).
+/// The executor calls clear() when the job ends, dropping the callbacks and what they hold.
 class StopSignal {
  public:
   using Callback = std::function<void()>;
   void on_stop(Callback cb);
   void stop();
   bool stopped() const;
+  void clear();
 
  private:
   mutable std::mutex mutex_;

@@ -1,7 +1,6 @@
 #!/bin/bash
 # Without -w, pdx takes its hosts from PDX_HOSTS, then from the hostfile named by WCOLL (as pdsh).
-set -euo pipefail
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/../lib/hosts_common.sh"
 dir=${PDX_TEST_TMP:-/tmp}/hosts_env
 mkdir -p "$dir"
 printf 'w1\nw2\n' >"$dir/wcoll"

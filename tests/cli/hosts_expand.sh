@@ -1,13 +1,6 @@
 #!/bin/bash
 # pdx hosts prints one host per line, in order of first appearance, like `nodeset -e` one per line.
-set -euo pipefail
-fail() { echo "FAIL: $*" >&2; exit 1; }
-expect() {  # expect "OUTPUT" pdx-args...
-  local want=$1 got
-  shift
-  got=$("$PDX" hosts "$@") || fail "pdx hosts $* exited $?"
-  [[ $got == "$want" ]] || fail "pdx hosts $*: got [$got], want [$want]"
-}
+source "$(dirname "$0")/../lib/hosts_common.sh"
 
 expect $'node08\nnode09\nnode10' -w 'node[08-10]'
 expect $'node8\nnode9\nnode10' -w 'node[8-10]' --expand

@@ -1,13 +1,6 @@
 #!/bin/bash
 # --fold prints the folded set (like nodeset -f), --count the number of hosts (like nodeset -c).
-set -euo pipefail
-fail() { echo "FAIL: $*" >&2; exit 1; }
-expect() {  # expect "OUTPUT" pdx-args...
-  local want=$1 got
-  shift
-  got=$("$PDX" hosts "$@") || fail "pdx hosts $* exited $?"
-  [[ $got == "$want" ]] || fail "pdx hosts $*: got [$got], want [$want]"
-}
+source "$(dirname "$0")/../lib/hosts_common.sh"
 
 expect 'node[01-16,18-64]' -w 'node[01-64]' -x node17 --fold
 expect 'rack[1-2]-node[01-04]' -w 'rack[1-2]-node[01-04]' --fold

@@ -1,7 +1,6 @@
 #!/bin/bash
 # ^FILE reads a hostfile: comments, blank lines, DeepSpeed/MPI slots, expressions; -x ^FILE too.
-set -euo pipefail
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/../lib/hosts_common.sh"
 dir=${PDX_TEST_TMP:-/tmp}/hosts_hostfile
 mkdir -p "$dir"
 cat >"$dir/hosts" <<'HOSTS'

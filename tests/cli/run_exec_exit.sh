@@ -1,9 +1,9 @@
 # Exit status is the largest of the hosts'; failures are summarised on stderr, folded.
 source "$(dirname "$0")/../lib/common.sh"
 
-run_pdx -R exec -w 'node[01-10]' 'case %h in node0[357]) exit 1;; node09) exit 4;; esac'
+run_pdx -R exec -w 'node[001-150]' 'case %h in node00[357]|node1[0-4]?) exit 1;; node009) exit 4;; esac'
 expect_status 4
-expect_eq "$err" $'pdx: node[03,05,07]: exit 1\npdx: node09: exit 4' "summary"
+expect_eq "$err" $'pdx: node[003,005,007,100-149]: exit 1\npdx: node009: exit 4' "summary"
 
 run_pdx -R exec -w 'a,b' 'kill -KILL $$'
 expect_status 137

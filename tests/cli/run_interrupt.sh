@@ -4,10 +4,7 @@ source "$(dirname "$0")/../lib/common.sh"
 marker="pdx-interrupt-$$"
 "$PDX" -R exec -f 4 -w 'h[1-8]' "sleep 120 # $marker" </dev/null >"$SCRATCH/out" 2>"$SCRATCH/err" &
 pid=$!
-for _ in $(seq 50); do
-  [[ $(pgrep -fc "$marker") -ge 4 ]] && break
-  sleep 0.1
-done
+wait_for_processes "$marker" 4
 kill -INT $pid
 wait $pid
 status=$?

@@ -5,7 +5,7 @@ source "$(dirname "$0")/../lib/ssh_common.sh"
 run_ssh -w "nosuchuser@$(host 1),$(host 2)" 'echo ran'
 expect_status 255
 expect_eq "$out" "$(host 2): ran"
-expect_contains "$err" "pdx: $(host 1): permission denied for user nosuchuser" "summary"
+expect_contains "$err" "pdx: nosuchuser@$(host 1): permission denied for user nosuchuser" "summary"
 
 run_ssh -i "$SCRATCH/missing_key" -w "$(host 1)" 'echo ran'
 expect_usage_error

@@ -45,3 +45,11 @@ expect_usage_error() {
   [[ "$err" == "pdx: error: "* ]] || fail "stderr does not start with 'pdx: error:': [$err]"
   expect_lines "$(printf '%s\n' "$err" | grep -v "^Try 'pdx")" 1 "usage error message"
 }
+
+# wait_for_processes PATTERN N: wait up to 5 s until N processes match `pgrep -f PATTERN`.
+wait_for_processes() {
+  for _ in $(seq 50); do
+    [[ $(pgrep -fc "$1") -ge $2 ]] && return
+    sleep 0.1
+  done
+}

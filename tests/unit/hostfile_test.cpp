@@ -24,7 +24,7 @@ std::string temp_file(const std::string& name, const std::string& text) {
 
 std::vector<std::string> labels(const std::vector<Host>& hosts) {
   std::vector<std::string> out;
-  for (const auto& h : hosts) out.push_back(h.user.empty() ? h.label() : h.user + "@" + h.label());
+  for (const auto& h : hosts) out.push_back(h.label());
   return out;
 }
 

@@ -16,7 +16,7 @@ namespace {
 
 std::vector<std::string> labels(const std::vector<Host>& hosts) {
   std::vector<std::string> out;
-  for (const auto& h : hosts) out.push_back(h.user.empty() ? h.label() : h.user + "@" + h.label());
+  for (const auto& h : hosts) out.push_back(h.label());
   return out;
 }
 
@@ -112,7 +112,7 @@ TEST(ExpandHosts, UserAndPort) {
   EXPECT_EQ(hosts[0].user, "root");
   EXPECT_EQ(hosts[0].name, "node1");
   EXPECT_EQ(hosts[0].port, 2222);
-  EXPECT_EQ(hosts[0].label(), "node1:2222");
+  EXPECT_EQ(hosts[0].label(), "root@node1:2222");
   EXPECT_EQ(expand("u@n[1-2]:22"), (Names{"u@n1:22", "u@n2:22"}));
 }
 
@@ -288,7 +288,7 @@ TEST(ResolveHosts, Errors) {
 
 TEST(HostLabel, NameNamePortAndBracketedV6) {
   EXPECT_EQ((Host{"n1", "", 0, 0}).label(), "n1");
-  EXPECT_EQ((Host{"n1", "root", 22, 0}).label(), "n1:22");
+  EXPECT_EQ((Host{"n1", "root", 22, 0}).label(), "root@n1:22");
   EXPECT_EQ((Host{"::1", "", 22, 0}).label(), "[::1]:22");
   EXPECT_EQ((Host{"::1", "", 0, 0}).label(), "::1");
 }

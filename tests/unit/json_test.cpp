@@ -18,6 +18,7 @@ TEST(JsonString, ReplacesInvalidBytes) {
                         "b\xc3"),
             "\"a\xef\xbf\xbd"
             "b\xef\xbf\xbd\"");
+  EXPECT_EQ(json_string("\xf8\x80\x80"), "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
   EXPECT_EQ(json_string("\xed\xa0\x80"), "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");  // surrogate
 }
 

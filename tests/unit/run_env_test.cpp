@@ -75,3 +75,14 @@ TEST(SubstituteExec, LeavesPrintfFormatsAlone) {
 
 }  // namespace
 }  // namespace pdx
+
+namespace pdx {
+namespace {
+
+TEST(SubstituteExec, HostileUserIsQuoted) {
+  Host h{"n", "", 0, 0};
+  EXPECT_EQ(substitute_exec("echo %u", h, "x;echo INJECTED", 0), "echo 'x;echo INJECTED'");
+}
+
+}  // namespace
+}  // namespace pdx

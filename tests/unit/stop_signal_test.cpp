@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "transport/transport.h"
 
 namespace pdx {
@@ -21,6 +23,21 @@ TEST(StopSignal, LateCallbackRunsAtOnce) {
   int n = 0;
   s.on_stop([&] { ++n; });
   EXPECT_EQ(n, 1);
+}
+
+}  // namespace pdx
+
+namespace pdx {
+
+TEST(StopSignal, ClearDropsCallbacksAndWhatTheyHold) {
+  StopSignal s;
+  auto held = std::make_shared<int>(0);
+  s.on_stop([held] { ++*held; });
+  EXPECT_EQ(held.use_count(), 2);
+  s.clear();
+  EXPECT_EQ(held.use_count(), 1);
+  s.stop();
+  EXPECT_EQ(*held, 0);
 }
 
 }  // namespace pdx

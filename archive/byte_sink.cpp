@@ -1,0 +1,77 @@
+#include "archive/byte_sink.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <system_error>
+
+#include "archive/split_writer.h"
+#include "archive/temp_file.h"
+
+namespace pdx {
+
+namespace {
+
+/// One output file, via a TempFile so that it appears only when complete.
+class FileSink : public ByteSink {
+ public:
+  explicit FileSink(TempFile file) : file_(std::move(file)) {}
+  Result<void> write(const void* data, std::size_t size) override {
+    size_ += size;
+    return file_.write(data, size);
+  }
+  Result<void> finish() override { return file_.commit(); }
+  std::vector<WrittenFile> files() const override { return {{file_.final_name(), size_}}; }
+  std::uint64_t written() const override { return size_; }
+
+ private:
+  TempFile file_;
+  std::uint64_t size_ = 0;
+};
+
+/// Standard output; finish() has nothing to rename.
+class StdoutSink : public ByteSink {
+ public:
+  Result<void> write(const void* data, std::size_t size) override {
+    size_ += size;
+    return write_all(STDOUT_FILENO, data, size, "standard output");
+  }
+  Result<void> finish() override { return {}; }
+  std::vector<WrittenFile> files() const override { return {{"-", size_}}; }
+  std::uint64_t written() const override { return size_; }
+
+ private:
+  std::uint64_t size_ = 0;
+};
+
+std::string overwrite_error(const std::string& name) {
+  return name + ": already exists; remove it or pass --force to replace it";
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ByteSink>> open_output(const OutputSpec& spec) {
+  if (spec.path == "-") {
+    if (spec.part_size)
+      return Error{"cannot split standard output into parts; name a file with -o"};
+    return std::unique_ptr<ByteSink>(std::make_unique<StdoutSink>());
+  }
+  if (spec.part_size) {
+    if (spec.overwrite == Overwrite::no) {
+      if (auto existing = existing_parts(spec.path); !existing.empty()) {
+        return Error{overwrite_error(existing.front())};
+      }
+    }
+    return std::unique_ptr<ByteSink>(std::make_unique<SplitWriter>(
+        PartNaming(spec.path, spec.suffix_width), *spec.part_size, spec.overwrite));
+  }
+  std::error_code ec;
+  if (spec.overwrite == Overwrite::no && std::filesystem::exists(spec.path, ec)) {
+    return Error{overwrite_error(spec.path)};
+  }
+  auto file = TempFile::create(spec.path);
+  if (!file) return Error{file.error()};
+  return std::unique_ptr<ByteSink>(std::make_unique<FileSink>(std::move(*file)));
+}
+
+}  // namespace pdx

@@ -1,0 +1,49 @@
+#pragma once
+// Where the bytes of an archive go: one file, stdout, or a set of parts (archive/split_writer.h).
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace pdx {
+
+/// A file an output ended up as, for reports and manifests.
+struct WrittenFile {
+  std::string name;
+  std::uint64_t size = 0;
+};
+
+/// Receives an output stream in order. finish() makes it appear under its final name(s);
+/// a sink destroyed before finish() leaves nothing behind under any final name.
+class ByteSink {
+ public:
+  virtual ~ByteSink() = default;
+  virtual Result<void> write(const void* data, std::size_t size) = 0;
+  virtual Result<void> finish() = 0;
+  /// The files written, complete after finish().
+  virtual std::vector<WrittenFile> files() const = 0;
+  /// Bytes that reached the output so far.
+  virtual std::uint64_t written() const = 0;
+};
+
+/// What may happen to files already under the output's names.
+enum class Overwrite { no, yes };
+
+/// Where an output goes: `path` itself ("-" for stdout), or parts path.part-N of `part_size`
+/// bytes with suffixes `suffix_width` digits wide.
+struct OutputSpec {
+  std::string path;
+  std::optional<std::uint64_t> part_size;
+  int suffix_width = 1;
+  Overwrite overwrite = Overwrite::no;
+};
+
+/// Opens the sink for spec. Without Overwrite::yes, an existing output file (or any existing
+/// part path.part-N) is an Error, so nothing is ever overwritten silently.
+Result<std::unique_ptr<ByteSink>> open_output(const OutputSpec& spec);
+
+}  // namespace pdx

@@ -1,0 +1,160 @@
+#include "archive/decoder.h"
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include <cstring>
+#include <string>
+
+namespace pdx {
+
+namespace {
+
+constexpr std::size_t kInputSize = 1 << 20;
+constexpr unsigned char kGzipMagic[] = {0x1f, 0x8b};
+constexpr unsigned char kZstdMagic[] = {0x28, 0xb5, 0x2f, 0xfd};
+
+template <std::size_t N>
+bool starts_with(const std::vector<char>& data, const unsigned char (&magic)[N]) {
+  return data.size() >= N && std::memcmp(data.data(), magic, N) == 0;
+}
+
+// What one decode call did.
+struct Step {
+  std::size_t consumed = 0;
+  std::size_t produced = 0;
+};
+
+}  // namespace
+
+struct StreamDecoder::Codec {
+  virtual ~Codec() = default;
+  virtual const char* name() const = 0;
+  virtual Result<Step> decode(const char* in, std::size_t in_size, char* out,
+                              std::size_t out_size) = 0;
+  /// True inside a member or frame that has not ended: the input must not end here.
+  virtual bool mid_stream() const = 0;
+  /// True when a member ended and the next byte must say whether another one follows.
+  virtual bool between_members() const { return false; }
+  virtual void next_member() {}
+};
+
+namespace {
+
+// gzip, member after member as gzip -d reads them; zlib checks each member's CRC-32 and size.
+class GzipCodec : public StreamDecoder::Codec {
+ public:
+  GzipCodec() { inflateInit2(&z_, 15 + 16); }
+  ~GzipCodec() override { inflateEnd(&z_); }
+  const char* name() const override { return "gzip"; }
+  Result<Step> decode(const char* in, std::size_t in_size, char* out,
+                      std::size_t out_size) override {
+    z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in));
+    z_.avail_in = static_cast<uInt>(in_size);
+    z_.next_out = reinterpret_cast<Bytef*>(out);
+    z_.avail_out = static_cast<uInt>(out_size);
+    int r = inflate(&z_, Z_NO_FLUSH);
+    if (r != Z_OK && r != Z_STREAM_END && r != Z_BUF_ERROR) {
+      return Error{std::string("gzip data is corrupt (") + (z_.msg ? z_.msg : "inflate failed") +
+                   ")"};
+    }
+    member_ended_ = r == Z_STREAM_END;
+    return Step{in_size - z_.avail_in, out_size - z_.avail_out};
+  }
+  bool mid_stream() const override { return !member_ended_; }
+  bool between_members() const override { return member_ended_; }
+  void next_member() override {
+    inflateReset(&z_);
+    member_ended_ = false;
+  }
+
+ private:
+  z_stream z_{};
+  bool member_ended_ = false;
+};
+
+// zstd, frame after frame; libzstd checks each frame's checksum when it has one.
+class ZstdCodec : public StreamDecoder::Codec {
+ public:
+  ZstdCodec() : dctx_(ZSTD_createDCtx()) {}
+  ~ZstdCodec() override { ZSTD_freeDCtx(dctx_); }
+  const char* name() const override { return "zstd"; }
+  Result<Step> decode(const char* in, std::size_t in_size, char* out,
+                      std::size_t out_size) override {
+    ZSTD_inBuffer input{in, in_size, 0};
+    ZSTD_outBuffer output{out, out_size, 0};
+    std::size_t r = ZSTD_decompressStream(dctx_, &output, &input);
+    if (ZSTD_isError(r))
+      return Error{std::string("zstd data is corrupt (") + ZSTD_getErrorName(r) + ")"};
+    mid_frame_ = r != 0;
+    return Step{input.pos, output.pos};
+  }
+  bool mid_stream() const override { return mid_frame_; }
+
+ private:
+  ZSTD_DCtx* dctx_;
+  bool mid_frame_ = false;
+};
+
+}  // namespace
+
+StreamDecoder::StreamDecoder(PartReader& in) : in_(in) {}
+StreamDecoder::~StreamDecoder() = default;
+
+Result<bool> StreamDecoder::fill() {
+  input_.erase(input_.begin(), input_.begin() + static_cast<std::ptrdiff_t>(input_pos_));
+  input_pos_ = 0;
+  std::size_t have = input_.size();
+  input_.resize(have + kInputSize);
+  auto n = in_.read(input_.data() + have, kInputSize);
+  input_.resize(have + (n ? *n : 0));
+  if (!n) return Error{n.error()};
+  if (*n == 0) at_end_ = true;
+  return *n > 0;
+}
+
+Result<void> StreamDecoder::open() {
+  while (input_.size() < sizeof kZstdMagic && !at_end_) {
+    if (auto more = fill(); !more) return Error{more.error()};
+  }
+  if (starts_with(input_, kGzipMagic)) codec_ = std::make_unique<GzipCodec>();
+  if (starts_with(input_, kZstdMagic)) codec_ = std::make_unique<ZstdCodec>();
+  return {};
+}
+
+Result<std::size_t> StreamDecoder::read(void* buffer, std::size_t size) {
+  char* out = static_cast<char*>(buffer);
+  if (!codec_) {  // passthrough: what open() looked at first, then the parts themselves
+    if (input_pos_ == input_.size()) return in_.read(buffer, size);
+    std::size_t n = std::min(size, input_.size() - input_pos_);
+    std::memcpy(out, input_.data() + input_pos_, n);
+    input_pos_ += n;
+    return n;
+  }
+  for (;;) {
+    if (input_pos_ == input_.size()) {
+      auto more = fill();
+      if (!more) return Error{more.error()};
+      if (!*more) {
+        if (!codec_->mid_stream()) return std::size_t{0};
+        return Error{in_.current_part() + ": " + codec_->name() +
+                     " data ends early: this part is truncated or parts after it are missing"};
+      }
+    }
+    if (codec_->between_members()) {
+      // Another member follows only if it starts with the magic; anything else is trailing
+      // garbage (zero padding, say), which gzip -d ignores too.
+      if (static_cast<unsigned char>(input_[input_pos_]) != kGzipMagic[0]) return std::size_t{0};
+      codec_->next_member();
+    }
+    auto step = codec_->decode(input_.data() + input_pos_, input_.size() - input_pos_, out, size);
+    if (!step) {
+      return Error{in_.current_part() + ": " + step.error() +
+                   ": this part or one before it is damaged, or the parts are out of order"};
+    }
+    input_pos_ += step->consumed;
+    if (step->produced > 0) return step->produced;
+  }
+}
+
+}  // namespace pdx

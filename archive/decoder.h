@@ -1,0 +1,43 @@
+#pragma once
+// Decompresses gzip and zstd streams for unpack, checking what the formats carry: gzip's
+// CRC-32 and length, zstd's content checksum when the frame has one. libarchive 3.6 checks
+// neither, so without this a corrupt part could unpack into silently wrong files.
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "archive/part_reader.h"
+#include "core/result.h"
+
+namespace pdx {
+
+class StreamDecoder {
+ public:
+  explicit StreamDecoder(PartReader& in);
+  ~StreamDecoder();
+  StreamDecoder(const StreamDecoder&) = delete;
+  StreamDecoder& operator=(const StreamDecoder&) = delete;
+
+  /// Looks at the first bytes to tell gzip (any number of members) and zstd (any number of
+  /// frames) from anything else, which is passed through as it is.
+  Result<void> open();
+  /// True when the stream is passed through undecoded (so the parts may be seeked directly).
+  bool passthrough() const { return codec_ == nullptr; }
+  /// Up to size decoded bytes; 0 at the end. A corrupt or truncated stream is an Error naming
+  /// the part it was in.
+  Result<std::size_t> read(void* buffer, std::size_t size);
+
+  /// The decoding state of one format (defined in decoder.cpp).
+  struct Codec;
+
+ private:
+  Result<bool> fill();  // more input; false at the end of the parts
+
+  PartReader& in_;
+  std::unique_ptr<Codec> codec_;
+  std::vector<char> input_;
+  std::size_t input_pos_ = 0;
+  bool at_end_ = false;
+};
+
+}  // namespace pdx

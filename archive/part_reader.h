@@ -1,0 +1,54 @@
+#pragma once
+// Reads a list of files (the parts of a split archive) as one stream, in order, without
+// concatenating them first. It knows which part the stream is in, so a read or decode error
+// can name the part to look at.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace pdx {
+
+class PartReader {
+ public:
+  /// parts in stream order; "-" is standard input.
+  explicit PartReader(std::vector<std::string> parts);
+  ~PartReader();
+  PartReader(const PartReader&) = delete;
+  PartReader& operator=(const PartReader&) = delete;
+
+  /// Checks every part exists and is readable before the first byte is read, so a missing part
+  /// fails before anything is written. Learns the part sizes (for seeking and progress) and
+  /// their absolute paths, so the caller may change directory afterwards.
+  Result<void> check();
+  /// Up to size bytes of the stream; 0 at the end of the last part.
+  Result<std::size_t> read(void* buffer, std::size_t size);
+  /// The part the last read came from.
+  const std::string& current_part() const { return parts_[index_].name; }
+  /// Sum of the part sizes, 0 when a part is a pipe.
+  std::uint64_t total_size() const;
+  /// Bytes of the stream consumed so far.
+  std::uint64_t position() const { return position_; }
+
+  /// True when every part is a regular file, so that seek() works.
+  bool seekable() const;
+  /// Moves to an offset of the whole stream (whence as for lseek); returns the new offset.
+  Result<std::uint64_t> seek(std::int64_t offset, int whence);
+
+ private:
+  struct Part {
+    std::string name;  // as given, for messages
+    std::string path;  // absolute
+    std::uint64_t size = 0;
+    bool regular = false;
+  };
+  Result<void> open_part(std::size_t index);
+
+  std::vector<Part> parts_;
+  std::size_t index_ = 0;
+  int fd_ = -1;
+  std::uint64_t position_ = 0;
+};
+
+}  // namespace pdx

@@ -1,0 +1,30 @@
+#pragma once
+// The progress line of pack and unpack: on stderr, only when stderr is a terminal.
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace pdx {
+
+/// "pdx: 1.2 GiB of 3.4 GiB in, 300.0 MiB out, 150.0 MiB/s, ETA 0:12", redrawn in place at
+/// most five times a second. Silent when stderr is not a TTY. Single-threaded.
+class Progress {
+ public:
+  /// total: the bytes `done` will reach, 0 when unknown (no ETA then).
+  explicit Progress(std::uint64_t total);
+  ~Progress();  // clears the line
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  void update(std::uint64_t done, std::uint64_t out);
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  bool enabled_;
+  std::uint64_t total_;
+  Clock::time_point start_;
+  Clock::time_point last_;
+  bool drawn_ = false;
+};
+
+}  // namespace pdx

@@ -1,0 +1,76 @@
+#include "archive/split_writer.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+
+namespace pdx {
+
+SplitWriter::SplitWriter(PartNaming naming, std::uint64_t part_size, Overwrite overwrite)
+    : naming_(std::move(naming)), part_size_(part_size), overwrite_(overwrite) {}
+
+SplitWriter::~SplitWriter() {
+  if (finished_) return;
+  for (const auto& part : done_) ::unlink(part.name.c_str());
+}
+
+Result<void> SplitWriter::open_next_part() {
+  std::uint64_t index = done_.size();
+  if (index >= naming_.capacity()) {
+    return Error{naming_.base() + ": needs more than " + std::to_string(naming_.capacity()) +
+                 " parts, the most " + std::to_string(naming_.width()) +
+                 "-digit suffixes can number; use a larger --suffix-length or --split size"};
+  }
+  auto file = TempFile::create(naming_.name(index));
+  if (!file) return Error{file.error()};
+  current_.emplace(std::move(*file));
+  current_size_ = 0;
+  return {};
+}
+
+Result<void> SplitWriter::close_part() {
+  if (auto ok = current_->commit(); !ok) return ok;
+  done_.push_back({current_->final_name(), current_size_});
+  current_.reset();
+  return {};
+}
+
+Result<void> SplitWriter::write(const void* data, std::size_t size) {
+  const char* p = static_cast<const char*>(data);
+  while (size > 0) {
+    if (!current_) {
+      if (auto ok = open_next_part(); !ok) return ok;
+    }
+    std::size_t n =
+        static_cast<std::size_t>(std::min<std::uint64_t>(size, part_size_ - current_size_));
+    if (auto ok = current_->write(p, n); !ok) return ok;
+    current_size_ += n;
+    written_ += n;
+    p += n;
+    size -= n;
+    if (current_size_ == part_size_) {
+      if (auto ok = close_part(); !ok) return ok;
+    }
+  }
+  return {};
+}
+
+Result<void> SplitWriter::finish() {
+  if (!current_ && done_.empty()) {  // an empty stream is still one (empty) part
+    if (auto ok = open_next_part(); !ok) return ok;
+  }
+  if (current_) {
+    if (auto ok = close_part(); !ok) return ok;
+  }
+  if (overwrite_ == Overwrite::yes) {
+    for (const auto& name : existing_parts(naming_.base())) {
+      bool ours = std::any_of(done_.begin(), done_.end(),
+                              [&](const WrittenFile& part) { return part.name == name; });
+      if (!ours) ::unlink(name.c_str());
+    }
+  }
+  finished_ = true;
+  return {};
+}
+
+}  // namespace pdx

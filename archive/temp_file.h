@@ -1,0 +1,37 @@
+#pragma once
+// A file that appears under its final name only when complete (DESIGN.md, security defaults).
+#include <cstddef>
+#include <string>
+
+#include "core/result.h"
+
+namespace pdx {
+
+/// Written under a temporary name next to its final one (DIR/.NAME.pdx-XXXXXX) and renamed into
+/// place by commit(). Until then nothing exists under the final name; if commit() is never
+/// reached, the destructor removes the temporary file. Owns its descriptor; move-only.
+class TempFile {
+ public:
+  static Result<TempFile> create(const std::string& final_name);
+  TempFile(TempFile&& other) noexcept;
+  TempFile& operator=(TempFile&&) = delete;
+  TempFile(const TempFile&) = delete;
+  ~TempFile();
+
+  Result<void> write(const void* data, std::size_t size);
+  /// Closes the file and renames it to its final name (replacing a file there).
+  Result<void> commit();
+  const std::string& final_name() const { return final_name_; }
+
+ private:
+  TempFile(std::string final_name, std::string temp_name, int fd)
+      : final_name_(std::move(final_name)), temp_name_(std::move(temp_name)), fd_(fd) {}
+  std::string final_name_;
+  std::string temp_name_;
+  int fd_;
+};
+
+/// Writes all of data to fd, retrying short writes; errno-style message on failure.
+Result<void> write_all(int fd, const void* data, std::size_t size, const std::string& name);
+
+}  // namespace pdx

@@ -1,0 +1,49 @@
+#pragma once
+// unpack: an archive, or the parts of one read in order as one stream, into a directory --
+// refusing anything that would write outside it.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace pdx {
+
+struct UnpackOptions {
+  std::vector<std::string> parts;  // in stream order (archive/part_name.h resolve_parts)
+  std::string directory = ".";     // created if missing
+  int strip_components = 0;        // leading path components dropped from every name
+  /// Called with each entry's name as it is extracted (-v).
+  std::function<void(const std::string&)> on_entry;
+  /// Called for what does not stop unpacking (a malformed but readable header, say).
+  std::function<void(const std::string&)> on_warning;
+  /// Called now and then with the stream bytes read so far and their total (0 if unknown).
+  std::function<void(std::uint64_t, std::uint64_t)> on_progress;
+};
+
+struct UnpackStats {
+  std::uint64_t entries = 0;
+  std::uint64_t files = 0;       // regular files written
+  std::uint64_t file_bytes = 0;  // their bytes
+};
+
+/// Extracts the stream into options.directory. The format is detected from the content.
+/// Permissions and modification times are kept; ownership only when run as root.
+///
+/// Safety: an entry whose name (or hard-link target) is absolute or holds "..", that would be
+/// written through a symlink, or (unless root) is a device file, stops the run with an Error
+/// naming it. A regular file is written under a temporary name in its directory and renamed
+/// when complete, so a failed run never leaves a half-written file under a final name.
+/// A read or decode error names the part the stream was in.
+///
+/// Changes the process's working directory to options.directory for the call (libarchive's
+/// safety checks work on relative names); not for use from several threads at once.
+Result<UnpackStats> unpack(const UnpackOptions& options);
+
+/// The name an entry is extracted under: `name` without its first `strip` components, or "" if
+/// nothing is left (the entry is skipped). An absolute name or one with a ".." component is an
+/// Error.
+Result<std::string> safe_entry_name(const std::string& name, int strip);
+
+}  // namespace pdx

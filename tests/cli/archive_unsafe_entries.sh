@@ -1,0 +1,50 @@
+# Entries that would land outside -C are refused, with one error naming the entry, exit 1, and
+# nothing written outside the directory.
+source "$PDX_SRC/tests/lib/archive_common.sh"
+mkdir outside
+evil() {  # evil NAME PYTHON-STATEMENTS: writes NAME.tar with tarfile (t, add(name, ...))
+  python3 - "$1" "$2" <<'PY'
+import io, sys, tarfile
+def add(name, data=b"x\n", kind=tarfile.REGTYPE, link=""):
+    info = tarfile.TarInfo(name)
+    info.type, info.linkname = kind, link
+    if kind == tarfile.REGTYPE:
+        info.size = len(data)
+        t.addfile(info, io.BytesIO(data))
+    else:
+        t.addfile(info)
+with tarfile.open(sys.argv[1] + ".tar", "w", format=tarfile.PAX_FORMAT) as t:
+    exec(sys.argv[2])
+PY
+}
+evil dotdot 'add("ok.txt"); add("a/../../outside/dotdot.txt")'
+evil absolute "add('$WORK/outside/absolute.txt')"
+evil symlink "add('l', kind=tarfile.SYMTYPE, link='$WORK/outside'); add('l/through.txt')"
+evil hardlink 'add("h", kind=tarfile.LNKTYPE, link="../outside/target")'
+evil device 'add("null", kind=tarfile.CHRTYPE)'
+
+expect_error 1 "dotdot.tar: entry a/../../outside/dotdot.txt: .*'\.\.' refused" "$PDX" unpack dotdot.tar -C x1
+expect_error 1 "absolute.tar: entry $WORK/outside/absolute.txt: absolute path refused" "$PDX" unpack absolute.tar -C x2
+expect_error 1 "symlink.tar: entry l/through.txt: refused: l is a symlink" "$PDX" unpack symlink.tar -C x3
+expect_error 1 "hardlink.tar: hard link h to ../outside/target: .*refused" "$PDX" unpack hardlink.tar -C x4
+[ -z "$(ls -A outside)" ] || fail "something was written outside: $(ls -A outside)"
+# The entry before the bad one was extracted; nothing is left half-written.
+[ -f x1/ok.txt ] || fail "entries before a refused one are not extracted"
+no_temp_files .
+
+# Device files: only root may unpack them. As root, see the refusal as nobody (in a directory
+# nobody can reach, with a copy of pdx nobody can run).
+if [ "$(id -u)" = 0 ]; then
+  public=$(mktemp -d /tmp/pdx-archive-nobody.XXXXXX)
+  trap 'rm -rf "$WORK" "$public"' EXIT
+  chown nobody "$public" && cp "$PDX" device.tar "$public/" && chmod o+r "$public/device.tar"
+  (cd "$public" && expect_error 1 "device.tar: entry null is a device file; refused" \
+    setpriv --reuid=nobody --regid=nogroup --clear-groups ./pdx unpack device.tar -C x5)
+  [ ! -e "$public/x5/null" ] || fail "device file created as non-root"
+else
+  expect_error 1 "device.tar: entry null is a device file; refused" "$PDX" unpack device.tar -C x5
+fi
+if [ "$(id -u)" = 0 ]; then
+  "$PDX" unpack device.tar -C x6 && [ -c x6/null ] || fail "root cannot unpack a device file"
+fi
+echo ok

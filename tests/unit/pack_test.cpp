@@ -1,0 +1,99 @@
+#include "archive/pack.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <gtest/gtest.h>
+
+#include "tests/unit/archive_memory_sink.h"
+#include "tests/unit/archive_temp_dir.h"
+
+namespace pdx {
+
+namespace {
+
+// The entry names of an archive held in memory, in order.
+std::vector<std::string> entry_names(const std::string& bytes) {
+  std::vector<std::string> names;
+  struct archive* a = archive_read_new();
+  archive_read_support_filter_all(a);
+  archive_read_support_format_all(a);
+  EXPECT_EQ(archive_read_open_memory(a, bytes.data(), bytes.size()), ARCHIVE_OK);
+  archive_entry* entry;
+  while (archive_read_next_header(a, &entry) == ARCHIVE_OK) {
+    names.emplace_back(archive_entry_pathname(entry));
+  }
+  archive_read_free(a);
+  return names;
+}
+
+}  // namespace
+
+TEST(Pack, DepthFirstInNameOrderForEveryFormat) {
+  test::TempDir dir;
+  test::write_file(dir / "src/b/x", "x");
+  test::write_file(dir / "src/a", "a");
+  test::write_file(dir / "src/c", "c");
+  for (Format format : {Format::tar, Format::tar_gz, Format::tar_bz2, Format::tar_xz,
+                        Format::tar_zst, Format::zip}) {
+    PackOptions options;
+    options.sources = {dir / "src"};
+    options.format = format;
+    std::vector<std::string> listed;
+    options.on_entry = [&listed](const std::string& name) { listed.push_back(name); };
+    test::MemorySink out;
+    auto stats = pack(options, out);
+    ASSERT_TRUE(stats.ok()) << stats.error();
+    EXPECT_TRUE(out.finished);
+    EXPECT_EQ(stats->files, 3u);
+    EXPECT_EQ(stats->file_bytes, 3u);
+    EXPECT_EQ(stats->incomplete, 0u);
+    std::string stored = (dir / "src").substr(1);  // the leading '/' removed
+    std::vector<std::string> want = {stored + "/", stored + "/a", stored + "/b/", stored + "/b/x",
+                                     stored + "/c"};
+    EXPECT_EQ(entry_names(out.bytes), want) << format_name(format);
+    EXPECT_EQ(listed.size(), 5u);
+  }
+}
+
+TEST(Pack, LeadingSlashAndDotDotRemovedWithAWarning) {
+  test::TempDir dir;
+  test::write_file(dir / "src/f", "f");
+  PackOptions options;
+  options.sources = {dir / "src/../src"};
+  std::vector<std::string> warnings;
+  options.on_warning = [&warnings](const std::string& w) { warnings.push_back(w); };
+  test::MemorySink out;
+  ASSERT_TRUE(pack(options, out).ok());
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("removing leading '/'"), std::string::npos);
+  EXPECT_EQ(entry_names(out.bytes).back(), (dir / "src/f").substr(1));
+}
+
+TEST(Pack, UnreadableSourceIsAnErrorAndTheSinkUnfinished) {
+  test::TempDir dir;
+  PackOptions options;
+  options.sources = {dir / "missing"};
+  test::MemorySink out;
+  auto stats = pack(options, out);
+  ASSERT_FALSE(stats.ok());
+  EXPECT_NE(stats.error().find(dir / "missing"), std::string::npos);
+  EXPECT_FALSE(out.finished);
+}
+
+TEST(MeasureSources, BoundsTheTarSize) {
+  test::TempDir dir;
+  test::write_file(dir / "src/a", std::string(1000, 'a'));
+  test::write_file(dir / "src/d/b", std::string(10, 'b'));
+  auto size = measure_sources({dir / "src"});
+  ASSERT_TRUE(size.ok());
+  EXPECT_EQ(size->entries, 4u);
+  EXPECT_EQ(size->file_bytes, 1010u);
+  PackOptions options;
+  options.sources = {dir / "src"};
+  test::MemorySink out;
+  ASSERT_TRUE(pack(options, out).ok());
+  EXPECT_LE(out.bytes.size(), size->tar_bytes);
+  EXPECT_FALSE(measure_sources({dir / "none"}).ok());
+}
+
+}  // namespace pdx
