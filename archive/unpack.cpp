@@ -238,6 +238,7 @@ class Unpacker {
     }
     if (!via_temp) return {};
     ++stats_.files;
+    stats_.file_bytes += static_cast<std::uint64_t>(archive_entry_size(entry));
     return pending.commit();
   }
 
@@ -252,7 +253,6 @@ class Unpacker {
         return Error{name + ": cannot write: " +
                      (error ? std::strerror(error) : archive_message(writer_.get()))};
       }
-      stats_.file_bytes += size;
       if (options_.on_progress) options_.on_progress(parts_.position(), parts_.total_size());
     }
     if (r != ARCHIVE_EOF) return Error{read_error()};
