@@ -17,7 +17,11 @@ diff want head || fail "manifest header differs"  # + 5: one copy of the hard-li
 same_tree src ok/src
 
 cp -r parts bad
-printf 'X' | dd of=bad/a.tar.zst.part-1 bs=1 seek=10 conv=notrunc status=none
+# Change one byte (to a value it does not already have: writing 'X' over an 'X' is no change).
+byte=$(od -An -tu1 -j10 -N1 bad/a.tar.zst.part-1 | tr -d ' ')
+printf "\\$(printf '%03o' $(((byte + 1) % 256)))" |
+  dd of=bad/a.tar.zst.part-1 bs=1 seek=10 conv=notrunc status=none
+cmp -s parts/a.tar.zst.part-1 bad/a.tar.zst.part-1 && fail "the corrupting write changed nothing"
 expect_error 1 "bad/a.tar.zst.part-1: SHA-256 differs from the manifest's" \
   "$PDX" unpack bad/a.tar.zst --verify bad/a.manifest -C x1
 [ ! -e x1 ] || fail "unpacked despite a part failing verification"
