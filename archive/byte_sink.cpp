@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "archive/sha256.h"
 #include "archive/split_writer.h"
 #include "archive/temp_file.h"
 
@@ -15,18 +16,26 @@ namespace {
 /// One output file, via a TempFile so that it appears only when complete.
 class FileSink : public ByteSink {
  public:
-  explicit FileSink(TempFile file) : file_(std::move(file)) {}
+  FileSink(TempFile file, Checksum checksum) : file_(std::move(file)) {
+    if (checksum == Checksum::sha256) hash_.emplace();
+  }
   Result<void> write(const void* data, std::size_t size) override {
     size_ += size;
+    if (hash_) hash_->update(data, size);
     return file_.write(data, size);
   }
-  Result<void> finish() override { return file_.commit(); }
-  std::vector<WrittenFile> files() const override { return {{file_.final_name(), size_}}; }
+  Result<void> finish() override {
+    if (hash_) sha256_ = hash_->hex_digest();
+    return file_.commit();
+  }
+  std::vector<WrittenFile> files() const override { return {{file_.final_name(), size_, sha256_}}; }
   std::uint64_t written() const override { return size_; }
 
  private:
   TempFile file_;
   std::uint64_t size_ = 0;
+  std::optional<Sha256> hash_;
+  std::string sha256_;
 };
 
 /// Standard output; finish() has nothing to rename.
@@ -37,7 +46,7 @@ class StdoutSink : public ByteSink {
     return write_all(STDOUT_FILENO, data, size, "standard output");
   }
   Result<void> finish() override { return {}; }
-  std::vector<WrittenFile> files() const override { return {{"-", size_}}; }
+  std::vector<WrittenFile> files() const override { return {{"-", size_, {}}}; }
   std::uint64_t written() const override { return size_; }
 
  private:
@@ -63,7 +72,7 @@ Result<std::unique_ptr<ByteSink>> open_output(const OutputSpec& spec) {
       }
     }
     return std::unique_ptr<ByteSink>(std::make_unique<SplitWriter>(
-        PartNaming(spec.path, spec.suffix_width), *spec.part_size, spec.overwrite));
+        PartNaming(spec.path, spec.suffix_width), *spec.part_size, spec.overwrite, spec.checksum));
   }
   std::error_code ec;
   if (spec.overwrite == Overwrite::no && std::filesystem::exists(spec.path, ec)) {
@@ -71,7 +80,7 @@ Result<std::unique_ptr<ByteSink>> open_output(const OutputSpec& spec) {
   }
   auto file = TempFile::create(spec.path);
   if (!file) return Error{file.error()};
-  return std::unique_ptr<ByteSink>(std::make_unique<FileSink>(std::move(*file)));
+  return std::unique_ptr<ByteSink>(std::make_unique<FileSink>(std::move(*file), spec.checksum));
 }
 
 }  // namespace pdx

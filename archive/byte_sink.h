@@ -15,7 +15,11 @@ namespace pdx {
 struct WrittenFile {
   std::string name;
   std::uint64_t size = 0;
+  std::string sha256;  // hex, when Checksum::sha256 was asked for
 };
+
+/// Whether outputs hash what they write (for a manifest).
+enum class Checksum { none, sha256 };
 
 /// Receives an output stream in order. finish() makes it appear under its final name(s);
 /// a sink destroyed before finish() leaves nothing behind under any final name.
@@ -40,6 +44,7 @@ struct OutputSpec {
   std::optional<std::uint64_t> part_size;
   int suffix_width = 1;
   Overwrite overwrite = Overwrite::no;
+  Checksum checksum = Checksum::none;
 };
 
 /// Opens the sink for spec. Without Overwrite::yes, an existing output file (or any existing

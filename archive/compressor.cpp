@@ -3,6 +3,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <deque>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -100,6 +102,123 @@ class GzipSink : public ByteSink {
   std::vector<char> out_;
 };
 
+// gzip compressed by several threads as pigz does: the stream is cut into blocks, each deflated
+// on its own thread with the 32 KiB before it as dictionary and ended with a sync flush, so the
+// blocks' outputs joined in order are one deflate stream -- one gzip member, CRC-32s combined.
+// At most `threads` blocks are in flight; write() hands out blocks and writes finished ones in
+// order, on the caller's thread.
+class ParallelGzipSink : public ByteSink {
+ public:
+  ParallelGzipSink(ByteSink& next, int level, int threads)
+      : next_(next), level_(level), threads_(static_cast<std::size_t>(threads)) {
+    block_.reserve(kBlockSize);
+  }
+  ~ParallelGzipSink() override {
+    for (auto& job : jobs_) job.wait();
+  }
+
+  Result<void> write(const void* data, std::size_t size) override {
+    const char* p = static_cast<const char*>(data);
+    while (size > 0) {
+      std::size_t n = std::min(size, kBlockSize - block_.size());
+      block_.insert(block_.end(), p, p + n);
+      p += n;
+      size -= n;
+      if (block_.size() == kBlockSize) {
+        if (auto ok = submit(false); !ok) return ok;
+      }
+    }
+    return {};
+  }
+
+  Result<void> finish() override {
+    if (auto ok = submit(true); !ok) return ok;
+    while (!jobs_.empty()) {
+      if (auto ok = write_oldest(); !ok) return ok;
+    }
+    unsigned char trailer[8];
+    for (int i = 0; i < 4; ++i) {
+      trailer[i] = static_cast<unsigned char>(crc_ >> (8 * i));
+      trailer[4 + i] = static_cast<unsigned char>(length_ >> (8 * i));
+    }
+    if (auto ok = next_.write(trailer, sizeof trailer); !ok) return ok;
+    return next_.finish();
+  }
+  std::vector<WrittenFile> files() const override { return next_.files(); }
+  std::uint64_t written() const override { return next_.written(); }
+
+ private:
+  static constexpr std::size_t kBlockSize = 1 << 20;
+  static constexpr std::size_t kDictionary = 32 << 10;
+
+  struct Block {
+    std::vector<char> data;
+    uLong crc = 0;
+    std::size_t length = 0;
+  };
+
+  static Block deflate_block(std::vector<char> input, std::vector<char> dictionary, int level,
+                             bool last) {
+    z_stream z{};
+    deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
+    if (!dictionary.empty()) {
+      deflateSetDictionary(&z, reinterpret_cast<const Bytef*>(dictionary.data()),
+                           static_cast<uInt>(dictionary.size()));
+    }
+    Block out;
+    out.data.resize(deflateBound(&z, static_cast<uLong>(input.size())) + 64);
+    z.next_in = reinterpret_cast<Bytef*>(input.data());
+    z.avail_in = static_cast<uInt>(input.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data.data());
+    z.avail_out = static_cast<uInt>(out.data.size());
+    deflate(&z, last ? Z_FINISH : Z_SYNC_FLUSH);
+    out.data.resize(out.data.size() - z.avail_out);
+    deflateEnd(&z);
+    out.crc =
+        crc32(0, reinterpret_cast<const Bytef*>(input.data()), static_cast<uInt>(input.size()));
+    out.length = input.size();
+    return out;
+  }
+
+  Result<void> submit(bool last) {
+    if (!header_written_) {
+      static const unsigned char kHeader[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3};
+      if (auto ok = next_.write(kHeader, sizeof kHeader); !ok) return ok;
+      header_written_ = true;
+    }
+    if (jobs_.size() >= threads_) {
+      if (auto ok = write_oldest(); !ok) return ok;
+    }
+    std::vector<char> next_dictionary(
+        block_.end() - static_cast<std::ptrdiff_t>(std::min(block_.size(), kDictionary)),
+        block_.end());
+    jobs_.push_back(std::async(std::launch::async, deflate_block, std::move(block_),
+                               std::move(dictionary_), level_, last));
+    dictionary_ = std::move(next_dictionary);
+    block_.clear();
+    block_.reserve(kBlockSize);
+    return {};
+  }
+
+  Result<void> write_oldest() {
+    Block block = jobs_.front().get();
+    jobs_.pop_front();
+    crc_ = crc32_combine(crc_, block.crc, static_cast<z_off_t>(block.length));
+    length_ += block.length;
+    return next_.write(block.data.data(), block.data.size());
+  }
+
+  ByteSink& next_;
+  int level_;
+  std::size_t threads_;
+  std::vector<char> block_;
+  std::vector<char> dictionary_;
+  std::deque<std::future<Block>> jobs_;
+  bool header_written_ = false;
+  uLong crc_ = 0;
+  std::uint64_t length_ = 0;
+};
+
 }  // namespace
 
 Result<std::unique_ptr<ByteSink>> compressing_sink(const CompressorOptions& options,
@@ -115,6 +234,10 @@ Result<std::unique_ptr<ByteSink>> compressing_sink(const CompressorOptions& opti
   int level = options.level.value_or(6);
   if (level < 1 || level > 9) {
     return Error{"--level " + std::to_string(level) + ": gzip levels are 1 to 9"};
+  }
+  if (options.threads > 1) {
+    return std::unique_ptr<ByteSink>(
+        std::make_unique<ParallelGzipSink>(next, level, options.threads));
   }
   return std::unique_ptr<ByteSink>(std::make_unique<GzipSink>(next, level));
 }

@@ -259,7 +259,7 @@ class Packer {
       return Error{write_error()};
     }
     if (options_.on_entry) options_.on_entry(archive_entry_pathname(entry));
-    if (fd < 0) return {};
+    if (fd < 0 || archive_entry_hardlink(entry)) return {};  // no data, or stored already
     ++stats_.files;
     if (archive_entry_size(entry) > 0) return copy_data(archive_entry_size(entry), path, fd);
     return {};

@@ -42,8 +42,8 @@ struct PackOptions {
 };
 
 struct PackStats {
-  std::uint64_t files = 0;       // regular files stored
-  std::uint64_t file_bytes = 0;  // their bytes
+  std::uint64_t files = 0;       // regular files stored, a hard link not counted again
+  std::uint64_t file_bytes = 0;  // their sizes added up
   std::uint64_t bytes_out = 0;   // archive bytes written
   /// Files stored other than as they were when packing began (they changed while read), or
   /// not stored at all (a type the format cannot hold); each was reported by on_warning.

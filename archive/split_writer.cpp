@@ -6,8 +6,12 @@
 
 namespace pdx {
 
-SplitWriter::SplitWriter(PartNaming naming, std::uint64_t part_size, Overwrite overwrite)
-    : naming_(std::move(naming)), part_size_(part_size), overwrite_(overwrite) {}
+SplitWriter::SplitWriter(PartNaming naming, std::uint64_t part_size, Overwrite overwrite,
+                         Checksum checksum)
+    : naming_(std::move(naming)),
+      part_size_(part_size),
+      overwrite_(overwrite),
+      checksum_(checksum) {}
 
 SplitWriter::~SplitWriter() {
   if (finished_) return;
@@ -25,12 +29,13 @@ Result<void> SplitWriter::open_next_part() {
   if (!file) return Error{file.error()};
   current_.emplace(std::move(*file));
   current_size_ = 0;
+  if (checksum_ == Checksum::sha256) hash_.emplace();
   return {};
 }
 
 Result<void> SplitWriter::close_part() {
   if (auto ok = current_->commit(); !ok) return ok;
-  done_.push_back({current_->final_name(), current_size_});
+  done_.push_back({current_->final_name(), current_size_, hash_ ? hash_->hex_digest() : ""});
   current_.reset();
   return {};
 }
@@ -44,6 +49,7 @@ Result<void> SplitWriter::write(const void* data, std::size_t size) {
     std::size_t n =
         static_cast<std::size_t>(std::min<std::uint64_t>(size, part_size_ - current_size_));
     if (auto ok = current_->write(p, n); !ok) return ok;
+    if (hash_) hash_->update(p, n);
     current_size_ += n;
     written_ += n;
     p += n;

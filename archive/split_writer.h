@@ -6,6 +6,7 @@
 
 #include "archive/byte_sink.h"
 #include "archive/part_name.h"
+#include "archive/sha256.h"
 #include "archive/temp_file.h"
 
 namespace pdx {
@@ -14,7 +15,8 @@ class SplitWriter : public ByteSink {
  public:
   /// Parts are named by naming; each but the last holds exactly part_size bytes. With
   /// Overwrite::yes, finish() also removes older parts numbered past the new last one.
-  SplitWriter(PartNaming naming, std::uint64_t part_size, Overwrite overwrite);
+  SplitWriter(PartNaming naming, std::uint64_t part_size, Overwrite overwrite,
+              Checksum checksum = Checksum::none);
   /// Removes the parts this writer renamed into place unless finish() succeeded.
   ~SplitWriter() override;
 
@@ -31,7 +33,9 @@ class SplitWriter : public ByteSink {
   PartNaming naming_;
   std::uint64_t part_size_;
   Overwrite overwrite_;
+  Checksum checksum_;
   std::optional<TempFile> current_;
+  std::optional<Sha256> hash_;  // of the current part
   std::uint64_t current_size_ = 0;
   std::uint64_t written_ = 0;
   std::vector<WrittenFile> done_;

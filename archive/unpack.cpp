@@ -186,7 +186,9 @@ class Unpacker {
   // outside the directory).
   Result<void> check_entry(archive_entry* entry, const std::string& original,
                            const std::string& name) {
-    for (std::size_t slash = name.find('/'); slash != std::string::npos;
+    std::size_t last_slash = name.rfind('/');
+    std::string parent = last_slash == std::string::npos ? "" : name.substr(0, last_slash);
+    for (std::size_t slash = name.find('/'); parent != checked_dir_ && slash != std::string::npos;
          slash = name.find('/', slash + 1)) {
       std::string dir = name.substr(0, slash);
       struct stat st;
@@ -195,7 +197,9 @@ class Unpacker {
                      " is a symlink, and writing through it could leave " + options_.directory};
       }
     }
+    checked_dir_ = parent;
     auto type = archive_entry_filetype(entry);
+    if (type == AE_IFLNK || archive_entry_hardlink(entry)) checked_dir_ = "/";  // may add a symlink
     if ((type == AE_IFCHR || type == AE_IFBLK) && ::geteuid() != 0) {
       return Error{parts_.current_part() + ": entry " + original +
                    " is a device file; refused (only root may unpack device files)"};
@@ -238,6 +242,7 @@ class Unpacker {
     }
     if (!via_temp) return {};
     ++stats_.files;
+    stats_.file_bytes += static_cast<std::uint64_t>(archive_entry_size(entry));
     return pending.commit();
   }
 
@@ -252,7 +257,6 @@ class Unpacker {
         return Error{name + ": cannot write: " +
                      (error ? std::strerror(error) : archive_message(writer_.get()))};
       }
-      stats_.file_bytes += size;
       if (options_.on_progress) options_.on_progress(parts_.position(), parts_.total_size());
     }
     if (r != ARCHIVE_EOF) return Error{read_error()};
@@ -262,6 +266,9 @@ class Unpacker {
   const UnpackOptions& options_;
   PartReader parts_;
   ArchiveInput input_;
+  // The directory of the last entry, all of whose components were seen not to be symlinks;
+  // reset by an entry that could make a symlink ("/" matches no relative name).
+  std::string checked_dir_ = "/";
   ArchivePtr reader_;
   ArchivePtr writer_;
   UnpackStats stats_;

@@ -24,8 +24,8 @@ struct UnpackOptions {
 
 struct UnpackStats {
   std::uint64_t entries = 0;
-  std::uint64_t files = 0;       // regular files written
-  std::uint64_t file_bytes = 0;  // their bytes
+  std::uint64_t files = 0;       // regular files written, a hard link not counted again
+  std::uint64_t file_bytes = 0;  // their sizes added up
 };
 
 /// Extracts the stream into options.directory. The format is detected from the content.

@@ -1,12 +1,15 @@
 // pdx pack SRC... -o OUT: see ARCHIVES in man/pdx.1.
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
 #include "archive/byte_sink.h"
 #include "archive/format.h"
+#include "archive/manifest.h"
 #include "archive/names.h"
 #include "archive/pack.h"
 #include "archive/part_name.h"
@@ -28,6 +31,7 @@ struct PackArgs {
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::string split;
   std::optional<int> suffix_length;
+  std::string manifest;
   bool force = false;
   bool verbose = false;
 };
@@ -46,13 +50,37 @@ Format output_format(const PackArgs& args) {
 }
 
 OutputSpec output_spec(const PackArgs& args, const SourceSize& size) {
-  OutputSpec spec{args.output, std::nullopt, 1, args.force ? Overwrite::yes : Overwrite::no};
+  OutputSpec spec{args.output, std::nullopt, 1, args.force ? Overwrite::yes : Overwrite::no,
+                  args.manifest.empty() ? Checksum::none : Checksum::sha256};
   if (!args.split.empty()) {
     spec.part_size = usage_checked(parse_size(args.split));
     spec.suffix_width = usage_checked(choose_suffix_width(args.suffix_length, size.archive_bound(),
                                                           StreamSize::at_most, *spec.part_size));
   }
   return spec;
+}
+
+void check_manifest_path(const PackArgs& args) {
+  if (args.manifest.empty()) return;
+  if (args.output == "-") throw UsageError("--manifest needs an archive file, not standard output");
+  std::error_code ec;
+  if (!args.force && std::filesystem::exists(args.manifest, ec)) {
+    throw UsageError(args.manifest + ": already exists; remove it or pass --force to replace it");
+  }
+}
+
+void write_pack_manifest(const PackArgs& args, Format format, const PackStats& stats,
+                         const ByteSink& sink) {
+  Manifest manifest{std::string(format_name(format)), stats.files, stats.file_bytes, {}};
+  for (const auto& file : sink.files()) {
+    manifest.parts.push_back(
+        {std::filesystem::path(file.name).filename().string(), file.size, file.sha256});
+  }
+  if (auto ok = write_manifest(args.manifest, manifest); !ok) throw FatalError(ok.error());
+}
+
+void print_line(FILE* to, const std::string& line) {
+  std::fprintf(to, "%s\n", line.c_str());
 }
 
 }  // namespace
@@ -66,14 +94,16 @@ int cmd_pack(int argc, char** argv) {
                  "tar, tar.gz, tar.bz2, tar.xz, tar.zst or zip (default: from OUT's name)");
   app.add_option("-l,--level", args.level, "Compression level (the compressor's own scale)");
   app.add_option("-j,--threads", args.threads,
-                 "Compression threads for zstd and xz (default: all cores)")
+                 "Compression threads for zstd, xz and gzip (default: all cores)")
       ->check(CLI::Range(1, 256));
   app.add_option("--split", args.split, "Write parts OUT.part-N of SIZE bytes (512K, 2000M, 1G)");
   app.add_option("-a,--suffix-length", args.suffix_length,
                  "Digits in part suffixes (default: enough for the input)");
   app.add_flag("-d,--numeric-suffixes")
       ->description("Accepted for split(1) habits; suffixes are always numeric");
-  app.add_flag("-f,--force", args.force, "Replace an existing OUT or its parts");
+  app.add_option("-m,--manifest", args.manifest,
+                 "Also write FILE: file count, bytes, each part's size and SHA-256");
+  app.add_flag("-f,--force", args.force, "Replace an existing OUT, its parts or the manifest");
   app.add_flag("-v,--verbose", args.verbose, "List entries as they are packed");
   if (auto status = parse_cli(app, argc, argv)) return *status;
 
@@ -83,17 +113,16 @@ int cmd_pack(int argc, char** argv) {
   options.format = output_format(args);
   options.level = args.level;
   options.threads = args.threads;
+  check_manifest_path(args);
   SourceSize size = usage_checked(measure_sources(args.sources));
   auto sink = open_output(output_spec(args, size));
   if (!sink) throw FatalError(sink.error());
 
-  FILE* listing = args.output == "-" ? stderr : stdout;
+  FILE* listing = args.output == "-" ? stderr : stdout;  // stdout may be the archive
   if (args.verbose)
-    options.on_entry = [listing](const std::string& name) {
-      std::fprintf(listing, "%s\n", name.c_str());
-    };
+    options.on_entry = [listing](const std::string& name) { print_line(listing, name); };
   options.on_warning = [](const std::string& message) {
-    std::fprintf(stderr, "pdx: warning: %s\n", message.c_str());
+    print_line(stderr, "pdx: warning: " + message);
   };
   Progress progress(size.file_bytes);
   options.on_progress = [&progress](std::uint64_t in, std::uint64_t out) {
@@ -102,11 +131,10 @@ int cmd_pack(int argc, char** argv) {
 
   auto stats = pack(options, **sink);
   if (!stats) throw FatalError(stats.error());
+  if (!args.manifest.empty()) write_pack_manifest(args, options.format, *stats, **sink);
   if (stats->incomplete > 0) {
-    std::fprintf(
-        stderr,
-        "pdx: error: %s: %llu file(s) changed while read or could not be stored (see warnings)\n",
-        args.output.c_str(), static_cast<unsigned long long>(stats->incomplete));
+    print_line(stderr, "pdx: error: " + args.output + ": " + std::to_string(stats->incomplete) +
+                           " file(s) changed while read or could not be stored (see warnings)");
     return kExitFailure;
   }
   return kExitOk;

@@ -1,8 +1,11 @@
 // pdx unpack IN... [-C DIR]: see ARCHIVES in man/pdx.1.
+#include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "archive/manifest.h"
 #include "archive/names.h"
 #include "archive/part_name.h"
 #include "archive/progress.h"
@@ -13,9 +16,34 @@
 
 namespace pdx {
 
+namespace {
+
+// The manifest at path, after checking every part against it (before anything is unpacked).
+Manifest verified_manifest(const std::string& path, const std::vector<std::string>& parts) {
+  auto manifest = read_manifest(path);
+  if (!manifest) throw UsageError(manifest.error());
+  if (std::find(parts.begin(), parts.end(), "-") != parts.end()) {
+    throw UsageError("--verify cannot check standard input; name the parts");
+  }
+  if (auto ok = verify_parts(*manifest, parts); !ok) throw FatalError(ok.error());
+  return *manifest;
+}
+
+void check_counts(const Manifest& manifest, const UnpackStats& stats) {
+  if (stats.files != manifest.files || stats.file_bytes != manifest.bytes) {
+    throw FatalError("unpacked " + std::to_string(stats.files) + " files of " +
+                     std::to_string(stats.file_bytes) + " bytes; the manifest says " +
+                     std::to_string(manifest.files) + " files of " +
+                     std::to_string(manifest.bytes) + " bytes");
+  }
+}
+
+}  // namespace
+
 int cmd_unpack(int argc, char** argv) {
   std::vector<std::string> inputs;
   UnpackOptions options;
+  std::string manifest_path;
   bool verbose = false;
   CLI::App app{"Unpack an archive, or its parts read in order as one stream.", "pdx unpack"};
   app.add_option("inputs", inputs,
@@ -25,6 +53,8 @@ int cmd_unpack(int argc, char** argv) {
   app.add_option("--strip-components", options.strip_components,
                  "Drop N leading components from names")
       ->check(CLI::NonNegativeNumber);
+  app.add_option("--verify", manifest_path,
+                 "Check the parts against MANIFEST (pack --manifest) first, and the counts after");
   app.add_flag("-v,--verbose", verbose, "List entries as they are unpacked");
   if (auto status = parse_cli(app, argc, argv)) return *status;
 
@@ -32,6 +62,8 @@ int cmd_unpack(int argc, char** argv) {
   auto parts = resolve_parts(inputs);
   if (!parts) throw UsageError(parts.error());
   options.parts = *parts;
+  std::optional<Manifest> manifest;
+  if (!manifest_path.empty()) manifest = verified_manifest(manifest_path, options.parts);
   if (verbose)
     options.on_entry = [](const std::string& name) { std::printf("%s\n", name.c_str()); };
   options.on_warning = [](const std::string& message) {
@@ -44,6 +76,7 @@ int cmd_unpack(int argc, char** argv) {
 
   auto stats = unpack(options);
   if (!stats) throw FatalError(stats.error());
+  if (manifest) check_counts(*manifest, *stats);
   return kExitOk;
 }
 

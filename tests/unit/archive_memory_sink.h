@@ -17,7 +17,7 @@ class MemorySink : public ByteSink {
     finished = true;
     return {};
   }
-  std::vector<WrittenFile> files() const override { return {{"memory", bytes.size()}}; }
+  std::vector<WrittenFile> files() const override { return {{"memory", bytes.size(), {}}}; }
   std::uint64_t written() const override { return bytes.size(); }
 
   std::string bytes;

@@ -45,22 +45,26 @@ TEST(Compressor, ZstdFramesCarryAChecksumAndDecodeBack) {
   }
 }
 
-TEST(Compressor, GzipIsWhatGunzipReads) {
-  std::string input = sample();
-  std::string gz = compress(Codec::gzip, 1, input);
-  ASSERT_GE(gz.size(), 2u);
-  EXPECT_EQ(static_cast<unsigned char>(gz[0]), 0x1f);
-  z_stream z{};
-  inflateInit2(&z, 15 + 16);
-  std::string back(input.size() + 1, '\0');
-  z.next_in = reinterpret_cast<Bytef*>(gz.data());
-  z.avail_in = static_cast<uInt>(gz.size());
-  z.next_out = reinterpret_cast<Bytef*>(back.data());
-  z.avail_out = static_cast<uInt>(back.size());
-  EXPECT_EQ(inflate(&z, Z_FINISH), Z_STREAM_END);
-  back.resize(back.size() - z.avail_out);
-  inflateEnd(&z);
-  EXPECT_EQ(back, input);
+TEST(Compressor, GzipIsOneMemberGunzipReadsWithAnyThreads) {
+  std::string input = sample();  // more than one 1 MiB block of the parallel compressor
+  ASSERT_GT(input.size(), 1u << 20);
+  for (int threads : {1, 2, 3}) {
+    std::string gz = compress(Codec::gzip, threads, input);
+    ASSERT_GE(gz.size(), 2u);
+    EXPECT_EQ(static_cast<unsigned char>(gz[0]), 0x1f);
+    z_stream z{};
+    inflateInit2(&z, 15 + 16);
+    std::string back(input.size() + 1, '\0');
+    z.next_in = reinterpret_cast<Bytef*>(gz.data());
+    z.avail_in = static_cast<uInt>(gz.size());
+    z.next_out = reinterpret_cast<Bytef*>(back.data());
+    z.avail_out = static_cast<uInt>(back.size());
+    EXPECT_EQ(inflate(&z, Z_FINISH), Z_STREAM_END) << threads;  // checks CRC and length
+    EXPECT_EQ(z.avail_in, 0u);                                  // one member: nothing after
+    back.resize(back.size() - z.avail_out);
+    inflateEnd(&z);
+    EXPECT_EQ(back, input) << threads;
+  }
 }
 
 TEST(Compressor, LevelsOutOfRangeAreErrors) {
