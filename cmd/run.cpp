@@ -26,7 +26,7 @@ constexpr double kMaxTimeout = 1e7;  // seconds (115 days): far from overflowing
 struct RunOptions {
   std::vector<std::string> include, exclude;
   std::size_t fanout = 64;
-  double connect_timeout = 10;
+  double connect_timeout = 0;  // only when -t was given: app.count("-t")
   double command_timeout = 0;
   std::string rcmd = "ssh";
   SshOptions ssh;
@@ -43,7 +43,7 @@ void add_options(CLI::App& app, RunOptions& o) {
   app.add_option("-x", o.exclude, "Hosts to leave out, same syntax (repeatable)")
       ->allow_extra_args(false);
   app.add_option("-f", o.fanout, "Hosts at once (fan-out), default 64")->check(CLI::PositiveNumber);
-  app.add_option("-t", o.connect_timeout, "Connect timeout in seconds, default 10; 0: none")
+  app.add_option("-t", o.connect_timeout, "Connect timeout in seconds (default: ConnectTimeout, else 10); 0: none")
       ->check(CLI::Range(0.0, kMaxTimeout));
   app.add_option("-u", o.command_timeout, "Command timeout in seconds; the command is killed")
       ->check(CLI::Range(0.0, kMaxTimeout));
@@ -146,7 +146,7 @@ int cmd_run(int argc, char** argv) {
   tmpl.env = user_env(o);
   tmpl.remote = transport->remote();
   tmpl.default_user = o.ssh.user.empty() ? local_user() : o.ssh.user;
-  tmpl.connect_timeout = millis(o.connect_timeout);
+  if (app.count("-t")) tmpl.connect_timeout = millis(o.connect_timeout);
   tmpl.command_timeout = millis(o.command_timeout);
   tmpl.stdin_data = read_stdin(o.no_stdin);  // last: every usage error is reported before
   std::vector<Job> jobs = make_jobs(hosts, tmpl);

@@ -3,6 +3,7 @@
 // user's environment go depends on whether the transport is remote (DESIGN.md "Output").
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,7 @@ struct JobTemplate {
   bool remote = true;        // Transport::remote()
   std::string default_user;  // for %u: -l USER, else $USER
   std::shared_ptr<const std::string> stdin_data;
-  std::chrono::milliseconds connect_timeout{0};
+  std::optional<std::chrono::milliseconds> connect_timeout;  // see Job::connect_timeout
   std::chrono::milliseconds command_timeout{0};
 };
 

@@ -18,6 +18,9 @@ namespace asio = boost::asio;
 
 namespace {
 
+// Without -t or ssh_config ConnectTimeout, as pdsh: a host that does not answer is given up on.
+constexpr std::chrono::milliseconds kDefaultConnectTimeout{10000};
+
 // Sessions setting up at once (ssh_gate.h). At 512 loopback hosts 32..1000 all took the same
 // wall time (sshd's CPU is the limit) while pdx's RSS went from 16 to 41 MiB; 128 in flight
 // still set up thousands of hosts a second on a LAN.
@@ -116,8 +119,9 @@ class SshTransport final : public Transport {
     p.policy = parse_host_key_policy(c.strict_host_key_checking);
     p.hash_names = c.hash_known_hosts ? HashNames::yes : HashNames::no;
     p.known_hosts = known_hosts(c, tokens);
-    p.connect_timeout = job.connect_timeout.count() ? job.connect_timeout
-                                                    : std::chrono::milliseconds(c.connect_timeout);
+    p.connect_timeout = job.connect_timeout             ? *job.connect_timeout
+                        : c.connect_timeout.count() > 0 ? c.connect_timeout
+                                                        : kDefaultConnectTimeout;
     p.kex_algorithms = c.kex_algorithms;
     p.host_key_algorithms = c.host_key_algorithms.empty() ? kHostKeyOrder : c.host_key_algorithms;
     p.ciphers = c.ciphers;

@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,7 +63,8 @@ struct Job {
   std::vector<std::string> env;
   /// Bytes to send to the command's stdin, then EOF. Null: EOF at once. Shared by all hosts.
   std::shared_ptr<const std::string> stdin_data;
-  std::chrono::milliseconds connect_timeout{0};  // 0: none
+  /// -t. nullopt: not given (ssh: ssh_config ConnectTimeout, else 10 s). 0: none.
+  std::optional<std::chrono::milliseconds> connect_timeout;
   std::chrono::milliseconds command_timeout{0};  // 0: none; counted from when the command starts
 };
 
