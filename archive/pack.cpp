@@ -176,6 +176,11 @@ class Packer {
 
   Result<PackStats> run() {
     if (auto ok = set_options(writer_.get(), options_); !ok) return Error{ok.error()};
+    if (!options_.output.empty() && options_.output != "-") {
+      fs::path output(options_.output);
+      output_name_ = output.filename().string();
+      ::stat(output.has_parent_path() ? output.parent_path().c_str() : ".", &output_dir_);
+    }
     archive_entry_linkresolver_set_strategy(resolver_.get(), archive_format(writer_.get()));
     archive_read_disk_set_standard_lookup(disk_.get());
     out_.buffer.reserve(kOutputBuffer);
@@ -236,13 +241,27 @@ class Packer {
     if (!S_ISDIR(st.st_mode)) return {};
     auto children = directory_entries(path);
     if (!children) return Error{children.error()};
+    bool output_dir = st.st_dev == output_dir_.st_dev && st.st_ino == output_dir_.st_ino;
     for (const auto& child : *children) {
+      if (output_dir && is_output(child)) {
+        warn(path + "/" + child + ": is the archive being written; not packed");
+        continue;
+      }
       std::string child_stored = stored.empty() ? child : stored + "/" + child;
       if (auto ok = pack_path(path == "/" ? "/" + child : path + "/" + child, child_stored); !ok) {
         return ok;
       }
     }
     return {};
+  }
+
+  // Whether a name in the output's directory is the output, one of its parts, or the temporary
+  // file one of those is written under (.NAME.pdx-XXXXXX): packing those would pack the
+  // archive into itself.
+  bool is_output(const std::string& name) const {
+    const std::string& out = output_name_;
+    auto starts = [&name](const std::string& prefix) { return name.rfind(prefix, 0) == 0; };
+    return name == out || starts(out + ".part-") || starts("." + out + ".");
   }
 
   Result<void> pack_entry(archive_entry* entry, const std::string& path, int fd) {
@@ -333,6 +352,8 @@ class Packer {
   std::vector<char> data_ = std::vector<char>(1 << 20);
   ByteSink& sink_;
   std::unique_ptr<ByteSink> compressor_;  // in front of sink_ for gzip and zstd
+  std::string output_name_;               // the output's file name, if a file
+  struct stat output_dir_ = {};           // and its directory
   OutputStream out_;
   ArchivePtr writer_;
   ArchivePtr disk_;

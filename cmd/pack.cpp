@@ -110,6 +110,7 @@ int cmd_pack(int argc, char** argv) {
   use_utf8_names();
   PackOptions options;
   options.sources = args.sources;
+  options.output = args.output;
   options.format = output_format(args);
   options.level = args.level;
   options.threads = args.threads;
