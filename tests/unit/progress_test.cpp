@@ -1,13 +1,11 @@
 #include "archive/progress.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 namespace pdx {
 
 TEST(Progress, SilentOffATerminal) {
-  if (::isatty(STDERR_FILENO)) GTEST_SKIP() << "stderr is a terminal";
-  testing::internal::CaptureStderr();
+  testing::internal::CaptureStderr();  // stderr is a file now, whatever it was
   {
     Progress progress;
     progress.update(1, 10, std::nullopt);
