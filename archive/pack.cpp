@@ -50,9 +50,17 @@ struct OutputStream {
   static la_ssize_t write_callback(struct archive* a, void* self, const void* data, size_t size) {
     auto* out = static_cast<OutputStream*>(self);
     const char* p = static_cast<const char*>(data);
-    out->buffer.insert(out->buffer.end(), p, p + size);
     out->written += size;
-    if (out->buffer.size() >= kOutputBuffer && !out->flush()) {
+    bool ok = true;
+    if (out->buffer.empty() && size >= kOutputBuffer) {  // large enough: no copy
+      auto written = out->sink.write(p, size);
+      if (!written) out->error = written.error();
+      ok = written.ok();
+    } else {
+      out->buffer.insert(out->buffer.end(), p, p + size);
+      if (out->buffer.size() >= kOutputBuffer) ok = out->flush();
+    }
+    if (!ok) {
       archive_set_error(a, EIO, "%s", out->error.c_str());
       return -1;
     }
@@ -176,8 +184,17 @@ class Packer {
 
   Result<PackStats> run() {
     if (auto ok = set_options(writer_.get(), options_); !ok) return Error{ok.error()};
+    if (!options_.output.empty() && options_.output != "-") {
+      fs::path output(options_.output);
+      output_name_ = output.filename().string();
+      ::stat(output.has_parent_path() ? output.parent_path().c_str() : ".", &output_dir_);
+    }
     archive_entry_linkresolver_set_strategy(resolver_.get(), archive_format(writer_.get()));
     archive_read_disk_set_standard_lookup(disk_.get());
+    // As GNU tar without --xattrs --acls: no extended attributes, ACLs or file flags.
+    archive_read_disk_set_behavior(disk_.get(), ARCHIVE_READDISK_NO_XATTR |
+                                                    ARCHIVE_READDISK_NO_ACL |
+                                                    ARCHIVE_READDISK_NO_FFLAGS);
     out_.buffer.reserve(kOutputBuffer);
     if (archive_write_open(writer_.get(), &out_, nullptr, OutputStream::write_callback, nullptr) !=
         ARCHIVE_OK) {
@@ -236,13 +253,27 @@ class Packer {
     if (!S_ISDIR(st.st_mode)) return {};
     auto children = directory_entries(path);
     if (!children) return Error{children.error()};
+    bool output_dir = st.st_dev == output_dir_.st_dev && st.st_ino == output_dir_.st_ino;
     for (const auto& child : *children) {
+      if (output_dir && is_output(child)) {
+        warn(path + "/" + child + ": is the archive being written; not packed");
+        continue;
+      }
       std::string child_stored = stored.empty() ? child : stored + "/" + child;
       if (auto ok = pack_path(path == "/" ? "/" + child : path + "/" + child, child_stored); !ok) {
         return ok;
       }
     }
     return {};
+  }
+
+  // Whether a name in the output's directory is the output, one of its parts, or the temporary
+  // file one of those is written under (.NAME.pdx-XXXXXX): packing those would pack the
+  // archive into itself.
+  bool is_output(const std::string& name) const {
+    const std::string& out = output_name_;
+    auto starts = [&name](const std::string& prefix) { return name.rfind(prefix, 0) == 0; };
+    return name == out || starts(out + ".part-") || starts("." + out + ".");
   }
 
   Result<void> pack_entry(archive_entry* entry, const std::string& path, int fd) {
@@ -261,28 +292,34 @@ class Packer {
     if (options_.on_entry) options_.on_entry(archive_entry_pathname(entry));
     if (fd < 0 || archive_entry_hardlink(entry)) return {};  // no data, or stored already
     ++stats_.files;
-    if (archive_entry_size(entry) > 0) return copy_data(archive_entry_size(entry), path, fd);
+    if (archive_entry_size(entry) > 0) return copy_data(entry, path, fd);
     return {};
   }
 
-  // Copies a file's data. Holes (found with SEEK_DATA/SEEK_HOLE) are written as zeros without
-  // reading them; for a sparse entry the pax writer drops what falls in a hole of the entry's
-  // sparse map (as with bsdtar), and zip compresses them to next to nothing.
-  Result<void> copy_data(std::int64_t size, const std::string& path, int fd) {
+  // Copies a file's data. The holes of the sparse map libarchive found (SEEK_HOLE) are
+  // written as zeros without reading them; for a sparse entry the pax writer drops what falls
+  // in a hole (as with bsdtar), and zip compresses them to next to nothing.
+  Result<void> copy_data(archive_entry* entry, const std::string& path, int fd) {
+    const std::int64_t size = archive_entry_size(entry);
+    std::vector<std::pair<la_int64_t, la_int64_t>> regions;  // (offset, length) of data
+    if (archive_entry_sparse_reset(entry) == 0) regions.emplace_back(0, size);
+    la_int64_t offset, length;
+    while (archive_entry_sparse_next(entry, &offset, &length) == ARCHIVE_OK) {
+      regions.emplace_back(offset, length);
+    }
     std::int64_t done = 0;
-    while (done < size) {
-      std::int64_t data = std::min<std::int64_t>(::lseek(fd, done, SEEK_DATA), size);
-      if (data < 0) data = errno == ENXIO ? size : done;  // all hole after, or no hole support
-      if (auto ok = write_zeros(data - done); !ok) return ok;
-      done = data;
-      if (done == size) break;
-      std::int64_t hole = ::lseek(fd, done, SEEK_HOLE);
-      hole = hole < 0 ? size : std::min<std::int64_t>(hole, size);
-      std::int64_t length = hole - done;
-      auto copied = copy_bytes(fd, done, length, path);
+    bool shrank = false;
+    for (auto [offset, length] : regions) {
+      if (auto ok = write_zeros(offset - done); !ok) return ok;
+      auto copied = copy_bytes(fd, offset, length, path);
       if (!copied) return Error{copied.error()};
-      done += *copied;
-      if (*copied < length) break;  // the file shrank
+      done = offset + *copied;
+      shrank = *copied < length;
+      if (shrank) break;  // libarchive pads the entry with zeros
+    }
+    if (!shrank) {
+      if (auto ok = write_zeros(size - done); !ok) return ok;  // a hole at the end
+      done = size;
     }
     char more;
     if (done != size || ::pread(fd, &more, 1, size) > 0) {
@@ -333,6 +370,8 @@ class Packer {
   std::vector<char> data_ = std::vector<char>(1 << 20);
   ByteSink& sink_;
   std::unique_ptr<ByteSink> compressor_;  // in front of sink_ for gzip and zstd
+  std::string output_name_;               // the output's file name, if a file
+  struct stat output_dir_ = {};           // and its directory
   OutputStream out_;
   ArchivePtr writer_;
   ArchivePtr disk_;

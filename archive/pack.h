@@ -30,6 +30,9 @@ Result<SourceSize> measure_sources(const std::vector<std::string>& sources);
 
 struct PackOptions {
   std::vector<std::string> sources;
+  /// The archive's path, so that it (its parts, their temporary files) is never packed into
+  /// itself when it lies inside a source; "" or "-" when it is no file.
+  std::string output;
   Format format = Format::tar;
   std::optional<int> level;  // the compressor's own scale; nullopt: its default
   int threads = 1;           // compression threads for zstd and xz

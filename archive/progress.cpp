@@ -21,14 +21,14 @@ std::string clock_time(std::uint64_t seconds) {
 
 }  // namespace
 
-Progress::Progress(std::uint64_t total)
-    : enabled_(::isatty(STDERR_FILENO) == 1), total_(total), start_(Clock::now()), last_(start_) {}
+Progress::Progress()
+    : enabled_(::isatty(STDERR_FILENO) == 1), start_(Clock::now()), last_(start_) {}
 
 Progress::~Progress() {
   if (drawn_) std::fputs("\r\033[K", stderr);
 }
 
-void Progress::update(std::uint64_t done, std::uint64_t out) {
+void Progress::update(std::uint64_t done, std::uint64_t total, std::optional<std::uint64_t> out) {
   if (!enabled_) return;
   auto now = Clock::now();
   if (now - last_ < kRedrawEvery) return;
@@ -36,9 +36,11 @@ void Progress::update(std::uint64_t done, std::uint64_t out) {
   double seconds = std::chrono::duration<double>(now - start_).count();
   auto rate = static_cast<std::uint64_t>(static_cast<double>(done) / seconds);
   std::string line = "pdx: " + human_size(done);
-  if (total_ > 0) line += " of " + human_size(total_);
-  line += " in, " + human_size(out) + " out, " + human_size(rate) + "/s";
-  if (total_ > done && rate > 0) line += ", ETA " + clock_time((total_ - done) / rate);
+  if (total > 0) line += " of " + human_size(total);
+  line += " in, ";
+  if (out) line += human_size(*out) + " out, ";
+  line += human_size(rate) + "/s";
+  if (total > done && rate > 0) line += ", ETA " + clock_time((total - done) / rate);
   std::fprintf(stderr, "\r\033[K%s", line.c_str());
   drawn_ = true;
 }

@@ -2,6 +2,7 @@
 // The progress line of pack and unpack: on stderr, only when stderr is a terminal.
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace pdx {
@@ -10,18 +11,18 @@ namespace pdx {
 /// most five times a second. Silent when stderr is not a TTY. Single-threaded.
 class Progress {
  public:
-  /// total: the bytes `done` will reach, 0 when unknown (no ETA then).
-  explicit Progress(std::uint64_t total);
+  Progress();
   ~Progress();  // clears the line
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
 
-  void update(std::uint64_t done, std::uint64_t out);
+  /// done of total bytes read (total 0 when unknown: no ETA then); out, when given, the bytes
+  /// written.
+  void update(std::uint64_t done, std::uint64_t total, std::optional<std::uint64_t> out);
 
  private:
   using Clock = std::chrono::steady_clock;
   bool enabled_;
-  std::uint64_t total_;
   Clock::time_point start_;
   Clock::time_point last_;
   bool drawn_ = false;

@@ -148,20 +148,28 @@ class Unpacker {
       return Error{options_.directory + ": cannot unpack here: " +
                    (ec ? ec.message() : std::string(std::strerror(errno)))};
     }
+    auto extracted = extract_all();
+    // Closing applies the deferred directory modes and times by relative name: it must run
+    // here, in the directory, on failure too.
+    if (archive_write_close(writer_.get()) != ARCHIVE_OK && extracted) {
+      return Error{options_.directory + ": " + archive_message(writer_.get())};
+    }
+    if (!extracted) return Error{extracted.error()};
+    return stats_;
+  }
+
+ private:
+  Result<void> extract_all() {
     for (;;) {
       archive_entry* entry;
       int r = archive_read_next_header(reader_.get(), &entry);
-      if (r == ARCHIVE_EOF) break;
+      if (r == ARCHIVE_EOF) return {};
       if (r < ARCHIVE_WARN) return Error{read_error()};
       if (r == ARCHIVE_WARN && options_.on_warning) {
         options_.on_warning(parts_.current_part() + ": " + archive_message(reader_.get()));
       }
-      if (auto ok = extract(entry); !ok) return Error{ok.error()};
+      if (auto ok = extract(entry); !ok) return ok;
     }
-    if (archive_write_close(writer_.get()) != ARCHIVE_OK) {
-      return Error{options_.directory + ": " + archive_message(writer_.get())};
-    }
-    return stats_;
   }
 
  private:

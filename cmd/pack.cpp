@@ -110,6 +110,7 @@ int cmd_pack(int argc, char** argv) {
   use_utf8_names();
   PackOptions options;
   options.sources = args.sources;
+  options.output = args.output;
   options.format = output_format(args);
   options.level = args.level;
   options.threads = args.threads;
@@ -124,9 +125,9 @@ int cmd_pack(int argc, char** argv) {
   options.on_warning = [](const std::string& message) {
     print_line(stderr, "pdx: warning: " + message);
   };
-  Progress progress(size.file_bytes);
-  options.on_progress = [&progress](std::uint64_t in, std::uint64_t out) {
-    progress.update(in, out);
+  Progress progress;
+  options.on_progress = [&progress, &size](std::uint64_t in, std::uint64_t out) {
+    progress.update(in, size.file_bytes, out);
   };
 
   auto stats = pack(options, **sink);

@@ -69,9 +69,9 @@ int cmd_unpack(int argc, char** argv) {
   options.on_warning = [](const std::string& message) {
     std::fprintf(stderr, "pdx: warning: %s\n", message.c_str());
   };
-  Progress progress(0);
-  options.on_progress = [&progress](std::uint64_t done, std::uint64_t) {
-    progress.update(done, done);
+  Progress progress;
+  options.on_progress = [&progress](std::uint64_t done, std::uint64_t total) {
+    progress.update(done, total, std::nullopt);
   };
 
   auto stats = unpack(options);

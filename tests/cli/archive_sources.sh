@@ -11,6 +11,16 @@ grep -q "removing leading '../'" warn && grep -q "removing leading '/'" warn || 
 tar -tzf b.tar.gz >list
 grep -qx 'src/sub/numbers.txt' list && grep -qx "${WORK#/}/deep/inner/two" list || fail "names: $(cat list)"
 
+# The archive inside the directory packed: never packed into itself.
+(cd src && "$PDX" pack . -o self.tar.gz 2>../warn-self && "$PDX" pack . -o self.tar --split 100K -a 2)
+grep -q "is the archive being written; not packed" warn-self || fail "no warning: $(cat warn-self)"
+tar -tzf src/self.tar.gz >list-self
+grep -q 'self\.tar\.gz' list-self && fail "the archive packed itself"
+grep -qx './sub/numbers.txt' list-self || fail "src not packed: $(cat list-self)"
+cat src/self.tar.part-* | tar -t >list-parts
+grep -q 'self\.tar\.part' list-parts && fail "the parts packed themselves"
+grep -qx './self.tar.gz' list-parts || fail "the other archive is missing: $(cat list-parts)"
+
 # A file the user cannot read: an error naming it, and no archive left behind.
 if [ "$(id -u)" = 0 ]; then
   public=$(mktemp -d /tmp/pdx-archive-nobody.XXXXXX)

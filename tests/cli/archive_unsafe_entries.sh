@@ -7,7 +7,7 @@ evil() {  # evil NAME PYTHON-STATEMENTS: writes NAME.tar with tarfile (t, add(na
 import io, sys, tarfile
 def add(name, data=b"x\n", kind=tarfile.REGTYPE, link=""):
     info = tarfile.TarInfo(name)
-    info.type, info.linkname = kind, link
+    info.type, info.linkname, info.mode = kind, link, 0o700 if kind == tarfile.DIRTYPE else 0o644
     if kind == tarfile.REGTYPE:
         info.size = len(data)
         t.addfile(info, io.BytesIO(data))
@@ -22,6 +22,7 @@ evil absolute "add('$WORK/outside/absolute.txt')"
 evil symlink "add('l', kind=tarfile.SYMTYPE, link='$WORK/outside'); add('l/through.txt')"
 evil hardlink 'add("h", kind=tarfile.LNKTYPE, link="../outside/target")'
 evil device 'add("null", kind=tarfile.CHRTYPE)'
+evil dirfirst 'add("sub", kind=tarfile.DIRTYPE); add("sub/f"); add("../late.txt")'
 
 expect_error 1 "dotdot.tar: entry a/../../outside/dotdot.txt: .*'\.\.' refused" "$PDX" unpack dotdot.tar -C x1
 expect_error 1 "absolute.tar: entry $WORK/outside/absolute.txt: absolute path refused" "$PDX" unpack absolute.tar -C x2
@@ -30,6 +31,12 @@ expect_error 1 "hardlink.tar: hard link h to ../outside/target: .*refused" "$PDX
 [ -z "$(ls -A outside)" ] || fail "something was written outside: $(ls -A outside)"
 # The entry before the bad one was extracted; nothing is left half-written.
 [ -f x1/ok.txt ] || fail "entries before a refused one are not extracted"
+# A failed run still sets the modes of the directories it made -- there, not in the caller's
+# directory, where a directory of the same name must stay as it was.
+mkdir sub && chmod 755 sub
+expect_error 1 "dirfirst.tar: entry ../late.txt" "$PDX" unpack dirfirst.tar -C x0
+[ "$(stat -c %a sub)" = 755 ] || fail "the caller's ./sub was changed to $(stat -c %a sub)"
+[ "$(stat -c %a x0/sub)" = 700 ] || fail "x0/sub has mode $(stat -c %a x0/sub), not 700"
 no_temp_files .
 
 # Device files: only root may unpack them. As root, see the refusal as nobody (in a directory
