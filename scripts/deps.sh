@@ -10,7 +10,7 @@ PACKAGES=(
   libarchive-dev libgtest-dev
   # tests: a real sshd, real archivers for interop, man page lint
   openssh-server openssh-client tar gzip bzip2 xz-utils zstd zip unzip coreutils groff man-db
-  procps time iproute2 python3
+  procps time iproute2 python3 util-linux
   # benchmarks: the tools pdx is measured against
   pdsh clustershell pssh pigz rsync hyperfine bc
 )
