@@ -1,12 +1,13 @@
 // Streaming output: "host: line". A line is written whole or not at all, so lines of different
-// hosts never interleave inside a line; each write(2) carries only complete lines. Memory per
+// hosts never interleave inside a line (they are written under one lock, whole). Memory per
 // host and stream is the unfinished last line, capped at kMaxLine: a longer line is cut there
-// and continued on the next, prefixed again.
+// and continued on the next, prefixed again (so a host holds at most about 2 x kMaxLine).
 #include <unistd.h>
 
 #include <array>
 #include <cerrno>
 #include <cstdlib>
+#include <initializer_list>
 #include <mutex>
 
 #include "core/output.h"
@@ -15,7 +16,7 @@ namespace pdx {
 
 namespace {
 
-constexpr std::size_t kMaxLine = 8 << 20;
+constexpr std::size_t kMaxLine = 4 << 20;
 
 class PrefixSink final : public OutputSink {
  public:
@@ -38,14 +39,12 @@ class PrefixSink final : public OutputSink {
       append_line(lines, prefixes_[slot(stream)][index], pending, bytes.substr(0, nl));
       bytes.remove_prefix(nl + 1);
     }
+    if (!lines.empty()) emit(stream, {lines});
     pending.append(bytes);
-    while (pending.size() >= kMaxLine) {
-      std::string rest = pending.substr(kMaxLine);
-      pending.resize(kMaxLine);
-      append_line(lines, prefixes_[slot(stream)][index], pending, {});
-      pending = std::move(rest);
+    if (pending.size() >= kMaxLine) {  // cut: written in place, not copied
+      emit(stream, {prefixes_[slot(stream)][index], pending, "\n"});
+      pending.clear();
     }
-    emit(stream, lines);
   }
 
   void finished(std::size_t index, const HostResult&) override {
@@ -54,7 +53,7 @@ class PrefixSink final : public OutputSink {
       if (pending.empty()) continue;
       std::string lines;
       append_line(lines, prefixes_[slot(stream)][index], pending, {});
-      emit(stream, lines);
+      emit(stream, {lines});
       pending.shrink_to_fit();
     }
   }
@@ -78,10 +77,10 @@ class PrefixSink final : public OutputSink {
     pending.clear();
   }
 
-  void emit(Stream stream, const std::string& lines) {
-    if (lines.empty()) return;
+  // Writes the pieces back to back, as one unit no other host's output can enter.
+  void emit(Stream stream, std::initializer_list<std::string_view> pieces) {
     std::lock_guard lock(terminal_);
-    write_all(stream == Stream::out ? fds_.out : fds_.err, lines);
+    for (auto piece : pieces) write_all(stream == Stream::out ? fds_.out : fds_.err, piece);
   }
 
   std::array<std::vector<std::string>, 2> prefixes_;  // stdout's, stderr's
