@@ -1,13 +1,20 @@
 #include "transport/ssh_auth.h"
 
 #include <fcntl.h>
+#include <openssl/crypto.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+
+#include "transport/ssh_wire.h"
 
 namespace pdx {
 namespace asio = boost::asio;
@@ -19,15 +26,138 @@ int sign_with_identity(LIBSSH2_SESSION*, unsigned char** sig, std::size_t* sig_s
   return static_cast<const Identity*>(*abstract)->sign(data, size, sig, sig_size);
 }
 
-// keyboard-interactive: every prompt gets the --askpass password. libssh2 frees the answers.
-void answer_with_password(const char*, int, const char*, int, int prompts,
-                          const LIBSSH2_USERAUTH_KBDINT_PROMPT*,
-                          LIBSSH2_USERAUTH_KBDINT_RESPONSE* responses, void** abstract) {
-  const auto& password = *static_cast<const std::string*>(*abstract);
-  for (int i = 0; i < prompts; ++i) {
-    responses[i].text = strdup(password.c_str());
-    responses[i].length = static_cast<unsigned int>(password.size());
+// ssh-agent, spoken to directly (draft-miller-ssh-agent) rather than through libssh2_agent_*:
+// a libssh2 agent handle belongs to one session, so it would connect and list the keys once per
+// host. Each request below is a blocking round trip on the agent's local socket, made on the
+// calling thread: listing once per run from Credentials' constructor, signing once per host and
+// key from libssh2's sign callback on that host's io thread (the agent answers in microseconds
+// when local; a forwarded agent makes each host's sign as slow as that link).
+constexpr unsigned char kAgentFailure = 5, kAgentRequestIdentities = 11,
+                        kAgentIdentitiesAnswer = 12, kAgentSignRequest = 13,
+                        kAgentSignResponse = 14;
+constexpr std::uint32_t kAgentRsaSha2_256 = 2, kAgentRsaSha2_512 = 4;
+constexpr std::uint32_t kAgentMaxReply = 256 * 1024;
+
+bool write_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    auto n = ::write(fd, data.data(), data.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    data.remove_prefix(static_cast<std::size_t>(n));
   }
+  return true;
+}
+
+bool read_all(int fd, char* out, std::size_t size) {
+  while (size > 0) {
+    auto n = ::read(fd, out, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    out += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+/// Sends one request to the agent at `socket_path` and returns its reply (without the length);
+/// empty when the agent cannot be reached or the reply is malformed.
+std::string agent_exchange(const std::string& socket_path, std::string_view request) {
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  if (socket_path.size() >= sizeof address.sun_path) return {};
+  std::memcpy(address.sun_path, socket_path.data(), socket_path.size());
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return {};
+  std::string framed, reply;
+  put_string(framed, request);
+  char length[4];
+  std::uint32_t size = 0;
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0 &&
+      write_all(fd, framed) && read_all(fd, length, sizeof length) &&
+      WireReader(std::string_view(length, sizeof length)).u32(size) && size > 0 &&
+      size <= kAgentMaxReply) {
+    reply.resize(size);
+    if (!read_all(fd, reply.data(), size)) reply.clear();
+  }
+  ::close(fd);
+  return reply;
+}
+
+/// The public key blobs the agent holds, in its order; none when it cannot be reached.
+std::vector<std::string> agent_list_keys(const std::string& socket_path) {
+  std::string reply =
+      agent_exchange(socket_path, std::string(1, static_cast<char>(kAgentRequestIdentities)));
+  WireReader r(reply);
+  unsigned char type;
+  std::uint32_t count;
+  std::vector<std::string> keys;
+  if (!r.byte(type) || type != kAgentIdentitiesAnswer || !r.u32(count)) return keys;
+  std::string_view blob, comment;
+  for (std::uint32_t i = 0; i < count && r.string(blob) && r.string(comment); ++i)
+    keys.emplace_back(blob);
+  return keys;
+}
+
+/// The signature algorithm libssh2 chose, read from the data to sign (RFC 4252 section 7:
+/// session id, 50, user, service, "publickey", TRUE, algorithm, key blob). Empty if malformed.
+std::string_view signed_algorithm(std::string_view data) {
+  WireReader r(data);
+  std::string_view session_id, user, service, method, algorithm;
+  unsigned char request, has_signature;
+  if (r.string(session_id) && r.byte(request) && r.string(user) && r.string(service) &&
+      r.string(method) && r.byte(has_signature) && r.string(algorithm))
+    return algorithm;
+  return {};
+}
+
+/// libssh2_userauth_publickey's abstract for an agent key.
+struct AgentKey {
+  const std::string* socket_path;
+  const std::string* blob;
+};
+
+/// Asks the agent to sign; *sig is the raw signature (libssh2 adds the algorithm name),
+/// malloc'ed because libssh2 frees it. 0 on success, -1 when the agent refuses or is gone.
+int sign_with_agent(LIBSSH2_SESSION*, unsigned char** sig, std::size_t* sig_size,
+                    const unsigned char* data, std::size_t size, void** abstract) {
+  const auto& key = *static_cast<const AgentKey*>(*abstract);
+  std::string_view to_sign(reinterpret_cast<const char*>(data), size);
+  std::string_view algorithm = signed_algorithm(to_sign);
+  std::uint32_t flags = algorithm == "rsa-sha2-256"   ? kAgentRsaSha2_256
+                        : algorithm == "rsa-sha2-512" ? kAgentRsaSha2_512
+                                                      : 0;
+  std::string request(1, static_cast<char>(kAgentSignRequest));
+  put_string(request, *key.blob);
+  put_string(request, to_sign);
+  put_u32(request, flags);
+  std::string reply = agent_exchange(*key.socket_path, request);
+  WireReader r(reply);
+  unsigned char type = kAgentFailure;
+  std::string_view signature, signed_with, raw;
+  if (!r.byte(type) || type != kAgentSignResponse || !r.string(signature)) return -1;
+  WireReader inner(signature);
+  if (!inner.string(signed_with) || signed_with != algorithm || !inner.string(raw)) return -1;
+  *sig = static_cast<unsigned char*>(std::malloc(raw.size()));  // libssh2 frees it with free()
+  if (!*sig) return -1;
+  std::memcpy(*sig, raw.data(), raw.size());
+  *sig_size = raw.size();
+  return 0;
+}
+
+// keyboard-interactive: the --askpass password answers a round of exactly one prompt with echo
+// off (a password prompt). Other rounds (a question shown in clear, several prompts such as a
+// password and a one-time code) get empty answers, so the server refuses and that method ends. A
+// round of zero prompts gets zero answers, as the protocol asks. libssh2 frees the answer (with
+// the session allocator, unwiped).
+void answer_with_password(const char*, int, const char*, int, int prompts,
+                          const LIBSSH2_USERAUTH_KBDINT_PROMPT* questions,
+                          LIBSSH2_USERAUTH_KBDINT_RESPONSE* responses, void** abstract) {
+  if (prompts != 1 || questions[0].echo != 0) return;
+  const auto& password = *static_cast<const std::string*>(*abstract);
+  responses[0].text = static_cast<char*>(std::malloc(password.size() + 1));
+  if (!responses[0].text) return;
+  std::memcpy(responses[0].text, password.c_str(), password.size() + 1);
+  responses[0].length = static_cast<unsigned int>(password.size());
 }
 
 std::string joined(const std::vector<std::string>& items, const char* separator) {
@@ -63,28 +193,24 @@ std::optional<Step> settled(SshWaiter& w, long rc) {
 }
 
 /// The agent's keys, in its order (only those matching `only` when IdentitiesOnly is set).
-asio::awaitable<long> try_agent(SshWaiter& w, const AuthRequest& request,
+asio::awaitable<long> try_agent(SshWaiter& w, const Credentials& credentials,
+                                const AuthRequest& request,
                                 const std::vector<std::shared_ptr<const Identity>>& only) {
   long rc = LIBSSH2_ERROR_AUTHENTICATION_FAILED;
-  LIBSSH2_AGENT* agent = libssh2_agent_init(w.session());
-  if (!agent) co_return rc;
-  // The agent's socket is local and blocking; only the server side of the exchange waits.
-  if (libssh2_agent_connect(agent) == 0 && libssh2_agent_list_identities(agent) == 0) {
-    libssh2_agent_publickey *key = nullptr, *previous = nullptr;
-    while (libssh2_agent_get_identity(agent, &key, previous) == 0) {
-      previous = key;
-      std::string_view blob(reinterpret_cast<const char*>(key->blob), key->blob_len);
-      if (request.identities_only && std::none_of(only.begin(), only.end(), [&](const auto& id) {
-            return id->public_blob() == blob;
-          }))
-        continue;
-      rc = co_await ssh_call(
-          w, [&] { return libssh2_agent_userauth(agent, request.user.c_str(), key); });
-      if (settled(w, rc)) break;
-    }
-    libssh2_agent_disconnect(agent);
+  for (const auto& blob : credentials.agent_keys()) {
+    if (request.identities_only && std::none_of(only.begin(), only.end(), [&](const auto& id) {
+          return id->public_blob() == blob;
+        }))
+      continue;
+    AgentKey key{&credentials.agent_socket(), &blob};
+    void* abstract = &key;
+    rc = co_await ssh_call(w, [&] {
+      return libssh2_userauth_publickey(w.session(), request.user.c_str(),
+                                        reinterpret_cast<const unsigned char*>(blob.data()),
+                                        blob.size(), sign_with_agent, &abstract);
+    });
+    if (settled(w, rc)) break;
   }
-  libssh2_agent_free(agent);
   co_return rc;
 }
 
@@ -146,6 +272,17 @@ std::vector<std::shared_ptr<const Identity>> usable_identities(Credentials& cred
 
 }  // namespace
 
+Credentials::Credentials(std::string password) : password_(std::move(password)) {
+  if (const char* agent = std::getenv("SSH_AUTH_SOCK"); agent && *agent) {
+    agent_socket_ = agent;
+    agent_keys_ = agent_list_keys(agent_socket_);
+  }
+}
+
+Credentials::~Credentials() {
+  OPENSSL_cleanse(password_.data(), password_.capacity());
+}
+
 Result<std::shared_ptr<const Identity>> Credentials::identity(const std::string& path) {
   std::lock_guard lock(mutex_);
   auto it = identities_.find(path);
@@ -168,9 +305,10 @@ asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
   std::vector<std::string> tried, notes;
   auto identities = usable_identities(credentials, request, notes);
   if (offers(methods, "publickey")) {
-    if (const char* agent = std::getenv("SSH_AUTH_SOCK"); agent && *agent) {
+    if (!credentials.agent_socket().empty()) {
       tried.push_back("ssh-agent");
-      if (auto done = settled(w, co_await try_agent(w, request, identities))) co_return *done;
+      if (auto done = settled(w, co_await try_agent(w, credentials, request, identities)))
+        co_return *done;
     }
     for (const auto& id : identities) {
       if (id->encrypted()) {
@@ -193,24 +331,90 @@ asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
   co_return StepFailure{Failure::auth, error};
 }
 
+namespace {
+
+// The terminal to put back when a signal ends the process at the password prompt. Set only
+// while prompt_password() reads (before the run's threads start).
+constexpr int kPromptSignals[] = {SIGINT, SIGTERM, SIGHUP};
+int prompt_tty = -1;
+termios prompt_saved{};
+struct sigaction prompt_previous[std::size(kPromptSignals)];
+volatile std::sig_atomic_t prompt_interrupted = 0;
+
+void restore_prompt_signals() {
+  for (std::size_t i = 0; i < std::size(kPromptSignals); ++i)
+    ::sigaction(kPromptSignals[i], &prompt_previous[i], nullptr);
+}
+
+/// Async-signal-safe: restores echo and the previous handlers, then raises the signal again,
+/// which takes its usual course (by default: the process ends) once this handler returns.
+void restore_tty_and_reraise(int signal) {
+  prompt_interrupted = 1;
+  ::tcsetattr(prompt_tty, TCSAFLUSH, &prompt_saved);
+  restore_prompt_signals();
+  ::raise(signal);
+}
+
+/// Turns echo off on `fd` until restore_echo(); a signal in between restores it too.
+bool silence_echo(int fd) {
+  if (::tcgetattr(fd, &prompt_saved) != 0) return false;
+  prompt_tty = fd;
+  prompt_interrupted = 0;
+  struct sigaction action {};
+  action.sa_handler = restore_tty_and_reraise;
+  sigemptyset(&action.sa_mask);
+  for (int signal : kPromptSignals) sigaddset(&action.sa_mask, signal);
+  for (std::size_t i = 0; i < std::size(kPromptSignals); ++i) {
+    ::sigaction(kPromptSignals[i], nullptr, &prompt_previous[i]);
+    if (prompt_previous[i].sa_handler != SIG_IGN)  // an ignored signal stays ignored
+      ::sigaction(kPromptSignals[i], &action, nullptr);
+  }
+  termios quiet = prompt_saved;
+  quiet.c_lflag &= ~static_cast<tcflag_t>(ECHO);
+  ::tcsetattr(fd, TCSAFLUSH, &quiet);
+  return true;
+}
+
+void restore_echo(int fd) {
+  ::tcsetattr(fd, TCSAFLUSH, &prompt_saved);
+  restore_prompt_signals();
+  prompt_tty = -1;
+}
+
+}  // namespace
+
 Result<std::string> prompt_password(const std::string& prompt) {
   int fd = ::open("/dev/tty", O_RDWR | O_CLOEXEC);
   if (fd < 0) return Error{"--askpass needs a terminal (/dev/tty) to ask for the password"};
-  termios saved{};
-  bool restore = ::tcgetattr(fd, &saved) == 0;
-  if (restore) {
-    termios quiet = saved;
-    quiet.c_lflag &= ~static_cast<tcflag_t>(ECHO);
-    ::tcsetattr(fd, TCSAFLUSH, &quiet);
-  }
+  bool silenced = silence_echo(fd);
   [[maybe_unused]] auto n = ::write(fd, prompt.data(), prompt.size());
-  std::string password;
-  char c;
-  while (::read(fd, &c, 1) == 1 && c != '\n') password += c;
-  if (restore) ::tcsetattr(fd, TCSAFLUSH, &saved);
+  // One fixed buffer, wiped below: a growing string would leave partial copies in freed memory.
+  char line[1024];
+  std::size_t size = 0;
+  bool complete = false, too_long = false;
+  for (char c; !complete && !prompt_interrupted;) {
+    auto got = ::read(fd, &c, 1);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    if (c == '\n')
+      complete = true;
+    else if (size < sizeof line - 1)
+      line[size++] = c;
+    else
+      too_long = true;  // read on to the end of the line, so it is not left for the shell
+  }
+  if (silenced) restore_echo(fd);
   n = ::write(fd, "\n", 1);
   ::close(fd);
-  return password;
+  Result<std::string> out = Error{"cannot read the password from /dev/tty"};
+  if (prompt_interrupted)
+    out = Error{"interrupted at the password prompt"};
+  else if (too_long)
+    out = Error{"the password is longer than " + std::to_string(sizeof line - 1) + " bytes"};
+  else if (complete || size > 0)
+    out = std::string(line, size);
+  OPENSSL_cleanse(line, sizeof line);
+  return out;
 }
 
 }  // namespace pdx

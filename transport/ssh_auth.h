@@ -1,7 +1,8 @@
 #pragma once
 // User authentication, in ssh's order: the agent (SSH_AUTH_SOCK), then identity files (-i,
 // IdentityFile, else ~/.ssh/id_ed25519, id_ecdsa, id_rsa), then the --askpass password
-// (password, keyboard-interactive). Identities are read once per run and shared by all hosts.
+// (password, keyboard-interactive). Identities and the agent's key list are read once per run
+// and shared by all hosts.
 #include <map>
 #include <memory>
 #include <mutex>
@@ -16,16 +17,27 @@ namespace pdx {
 /// What a run authenticates with. Shared by every session; thread-safe.
 class Credentials {
  public:
-  /// `password`: from --askpass, or empty. Never printed.
-  explicit Credentials(std::string password) : password_(std::move(password)) {}
+  /// `password`: from --askpass, or empty. Never printed; wiped when the run ends. Connects to
+  /// ssh-agent (SSH_AUTH_SOCK) once, on the calling thread, to list its keys.
+  explicit Credentials(std::string password);
+  ~Credentials();
+  Credentials(const Credentials&) = delete;
+  Credentials& operator=(const Credentials&) = delete;
+
   /// The identity at `path`, read on its first use in the run. Error: unreadable or invalid.
   Result<std::shared_ptr<const Identity>> identity(const std::string& path);
   const std::string& password() const { return password_; }
+  /// SSH_AUTH_SOCK, or empty when there is no agent.
+  const std::string& agent_socket() const { return agent_socket_; }
+  /// The public key blobs the agent held at the start of the run, in its order.
+  const std::vector<std::string>& agent_keys() const { return agent_keys_; }
 
  private:
   std::mutex mutex_;
   std::map<std::string, Result<std::shared_ptr<const Identity>>> identities_;
   std::string password_;
+  std::string agent_socket_;
+  std::vector<std::string> agent_keys_;
 };
 
 /// Who to authenticate as on one host, and with which keys.
@@ -40,7 +52,9 @@ struct AuthRequest {
 boost::asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
                                           const AuthRequest& request);
 
-/// Prompts on /dev/tty, without echo, and reads one line (--askpass). Error: no terminal.
+/// Prompts on /dev/tty, without echo, and reads one line of up to 1023 bytes (--askpass).
+/// SIGINT, SIGTERM or SIGHUP at the prompt restore the terminal, then take their usual course.
+/// Error: no terminal, the line is too long, or the read failed.
 Result<std::string> prompt_password(const std::string& prompt);
 
 }  // namespace pdx

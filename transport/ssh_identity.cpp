@@ -1,11 +1,17 @@
 #include "transport/ssh_identity.h"
 
+#include <fcntl.h>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+
+#include "transport/ssh_wire.h"
 
 namespace pdx {
 namespace {
@@ -15,51 +21,57 @@ constexpr std::string_view kOpenSshEnd = "-----END OPENSSH PRIVATE KEY-----";
 constexpr std::string_view kMagic{"openssh-key-v1\0", 15};
 constexpr std::size_t kEd25519Size = 32;
 
+/// Overwrites a string's bytes (its whole buffer) before it is freed: it held key material.
+void cleanse(std::string& s) {
+  OPENSSL_cleanse(s.data(), s.capacity());
+}
+
+/// Decodes base64, ignoring white space. Key material passes through here: the intermediate
+/// copy is sized once and wiped; the caller wipes the result.
 std::string base64_decode(std::string_view text) {
   std::string clean;
+  clean.reserve(text.size());
   for (char c : text)
     if (!std::isspace(static_cast<unsigned char>(c))) clean += c;
-  if (clean.size() % 4 != 0) return {};
-  std::string out(clean.size() / 4 * 3, '\0');
-  int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                          reinterpret_cast<const unsigned char*>(clean.data()),
-                          static_cast<int>(clean.size()));
-  if (n < 0) return {};
-  std::size_t pad = 0;
-  while (pad < 2 && pad < clean.size() && clean[clean.size() - 1 - pad] == '=') ++pad;
-  out.resize(static_cast<std::size_t>(n) - pad);
+  std::string out;
+  if (clean.size() % 4 == 0) {
+    out.resize(clean.size() / 4 * 3);
+    int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                            reinterpret_cast<const unsigned char*>(clean.data()),
+                            static_cast<int>(clean.size()));
+    std::size_t pad = 0;
+    while (pad < 2 && pad < clean.size() && clean[clean.size() - 1 - pad] == '=') ++pad;
+    if (n >= 0) {
+      out.resize(static_cast<std::size_t>(n) - pad);  // shrinking keeps the buffer
+    } else {
+      cleanse(out);
+      out.clear();
+    }
+  }
+  cleanse(clean);
   return out;
 }
 
-/// Reads the SSH wire format: uint32 big-endian lengths and strings.
-class WireReader {
- public:
-  explicit WireReader(std::string_view data) : data_(data) {}
-  bool u32(std::uint32_t& v) {
-    if (data_.size() < 4) return false;
-    v = 0;
-    for (int i = 0; i < 4; ++i) v = (v << 8) | static_cast<unsigned char>(data_[i]);
-    data_.remove_prefix(4);
-    return true;
-  }
-  bool string(std::string_view& s) {
-    std::uint32_t len;
-    if (!u32(len) || len > data_.size()) return false;
-    s = data_.substr(0, len);
-    data_.remove_prefix(len);
-    return true;
-  }
-
- private:
-  std::string_view data_;
-};
-
+/// The whole regular file, read into one buffer of its size (a private key leaves no partial
+/// copies behind).
 std::string read_all(const std::string& path, bool& ok) {
-  std::ifstream in(path, std::ios::binary);
-  ok = static_cast<bool>(in);
-  std::ostringstream text;
-  if (ok) text << in.rdbuf();
-  return text.str();
+  std::string text;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  ok = fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  if (ok) {
+    text.resize(static_cast<std::size_t>(st.st_size));
+    std::size_t got = 0;
+    while (got < text.size()) {
+      auto n = ::read(fd, text.data() + got, text.size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    text.resize(got);  // a file that shrank meanwhile: what was there
+  }
+  if (fd >= 0) ::close(fd);
+  return text;
 }
 
 /// The openssh-key-v1 container: whether it is encrypted, its public key, and (unencrypted)
@@ -127,19 +139,24 @@ Result<std::shared_ptr<const Identity>> Identity::parse(const std::string& path,
   std::string binary =
       base64_decode(text.substr(begin + kOpenSshBegin.size(), end - begin - kOpenSshBegin.size()));
   OpenSshKey key;
-  if (!parse_openssh(binary, key)) return Error{"identity " + path + " is not a valid key"};
-  id->encrypted_ = key.encrypted;
-  id->public_blob_ = std::string(key.public_blob);
-  if (auto seed = key.encrypted ? std::string_view() : ed25519_seed(key.private_section);
-      !seed.empty())
-    id->key_ = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nullptr,
-                                            reinterpret_cast<const unsigned char*>(seed.data()),
-                                            seed.size());
+  bool valid = parse_openssh(binary, key);
+  if (valid) {
+    id->encrypted_ = key.encrypted;
+    id->public_blob_ = std::string(key.public_blob);
+    if (auto seed = key.encrypted ? std::string_view() : ed25519_seed(key.private_section);
+        !seed.empty())
+      id->key_ = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nullptr,
+                                              reinterpret_cast<const unsigned char*>(seed.data()),
+                                              seed.size());
+  }
+  cleanse(binary);  // held the private section: the ed25519 seed of an unencrypted key
+  if (!valid) return Error{"identity " + path + " is not a valid key"};
   return std::shared_ptr<const Identity>(std::move(id));
 }
 
 Identity::~Identity() {
   EVP_PKEY_free(key_);
+  cleanse(private_text_);
 }
 
 int Identity::sign(const unsigned char* data, std::size_t size, unsigned char** sig,

@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 
 namespace pdx {
 namespace {
@@ -88,6 +91,23 @@ TEST(SshIdentity, CorruptOpenSshKeyIsAnError) {
           "k", "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----\n", "")
           .ok());
   EXPECT_FALSE(Identity::load("/nonexistent/pdx/key").ok());
+  EXPECT_FALSE(Identity::load("/").ok());  // a directory is not a key file
+}
+
+TEST(SshIdentity, LoadReadsTheKeyAndItsPubFile) {
+  char dir[] = "/tmp/pdx-identity-test.XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  const std::string path = std::string(dir) + "/id_ed25519";
+  std::ofstream(path) << kPlain;
+  std::ofstream(path + ".pub") << kPlainPub;
+  auto id = Identity::load(path);
+  ASSERT_TRUE(id.ok()) << id.error();
+  EXPECT_EQ((*id)->private_text(), kPlain);
+  EXPECT_EQ((*id)->public_text(), kPlainPub);
+  EXPECT_TRUE((*id)->can_sign());
+  std::remove(path.c_str());
+  std::remove((path + ".pub").c_str());
+  ::rmdir(dir);
 }
 
 }  // namespace
