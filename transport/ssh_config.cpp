@@ -263,6 +263,7 @@ Result<void> SshConfig::include(std::string_view value, bool user_file,
   const char* home = std::getenv("HOME");
   for (auto& word : split_words(value)) {
     std::string pattern = expand_tokens(word, TokenValues{home ? home : "", "", "", "", "", 22});
+    if (pattern.empty()) return Error{"ssh config Include with an empty file name"};
     if (pattern.front() != '/')
       pattern = (user_file ? std::string(home ? home : "") + "/.ssh/" : "/etc/ssh/") + pattern;
     glob_t g{};
@@ -283,7 +284,8 @@ Result<void> SshConfig::include(std::string_view value, bool user_file,
   return {};
 }
 
-HostConfig SshConfig::lookup(std::string_view host) const {
+HostConfig SshConfig::lookup(std::string_view given) const {
+  const std::string host = lower(given);  // as ssh(1), before Host matching and %h
   HostConfig c;
   bool seen[std::size(kFirstWins)] = {};
   for (const auto& e : entries_) {

@@ -55,6 +55,7 @@ class SshConfig {
   /// Parses config text as if read from `origin` (for tests and error messages).
   Result<void> add_text(std::string_view text, const std::string& origin, bool user_file);
 
+  /// What applies to `host`, matched (and put in HostName's %h) in lower case, as ssh(1) does.
   HostConfig lookup(std::string_view host) const;
 
  private:
