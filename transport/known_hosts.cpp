@@ -282,8 +282,8 @@ Result<void> KnownHosts::judge(const std::string& name, const HostKey& key,
                    ": possible man-in-the-middle attack; nothing was run. If the change is "
                    "expected, remove that line"};
     case Found::other_type:
-      return Error{"host key for " + name + " is " + fingerprint(key) + ", but a " + verdict.type +
-                   " key is known at " + verdict.where +
+      return Error{"host key for " + name + " is " + fingerprint(key) + ", but a key of type " +
+                   verdict.type + " is known at " + verdict.where +
                    " and the server did not offer it: possible man-in-the-middle attack; nothing "
                    "was run"};
     case Found::unknown:

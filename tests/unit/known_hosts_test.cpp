@@ -219,7 +219,7 @@ TEST_F(KnownHostsTest, KeyOfAnotherTypeKnownIsRefusedUnderEveryPolicy) {
   for (auto policy : {HostKeyPolicy::strict, HostKeyPolicy::accept_new, HostKeyPolicy::no}) {
     auto r = kh.verify("node1", 2222, key(a_), policy, HashNames::no);
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().find("a ecdsa-sha2-nistp256 key is known at " + file_ + ":2"),
+    EXPECT_NE(r.error().find("a key of type ecdsa-sha2-nistp256 is known at " + file_ + ":2"),
               std::string::npos)
         << r.error();
   }
