@@ -93,12 +93,6 @@ std::string_view key_type_name(std::string_view blob) {
   return len <= blob.size() - 4 ? blob.substr(4, len) : "unknown";
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 /// A name that can be written as a known_hosts host field without changing its meaning.
 bool recordable(const std::string& name) {
   if (name.empty() || name.front() == '@' || name.front() == '|') return false;
@@ -161,8 +155,8 @@ std::string fingerprint(const HostKey& key) {
 }
 
 std::string known_hosts_name(std::string_view host, int port) {
-  if (port == 22 || port == 0) return lower(host);
-  return "[" + lower(host) + "]:" + std::to_string(port);
+  if (port == 22 || port == 0) return lower_case(host);
+  return "[" + lower_case(host) + "]:" + std::to_string(port);
 }
 
 KnownHosts::KnownHosts(std::vector<std::string> user_files, std::vector<std::string> global_files,
@@ -194,7 +188,7 @@ std::vector<KnownHosts::Entry> KnownHosts::parse(std::string_view text) {
     if (e.revoked && !(words >> first)) continue;
     auto blob = words >> type >> key ? unbase64(key) : std::nullopt;
     if (!blob || key_type_name(*blob) != type) continue;
-    e.hosts = first.rfind("|1|", 0) == 0 ? first : lower(first);
+    e.hosts = first.rfind("|1|", 0) == 0 ? first : lower_case(first);
     e.blob = std::move(*blob);
     entries.push_back(std::move(e));
   }

@@ -16,7 +16,7 @@ namespace pdx {
 
 /// What ssh_config says about one host. Empty / zero: not set (the caller picks the default).
 struct HostConfig {
-  std::string hostname;  // HostName with %h expanded; the host as given when not set
+  std::string hostname;  // HostName with %h expanded, else the host; in lower case, as ssh(1)
   std::string user;
   int port = 0;
   std::vector<std::string> identity_files;  // every IdentityFile, in order, not yet expanded
@@ -70,6 +70,9 @@ class SshConfig {
                        const std::vector<std::vector<std::string>>& conditions, int depth);
   std::vector<Entry> entries_;
 };
+
+/// ASCII lower case: host names are compared in it.
+std::string lower_case(std::string_view s);
 
 /// Splits a config value into words: whitespace separated, "double quotes" group.
 std::vector<std::string> split_words(std::string_view value);

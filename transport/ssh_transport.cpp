@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <boost/asio/this_coro.hpp>
-#include <cctype>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -34,12 +33,6 @@ constexpr std::size_t kSetupLimit = 128;
 constexpr const char* kHostKeyOrder =
     "ssh-ed25519,ecdsa-sha2-nistp256,ecdsa-sha2-nistp384,ecdsa-sha2-nistp521,rsa-sha2-512,"
     "rsa-sha2-256,ssh-rsa";
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 /// kHostKeyOrder with the algorithms of the key types already known for the host first, as
 /// ssh(1) orders them: the server then presents the key known_hosts holds.
@@ -139,7 +132,7 @@ class SshTransport final : public Transport {
     const Endpoint& at = job.endpoint;
     HostConfig c = config_.lookup(at.host);
     HostPlan p;
-    p.hostname = lower(c.hostname);  // ssh(1) looks up known_hosts in lower case
+    p.hostname = c.hostname;  // lower case, as ssh(1) looks it up in known_hosts
     p.port = at.port ? at.port : options_.port ? options_.port : c.port ? c.port : 22;
     p.auth.user = !at.user.empty()         ? at.user
                   : !options_.user.empty() ? options_.user

@@ -113,6 +113,7 @@ TEST(SshConfig, HostIsMatchedInLowerCase) {
   EXPECT_EQ(c.lookup("NODE1").user, "u");
   EXPECT_EQ(c.lookup("Node1").hostname, "node1.cluster");
   EXPECT_EQ(c.lookup("OTHER").hostname, "other");
+  EXPECT_EQ(parse("HostName NODE1.Example\n").lookup("x").hostname, "node1.example");
 }
 
 TEST(SshConfig, EmptyIncludeIsAnError) {
