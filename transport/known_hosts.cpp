@@ -74,15 +74,6 @@ bool hashed_matches(std::string_view field, const std::string& name) {
   return mac.size() == hash->size() && CRYPTO_memcmp(mac.data(), hash->data(), mac.size()) == 0;
 }
 
-/// ssh's match_hostname: a hashed name, or comma-separated patterns (`*`, `?`, `!`).
-bool host_field_matches(const std::string& field, const std::string& name) {
-  if (field.rfind("|1|", 0) == 0) return hashed_matches(field, name);
-  std::vector<std::string> patterns;
-  std::stringstream in(field);
-  for (std::string pattern; std::getline(in, pattern, ',');) patterns.push_back(pattern);
-  return host_matches(name, patterns);
-}
-
 /// The key type name at the start of an SSH key blob ("ssh-ed25519").
 std::string_view key_type_name(std::string_view blob) {
   if (blob.size() < 4) return "unknown";
@@ -183,16 +174,27 @@ std::vector<KnownHosts::Entry> KnownHosts::parse(std::string_view text) {
     std::istringstream words(line);
     std::string first, type, key;
     if (!(words >> first) || first.front() == '#') continue;
-    Entry e{first == "@revoked", "", "", line_no};
+    Entry e{first == "@revoked", "", {}, "", line_no};
     if (first.front() == '@' && !e.revoked) continue;
     if (e.revoked && !(words >> first)) continue;
     auto blob = words >> type >> key ? unbase64(key) : std::nullopt;
     if (!blob || key_type_name(*blob) != type) continue;
-    e.hosts = first.rfind("|1|", 0) == 0 ? first : lower_case(first);
+    if (first.rfind("|1|", 0) == 0) {
+      e.hashed = first;
+    } else {
+      std::stringstream patterns(lower_case(first));
+      for (std::string p; std::getline(patterns, p, ',');) e.patterns.push_back(p);
+    }
     e.blob = std::move(*blob);
     entries.push_back(std::move(e));
   }
   return entries;
+}
+
+// ssh's match_hostname: the hashed name, or some pattern and no `!pattern` matches.
+bool KnownHosts::matches(const Entry& entry, const std::string& name) {
+  return entry.hashed.empty() ? host_matches(name, entry.patterns)
+                              : hashed_matches(entry.hashed, name);
 }
 
 // As ssh's check_key_in_hostkeys: a revoked key is refused first; then any entry with this
@@ -202,7 +204,7 @@ KnownHosts::Verdict KnownHosts::check(const std::string& name, std::string_view 
   bool matched = false;
   for (std::size_t f = 0; f < entries_.size(); ++f) {
     for (const auto& e : entries_[f]) {
-      if (!host_field_matches(e.hosts, name)) continue;
+      if (!matches(e, name)) continue;
       std::string where = files_[f] + ":" + std::to_string(e.line);
       if (e.blob == blob && e.revoked) return Verdict{Found::revoked, where, ""};
       if (e.revoked) continue;
@@ -235,15 +237,13 @@ Result<void> KnownHosts::record(const std::string& name, const HostKey& key, Has
   entries_.front() = parse(text);
   verdict = check(name, key.blob);
   if (verdict.found != Found::unknown) return {};
-  Entry e{false, hash == HashNames::yes ? hashed_name(name) : name, std::string(key.blob),
-          static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1 +
-              (!text.empty() && text.back() != '\n')};
-  std::string out = (!text.empty() && text.back() != '\n' ? "\n" : "") + e.hosts + " " +
+  std::string host_field = hash == HashNames::yes ? hashed_name(name) : name;
+  std::string out = (!text.empty() && text.back() != '\n' ? "\n" : "") + host_field + " " +
                     std::string(key_type_name(key.blob)) + " " + base64(key.blob) + "\n";
   if (::write(fd.fd, out.data(), out.size()) != static_cast<ssize_t>(out.size()))
     return Error{"cannot write " + path + ": " + std::strerror(errno)};
-  verdict = Verdict{Found::match, path + ":" + std::to_string(e.line), ""};
-  entries_.front().push_back(std::move(e));
+  entries_.front() = parse(text + out);  // the new line included, with its number
+  verdict = Verdict{Found::match, "", ""};
   return {};
 }
 
@@ -296,7 +296,7 @@ std::vector<std::string> KnownHosts::known_types(std::string_view host, int port
     for (const auto& e : file) {
       auto type = std::string(key_type_name(e.blob));
       if (!e.revoked && std::find(types.begin(), types.end(), type) == types.end() &&
-          host_field_matches(e.hosts, name))
+          matches(e, name))
         types.push_back(type);
     }
   return types;

@@ -53,9 +53,10 @@ class KnownHosts {
 
  private:
   struct Entry {
-    bool revoked = false;  // an @revoked line
-    std::string hosts;     // the host field: "|1|salt|hash", or patterns "a,[b]:2222,!c*"
-    std::string blob;      // the key's wire encoding
+    bool revoked = false;               // an @revoked line
+    std::string hashed;                 // a hashed host field, "|1|salt|hash"; else
+    std::vector<std::string> patterns;  // the host field "a,[b]:2222,!c*" split, lower case
+    std::string blob;                   // the key's wire encoding
     int line = 0;
   };
   enum class Found { match, unknown, changed, other_type, revoked };
@@ -65,6 +66,7 @@ class KnownHosts {
     std::string type;   // other_type: the key type known there
   };
   static std::vector<Entry> parse(std::string_view text);
+  static bool matches(const Entry& entry, const std::string& name);
   Verdict check(const std::string& name, std::string_view blob) const;
   Result<void> record(const std::string& name, const HostKey& key, HashNames hash,
                       Verdict& verdict);
