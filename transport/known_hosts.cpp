@@ -288,6 +288,22 @@ Result<void> KnownHosts::judge(const std::string& name, const HostKey& key,
                "-o StrictHostKeyChecking=accept-new"};
 }
 
+std::string prefer_known_types(std::string_view algorithms,
+                               const std::vector<std::string>& known_types) {
+  std::vector<std::string> known, rest;
+  std::stringstream in{std::string(algorithms)};
+  for (std::string algorithm; std::getline(in, algorithm, ',');) {
+    // rsa-sha2-* sign with an ssh-rsa key.
+    std::string type = algorithm.rfind("rsa-sha2-", 0) == 0 ? "ssh-rsa" : algorithm;
+    bool is_known = std::find(known_types.begin(), known_types.end(), type) != known_types.end();
+    (is_known ? known : rest).push_back(algorithm);
+  }
+  std::string order;
+  for (const auto& list : {known, rest})
+    for (const auto& algorithm : list) order += (order.empty() ? "" : ",") + algorithm;
+  return order;
+}
+
 std::vector<std::string> KnownHosts::known_types(std::string_view host, int port) {
   std::string name = known_hosts_name(host, port);
   std::lock_guard lock(mutex_);

@@ -79,6 +79,11 @@ class KnownHosts {
   std::mutex mutex_;  // guards entries_: accept-new adds to it from every strand
 };
 
+/// HostKeyAlgorithms `algorithms` (comma-separated) with those for a key of one of
+/// `known_types` first, as ssh(1) orders them: the server then presents the key known_hosts holds.
+std::string prefer_known_types(std::string_view algorithms,
+                               const std::vector<std::string>& known_types);
+
 /// "ssh-ed25519 SHA256:base64", as ssh(1) prints a key.
 std::string fingerprint(const HostKey& key);
 

@@ -3,12 +3,10 @@
 #include <pwd.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <boost/asio/this_coro.hpp>
 #include <cstdlib>
 #include <map>
 #include <mutex>
-#include <sstream>
 
 #include "core/error.h"
 #include "transport/ssh_config.h"
@@ -33,23 +31,6 @@ constexpr std::size_t kSetupLimit = 128;
 constexpr const char* kHostKeyOrder =
     "ssh-ed25519,ecdsa-sha2-nistp256,ecdsa-sha2-nistp384,ecdsa-sha2-nistp521,rsa-sha2-512,"
     "rsa-sha2-256,ssh-rsa";
-
-/// kHostKeyOrder with the algorithms of the key types already known for the host first, as
-/// ssh(1) orders them: the server then presents the key known_hosts holds.
-std::string host_key_order(const std::vector<std::string>& known_types) {
-  std::vector<std::string> known, rest;
-  std::stringstream in(kHostKeyOrder);
-  for (std::string algorithm; std::getline(in, algorithm, ',');) {
-    // rsa-sha2-* sign with an ssh-rsa key.
-    std::string type = algorithm.rfind("rsa-sha2-", 0) == 0 ? "ssh-rsa" : algorithm;
-    bool is_known = std::find(known_types.begin(), known_types.end(), type) != known_types.end();
-    (is_known ? known : rest).push_back(algorithm);
-  }
-  std::string order;
-  for (const auto& list : {known, rest})
-    for (const auto& algorithm : list) order += (order.empty() ? "" : ",") + algorithm;
-  return order;
-}
 
 /// A UserKnownHostsFile or GlobalKnownHostsFile list, expanded; `none` entries dropped.
 std::vector<std::string> expand_files(const std::vector<std::string>& files,
@@ -152,9 +133,10 @@ class SshTransport final : public Transport {
                         : c.connect_timeout.count() > 0 ? c.connect_timeout
                                                         : kDefaultConnectTimeout;
     p.kex_algorithms = c.kex_algorithms;
-    p.host_key_algorithms = !c.host_key_algorithms.empty()
-                                ? c.host_key_algorithms
-                                : host_key_order(p.known_hosts->known_types(p.hostname, p.port));
+    p.host_key_algorithms =
+        !c.host_key_algorithms.empty()
+            ? c.host_key_algorithms
+            : prefer_known_types(kHostKeyOrder, p.known_hosts->known_types(p.hostname, p.port));
     p.ciphers = c.ciphers;
     p.macs = c.macs;
     return p;

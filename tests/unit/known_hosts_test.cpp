@@ -287,6 +287,15 @@ TEST_F(KnownHostsTest, NamesThatWouldInjectALineAreNotRecorded) {
   EXPECT_EQ(read(), "");
 }
 
+TEST_F(KnownHostsTest, KnownKeyTypesAreAskedForFirst) {
+  const std::string order = "ssh-ed25519,ecdsa-sha2-nistp256,rsa-sha2-512,rsa-sha2-256,ssh-rsa";
+  EXPECT_EQ(prefer_known_types(order, {}), order);
+  EXPECT_EQ(prefer_known_types(order, {"ssh-rsa"}),
+            "rsa-sha2-512,rsa-sha2-256,ssh-rsa,ssh-ed25519,ecdsa-sha2-nistp256");
+  EXPECT_EQ(prefer_known_types(order, {"ecdsa-sha2-nistp256", "ssh-ed25519"}),
+            "ssh-ed25519,ecdsa-sha2-nistp256,rsa-sha2-512,rsa-sha2-256,ssh-rsa");
+}
+
 TEST_F(KnownHostsTest, PolicyNames) {
   EXPECT_EQ(parse_host_key_policy(""), HostKeyPolicy::strict);
   EXPECT_EQ(parse_host_key_policy("ask"), HostKeyPolicy::strict);
