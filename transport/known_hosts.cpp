@@ -1,17 +1,25 @@
 #include "transport/known_hosts.h"
 
 #include <fcntl.h>
-#include <libssh2.h>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "transport/ssh_config.h"
 
 namespace pdx {
 namespace {
@@ -25,15 +33,45 @@ std::string base64(std::string_view bytes) {
   return out;
 }
 
+/// Decodes padded base64; nullopt if it is not.
+std::optional<std::string> unbase64(std::string_view text) {
+  if (text.empty() || text.size() % 4 != 0) return std::nullopt;
+  std::string out(text.size() / 4 * 3, '\0');
+  int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                          reinterpret_cast<const unsigned char*>(text.data()),
+                          static_cast<int>(text.size()));
+  if (n < 0) return std::nullopt;
+  auto padding = static_cast<std::size_t>(std::count(text.end() - 2, text.end(), '='));
+  out.resize(static_cast<std::size_t>(n) - padding);
+  return out;
+}
+
+std::string hmac_sha1(std::string_view key, std::string_view text) {
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  unsigned size = 0;
+  HMAC(EVP_sha1(), key.data(), static_cast<int>(key.size()),
+       reinterpret_cast<const unsigned char*>(text.data()), text.size(), mac, &size);
+  return std::string(reinterpret_cast<const char*>(mac), size);
+}
+
 /// ssh's hashed form of a known_hosts name: |1|base64(salt)|base64(HMAC-SHA1(salt, name)).
 std::string hashed_name(const std::string& name) {
-  unsigned char salt[20], mac[EVP_MAX_MD_SIZE];
-  unsigned mac_size = 0;
+  unsigned char salt[20];
   RAND_bytes(salt, sizeof salt);
-  HMAC(EVP_sha1(), salt, sizeof salt, reinterpret_cast<const unsigned char*>(name.data()),
-       name.size(), mac, &mac_size);
-  return "|1|" + base64({reinterpret_cast<const char*>(salt), sizeof salt}) + "|" +
-         base64({reinterpret_cast<const char*>(mac), mac_size});
+  std::string_view key(reinterpret_cast<const char*>(salt), sizeof salt);
+  return "|1|" + base64(key) + "|" + base64(hmac_sha1(key, name));
+}
+
+/// True if the hashed host field "|1|salt|hash" is `name`'s.
+bool hashed_matches(std::string_view field, const std::string& name) {
+  field.remove_prefix(3);
+  auto bar = field.find('|');
+  if (bar == std::string_view::npos) return false;
+  auto salt = unbase64(field.substr(0, bar));
+  auto hash = unbase64(field.substr(bar + 1));
+  if (!salt || !hash) return false;
+  auto mac = hmac_sha1(*salt, name);
+  return mac.size() == hash->size() && CRYPTO_memcmp(mac.data(), hash->data(), mac.size()) == 0;
 }
 
 /// The key type name at the start of an SSH key blob ("ssh-ed25519").
@@ -46,43 +84,48 @@ std::string_view key_type_name(std::string_view blob) {
   return len <= blob.size() - 4 ? blob.substr(4, len) : "unknown";
 }
 
-int knownhost_key_type(int libssh2_hostkey_type) {
-  switch (libssh2_hostkey_type) {
-    case LIBSSH2_HOSTKEY_TYPE_RSA:
-      return LIBSSH2_KNOWNHOST_KEY_SSHRSA;
-    case LIBSSH2_HOSTKEY_TYPE_DSS:
-      return LIBSSH2_KNOWNHOST_KEY_SSHDSS;
-    case LIBSSH2_HOSTKEY_TYPE_ECDSA_256:
-      return LIBSSH2_KNOWNHOST_KEY_ECDSA_256;
-    case LIBSSH2_HOSTKEY_TYPE_ECDSA_384:
-      return LIBSSH2_KNOWNHOST_KEY_ECDSA_384;
-    case LIBSSH2_HOSTKEY_TYPE_ECDSA_521:
-      return LIBSSH2_KNOWNHOST_KEY_ECDSA_521;
-    case LIBSSH2_HOSTKEY_TYPE_ED25519:
-      return LIBSSH2_KNOWNHOST_KEY_ED25519;
-    default:
-      return LIBSSH2_KNOWNHOST_KEY_UNKNOWN;
-  }
+/// A name that can be written as a known_hosts host field without changing its meaning.
+bool recordable(const std::string& name) {
+  if (name.empty() || name.front() == '@' || name.front() == '|') return false;
+  return std::none_of(name.begin(), name.end(), [](char c) {
+    auto u = static_cast<unsigned char>(c);
+    return std::isspace(u) || std::iscntrl(u) || std::strchr(",*?!#", c);
+  });
 }
 
-/// Appends one line to `path` under an exclusive flock, so that two pdx runs accepting keys at
-/// once do not interleave. Returns the line's number.
-Result<int> append_locked(const std::string& path, const std::string& line) {
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-  if (fd < 0) return Error{"cannot write " + path};
-  ::flock(fd, LOCK_EX);
+void warn_on_stderr(const std::string& message) {
+  std::fprintf(stderr, "pdx: warning: %s\n", message.c_str());
+}
+
+/// A file descriptor closed (and so unlocked) on scope exit.
+struct Fd {
+  int fd;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+/// Opens `path` for appending under an exclusive flock, creating its directory (0700, as ssh
+/// creates ~/.ssh) if missing. Error: why not.
+Result<void> open_locked(const std::string& path, Fd& out) {
+  auto dir = std::filesystem::path(path).parent_path();
+  if (!dir.empty() && ::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+    return Error{"cannot create " + dir.string() + ": " + std::strerror(errno)};
+  out.fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  if (out.fd < 0) return Error{"cannot open " + path + ": " + std::strerror(errno)};
+  int rc;
+  while ((rc = ::flock(out.fd, LOCK_EX)) != 0 && errno == EINTR) {
+  }
+  if (rc != 0) return Error{"cannot lock " + path + ": " + std::strerror(errno)};
+  return {};
+}
+
+std::string read_all(int fd) {
   std::string text;
   char buf[65536];
   for (ssize_t n; (n = ::pread(fd, buf, sizeof buf, static_cast<off_t>(text.size()))) > 0;)
     text.append(buf, static_cast<std::size_t>(n));
-  std::string out = (!text.empty() && text.back() != '\n' ? "\n" : "") + line + "\n";
-  bool ok = ::write(fd, out.data(), out.size()) == static_cast<ssize_t>(out.size());
-  ::close(fd);  // releases the lock
-  if (!ok) return Error{"cannot write " + path};
-  return static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1 +
-         (!text.empty() && text.back() != '\n');
+  return text;
 }
 
 }  // namespace
@@ -103,69 +146,104 @@ std::string fingerprint(const HostKey& key) {
 }
 
 std::string known_hosts_name(std::string_view host, int port) {
-  if (port == 22 || port == 0) return std::string(host);
-  return "[" + std::string(host) + "]:" + std::to_string(port);
+  if (port == 22 || port == 0) return lower_case(host);
+  return "[" + lower_case(host) + "]:" + std::to_string(port);
 }
 
-KnownHosts::KnownHosts(std::vector<std::string> files) : files_(std::move(files)) {
-  session_ = libssh2_session_init();
-  hosts_ = session_ ? libssh2_knownhost_init(session_) : nullptr;
-  if (!hosts_) return;
-  for (std::size_t i = 0; i < files_.size(); ++i) read_file(i);
-}
-
-KnownHosts::~KnownHosts() {
-  if (hosts_) libssh2_knownhost_free(hosts_);
-  if (session_) libssh2_session_free(session_);
-}
-
-void KnownHosts::read_file(std::size_t file_index) {
-  std::ifstream in(files_[file_index]);
-  std::string line;
-  for (int line_no = 1; std::getline(in, line); ++line_no) add_line(line, file_index, line_no);
-}
-
-// libssh2_knownhost_readfile() forgets where an entry came from; reading line by line and
-// noting the entries each line added is how a changed key can name its file:line.
-void KnownHosts::add_line(std::string_view line, std::size_t file_index, int line_no) {
-  auto first = line.find_first_not_of(" \t");
-  if (first == std::string_view::npos || line[first] == '#') return;
-  std::string text(line);
-  text += '\n';
-  // A line libssh2 cannot parse (@cert-authority, an unknown key type) is skipped, as ssh does.
-  if (libssh2_knownhost_readline(hosts_, text.data(), text.size(),
-                                 LIBSSH2_KNOWNHOST_FILE_OPENSSH) != 0)
-    return;
-  libssh2_knownhost* entry = nullptr;
-  while (libssh2_knownhost_get(hosts_, &entry, const_cast<libssh2_knownhost*>(last_)) == 0) {
-    where_[entry] = Location{file_index, line_no};
-    last_ = entry;
+KnownHosts::KnownHosts(std::vector<std::string> user_files, std::vector<std::string> global_files,
+                       WarningSink warn)
+    : files_(std::move(user_files)),
+      writable_(!files_.empty()),
+      warn_(warn ? std::move(warn) : warn_on_stderr) {
+  files_.insert(files_.end(), global_files.begin(), global_files.end());
+  for (std::size_t i = 0; i < files_.size(); ++i) {
+    std::ifstream in(files_[i], std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    entries_.push_back(parse(text.str()));
   }
 }
 
-KnownHosts::Found KnownHosts::check(const std::string& name, const HostKey& key,
-                                    std::string& where) {
-  libssh2_knownhost* entry = nullptr;
-  // Port -1 with the bracketed name: only "[host]:port" entries match a non-22 port, as in ssh.
-  int rc = libssh2_knownhost_checkp(hosts_, name.c_str(), -1, key.blob.data(), key.blob.size(),
-                                    LIBSSH2_KNOWNHOST_TYPE_PLAIN | LIBSSH2_KNOWNHOST_KEYENC_RAW |
-                                        knownhost_key_type(key.libssh2_type),
-                                    &entry);
-  if (rc == LIBSSH2_KNOWNHOST_CHECK_MATCH) return Found::match;
-  if (rc != LIBSSH2_KNOWNHOST_CHECK_MISMATCH) return Found::unknown;
-  auto it = where_.find(entry);
-  where = it == where_.end() ? "known_hosts"
-                             : files_[it->second.file] + ":" + std::to_string(it->second.line);
-  return Found::changed;
+// "[@marker] hosts type base64 [comment]", as ssh's hostfile.c reads it. A line that does not
+// parse, an unknown marker and @cert-authority (pdx does not do host certificates) are skipped.
+std::vector<KnownHosts::Entry> KnownHosts::parse(std::string_view text) {
+  std::vector<Entry> entries;
+  std::istringstream in{std::string(text)};
+  std::string line;
+  for (int line_no = 1; std::getline(in, line); ++line_no) {
+    std::istringstream words(line);
+    std::string first, type, key;
+    if (!(words >> first) || first.front() == '#') continue;
+    Entry e{first == "@revoked", "", {}, "", line_no};
+    if (first.front() == '@' && !e.revoked) continue;
+    if (e.revoked && !(words >> first)) continue;
+    auto blob = words >> type >> key ? unbase64(key) : std::nullopt;
+    if (!blob || key_type_name(*blob) != type) continue;
+    if (first.rfind("|1|", 0) == 0) {
+      e.hashed = first;
+    } else {
+      std::stringstream patterns(lower_case(first));
+      for (std::string p; std::getline(patterns, p, ',');) e.patterns.push_back(p);
+    }
+    e.blob = std::move(*blob);
+    entries.push_back(std::move(e));
+  }
+  return entries;
 }
 
-Result<void> KnownHosts::accept(const std::string& name, const HostKey& key, HashNames hash) {
-  if (files_.empty()) return Error{"no known_hosts file to record the key of " + name + " in"};
-  std::string line = (hash == HashNames::yes ? hashed_name(name) : name) + " " +
-                     std::string(key_type_name(key.blob)) + " " + base64(key.blob);
-  auto line_no = append_locked(files_.front(), line);
-  if (!line_no) return Error{line_no.error()};
-  add_line(line, 0, *line_no);
+// ssh's match_hostname: the hashed name, or some pattern and no `!pattern` matches.
+bool KnownHosts::matches(const Entry& entry, const std::string& name) {
+  return entry.hashed.empty() ? host_matches(name, entry.patterns)
+                              : hashed_matches(entry.hashed, name);
+}
+
+// As ssh's check_key_in_hostkeys: a revoked key is refused first; then any entry with this
+// key is a match; else one of its type with another key is a change; else one of another type.
+KnownHosts::Verdict KnownHosts::check(const std::string& name, std::string_view blob) const {
+  Verdict changed, other_type;
+  bool matched = false;
+  for (std::size_t f = 0; f < entries_.size(); ++f) {
+    for (const auto& e : entries_[f]) {
+      if (!matches(e, name)) continue;
+      std::string where = files_[f] + ":" + std::to_string(e.line);
+      if (e.blob == blob && e.revoked) return Verdict{Found::revoked, where, ""};
+      if (e.revoked) continue;
+      auto type = std::string(key_type_name(e.blob));
+      if (e.blob == blob) {
+        matched = true;
+      } else if (type == key_type_name(blob)) {
+        if (changed.where.empty()) changed = Verdict{Found::changed, where, type};
+      } else if (other_type.where.empty()) {
+        other_type = Verdict{Found::other_type, where, type};
+      }
+    }
+  }
+  if (matched) return Verdict{Found::match, "", ""};
+  if (!changed.where.empty()) return changed;
+  if (!other_type.where.empty()) return other_type;
+  return Verdict{};
+}
+
+// Under the file's lock the file is read again: another pdx may have recorded this host since
+// it was loaded, and then that entry decides (`verdict` is updated either way).
+Result<void> KnownHosts::record(const std::string& name, const HostKey& key, HashNames hash,
+                                Verdict& verdict) {
+  if (!writable_) return Error{"no UserKnownHostsFile to record it in"};
+  if (!recordable(name)) return Error{"the name '" + name + "' cannot be written to known_hosts"};
+  const std::string& path = files_.front();
+  Fd fd{-1};
+  if (auto ok = open_locked(path, fd); !ok) return ok;
+  std::string text = read_all(fd.fd);
+  entries_.front() = parse(text);
+  verdict = check(name, key.blob);
+  if (verdict.found != Found::unknown) return {};
+  std::string host_field = hash == HashNames::yes ? hashed_name(name) : name;
+  std::string out = (!text.empty() && text.back() != '\n' ? "\n" : "") + host_field + " " +
+                    std::string(key_type_name(key.blob)) + " " + base64(key.blob) + "\n";
+  if (::write(fd.fd, out.data(), out.size()) != static_cast<ssize_t>(out.size()))
+    return Error{"cannot write " + path + ": " + std::strerror(errno)};
+  entries_.front() = parse(text + out);  // the new line included, with its number
+  verdict = Verdict{Found::match, "", ""};
   return {};
 }
 
@@ -173,24 +251,71 @@ Result<void> KnownHosts::verify(std::string_view host, int port, const HostKey& 
                                 HostKeyPolicy policy, HashNames hash) {
   std::string name = known_hosts_name(host, port);
   std::lock_guard lock(mutex_);
-  if (!hosts_) return Error{"cannot set up the known_hosts check"};
-  std::string where;
-  switch (check(name, key, where)) {
+  Verdict verdict = check(name, key.blob);
+  if (verdict.found == Found::unknown && policy != HostKeyPolicy::strict) {
+    auto recorded = record(name, key, hash, verdict);
+    std::string why = "cannot record the host key of " + name + ": " + recorded.error();
+    if (!recorded && policy == HostKeyPolicy::accept_new) return Error{why + "; nothing was run"};
+    if (!recorded) warn_(why + " (StrictHostKeyChecking=no: going on)");
+    if (!recorded) return {};
+  }
+  return judge(name, key, verdict);
+}
+
+Result<void> KnownHosts::judge(const std::string& name, const HostKey& key,
+                               const Verdict& verdict) const {
+  switch (verdict.found) {
     case Found::match:
       return {};
+    case Found::revoked:
+      return Error{"REVOKED host key for " + name + " (" + fingerprint(key) +
+                   "), marked @revoked at " + verdict.where + "; nothing was run"};
     case Found::changed:
       return Error{"HOST KEY CHANGED for " + name + " (now " + fingerprint(key) +
-                   "), it does not match " + where +
+                   "), it does not match " + verdict.where +
                    ": possible man-in-the-middle attack; nothing was run. If the change is "
                    "expected, remove that line"};
+    case Found::other_type:
+      return Error{"host key for " + name + " is " + fingerprint(key) + ", but a key of type " +
+                   verdict.type + " is known at " + verdict.where +
+                   " and the server did not offer it: possible man-in-the-middle attack; nothing "
+                   "was run"};
     case Found::unknown:
       break;
   }
-  if (policy == HostKeyPolicy::strict)
-    return Error{"host key for " + name + " is not known (" + fingerprint(key) +
-                 "); nothing was run. To accept it, check the fingerprint and run with "
-                 "-o StrictHostKeyChecking=accept-new"};
-  return accept(name, key, hash);
+  return Error{"host key for " + name + " is not known (" + fingerprint(key) +
+               "); nothing was run. To accept it, check the fingerprint and run with "
+               "-o StrictHostKeyChecking=accept-new"};
+}
+
+std::string prefer_known_types(std::string_view algorithms,
+                               const std::vector<std::string>& known_types) {
+  std::vector<std::string> known, rest;
+  std::stringstream in{std::string(algorithms)};
+  for (std::string algorithm; std::getline(in, algorithm, ',');) {
+    // rsa-sha2-* sign with an ssh-rsa key.
+    std::string type = algorithm.rfind("rsa-sha2-", 0) == 0 ? "ssh-rsa" : algorithm;
+    bool is_known = std::find(known_types.begin(), known_types.end(), type) != known_types.end();
+    (is_known ? known : rest).push_back(algorithm);
+  }
+  std::string order;
+  for (const auto& list : {known, rest})
+    for (const auto& algorithm : list) order += (order.empty() ? "" : ",") + algorithm;
+  return order;
+}
+
+std::vector<std::string> KnownHosts::known_types(std::string_view host, int port) {
+  std::string name = known_hosts_name(host, port);
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> types;
+  for (const auto& file : entries_)
+    for (const auto& e : file) {
+      auto type = std::string(key_type_name(e.blob));
+      if (!e.revoked && std::find(types.begin(), types.end(), type) == types.end() &&
+          matches(e, name))
+        types.push_back(type);
+    }
+  return types;
 }
 
 }  // namespace pdx

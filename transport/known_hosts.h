@@ -1,27 +1,24 @@
 #pragma once
-// Host key policy: the known_hosts files (plain and hashed entries, through libssh2's knownhost
-// API) and what StrictHostKeyChecking allows. Loaded once per set of files per run and shared by
-// every session; check() and accept() are thread-safe.
-#include <memory>
+// Host key policy: the known_hosts files, read as ssh(1) reads them (plain names with `*`, `?`
+// and `!` patterns, hashed names, `@revoked` keys), and what StrictHostKeyChecking allows.
+// Host certificates are not supported: `@cert-authority` lines are skipped.
+// Loaded once per set of files per run and shared by every session; verify() and known_types()
+// are thread-safe.
+#include <functional>
 #include <mutex>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "core/result.h"
 
-struct _LIBSSH2_SESSION;
-struct _LIBSSH2_KNOWNHOSTS;
-struct libssh2_knownhost;
-
 namespace pdx {
 
-/// StrictHostKeyChecking. A changed key is refused under every policy.
+/// StrictHostKeyChecking. A changed or revoked key is refused under every policy.
 enum class HostKeyPolicy {
   strict,      // yes, ask (pdx never asks: a run may span a thousand hosts)
   accept_new,  // accept-new: record an unknown key, then go on
-  no,          // no, off: as accept-new (ssh(1) also records it); only when asked for
+  no,          // no, off: as accept-new, but a key that cannot be recorded is only a warning
 };
 
 /// HashKnownHosts: whether a recorded key's host name is written hashed (as Debian's ssh does).
@@ -33,45 +30,64 @@ HostKeyPolicy parse_host_key_policy(std::string_view value);
 /// A server's host key as libssh2_session_hostkey() gives it.
 struct HostKey {
   std::string_view blob;  // the SSH wire encoding: string type, then the key
-  int libssh2_type = 0;   // LIBSSH2_HOSTKEY_TYPE_*
+  int libssh2_type = 0;   // LIBSSH2_HOSTKEY_TYPE_* (unused: the type is read from the blob)
 };
+
+/// Where a warning goes (default: "pdx: warning: ..." on stderr).
+using WarningSink = std::function<void(const std::string&)>;
 
 class KnownHosts {
  public:
-  /// Reads `files` in order (a missing file is empty). New keys are appended to files.front().
-  explicit KnownHosts(std::vector<std::string> files);
-  ~KnownHosts();
-  KnownHosts(const KnownHosts&) = delete;
-  KnownHosts& operator=(const KnownHosts&) = delete;
+  /// Reads `user_files`, then `global_files`, in order (a missing file is empty). New keys are
+  /// recorded in user_files.front() only; with no user file, nowhere.
+  KnownHosts(std::vector<std::string> user_files, std::vector<std::string> global_files,
+             WarningSink warn = {});
 
   /// Checks `key` for `host` (the HostName) and `port` under `policy`, recording it when the
   /// policy allows a new key. Error: one line saying why the key is refused and what to do.
   Result<void> verify(std::string_view host, int port, const HostKey& key, HostKeyPolicy policy,
                       HashNames hash);
 
- private:
-  enum class Found { match, unknown, changed };
-  Found check(const std::string& name, const HostKey& key, std::string& where);
-  Result<void> accept(const std::string& name, const HostKey& key, HashNames hash);
-  void read_file(std::size_t file_index);
-  void add_line(std::string_view line, std::size_t file_index, int line_no);
+  /// The key types ("ssh-ed25519") known for host:port, in the order of the files.
+  std::vector<std::string> known_types(std::string_view host, int port);
 
-  std::vector<std::string> files_;
-  _LIBSSH2_SESSION* session_ = nullptr;  // libssh2's knownhost API needs one; never connected
-  _LIBSSH2_KNOWNHOSTS* hosts_ = nullptr;
-  const libssh2_knownhost* last_ = nullptr;  // the newest entry, to find what a line added
-  struct Location {
-    std::size_t file;
-    int line;
+ private:
+  struct Entry {
+    bool revoked = false;               // an @revoked line
+    std::string hashed;                 // a hashed host field, "|1|salt|hash"; else
+    std::vector<std::string> patterns;  // the host field "a,[b]:2222,!c*" split, lower case
+    std::string blob;                   // the key's wire encoding
+    int line = 0;
   };
-  std::unordered_map<const libssh2_knownhost*, Location> where_;  // entry -> file:line
-  std::mutex mutex_;  // guards all of the above: libssh2's collection is not thread-safe
+  enum class Found { match, unknown, changed, other_type, revoked };
+  struct Verdict {
+    Found found = Found::unknown;
+    std::string where;  // file:line of the entry that decided it
+    std::string type;   // other_type: the key type known there
+  };
+  static std::vector<Entry> parse(std::string_view text);
+  static bool matches(const Entry& entry, const std::string& name);
+  Verdict check(const std::string& name, std::string_view blob) const;
+  Result<void> record(const std::string& name, const HostKey& key, HashNames hash,
+                      Verdict& verdict);
+  Result<void> judge(const std::string& name, const HostKey& key, const Verdict& verdict) const;
+
+  std::vector<std::string> files_;           // user files first
+  bool writable_ = false;                    // files_.front() is the user file new keys go to
+  std::vector<std::vector<Entry>> entries_;  // per file, in line order
+  WarningSink warn_;
+  std::mutex mutex_;  // guards entries_: accept-new adds to it from every strand
 };
+
+/// HostKeyAlgorithms `algorithms` (comma-separated) with those for a key of one of
+/// `known_types` first, as ssh(1) orders them: the server then presents the key known_hosts holds.
+std::string prefer_known_types(std::string_view algorithms,
+                               const std::vector<std::string>& known_types);
 
 /// "ssh-ed25519 SHA256:base64", as ssh(1) prints a key.
 std::string fingerprint(const HostKey& key);
 
-/// The known_hosts name of a host: "host" on port 22, "[host]:port" elsewhere.
+/// The known_hosts name of a host: "host" on port 22, "[host]:port" elsewhere; lower case.
 std::string known_hosts_name(std::string_view host, int port);
 
 }  // namespace pdx

@@ -14,13 +14,6 @@ namespace {
 
 constexpr int kMaxIncludeDepth = 16;  // as ssh's READCONF_MAX_DEPTH
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
@@ -35,7 +28,7 @@ bool split_line(std::string_view line, std::string& keyword, std::string& value)
   while (end < line.size() && !std::isspace(static_cast<unsigned char>(line[end])) &&
          line[end] != '=')
     ++end;
-  keyword = lower(line.substr(0, end));
+  keyword = lower_case(line.substr(0, end));
   std::string_view rest = trim(line.substr(end));
   if (!rest.empty() && rest.front() == '=') rest = trim(rest.substr(1));
   value = std::string(rest);
@@ -87,7 +80,7 @@ Result<void> validate(const std::string& keyword, const std::string& value) {
   static const char* const kPolicies[] = {"yes", "no", "off", "accept-new", "ask"};
   if (keyword == "stricthostkeychecking" &&
       std::none_of(std::begin(kPolicies), std::end(kPolicies),
-                   [&](const char* p) { return lower(value) == p; }))
+                   [&](const char* p) { return lower_case(value) == p; }))
     return Error{"bad ssh StrictHostKeyChecking '" + value + "' (yes, accept-new, no, ask)"};
   return {};
 }
@@ -101,13 +94,17 @@ constexpr FirstWins kFirstWins[] = {
     {"hostname", [](const std::string& v, HostConfig& c) { return c.hostname = v, true; }},
     {"user", [](const std::string& v, HostConfig& c) { return c.user = v, true; }},
     {"port", [](const std::string& v, HostConfig& c) { return parse_port(v, c.port); }},
-    {"identitiesonly", [](const std::string& v,
-                          HostConfig& c) { return c.identities_only = lower(v) == "yes", true; }},
-    {"hashknownhosts", [](const std::string& v,
-                          HostConfig& c) { return c.hash_known_hosts = lower(v) == "yes", true; }},
+    {"identitiesonly",
+     [](const std::string& v, HostConfig& c) {
+       return c.identities_only = lower_case(v) == "yes", true;
+     }},
+    {"hashknownhosts",
+     [](const std::string& v, HostConfig& c) {
+       return c.hash_known_hosts = lower_case(v) == "yes", true;
+     }},
     {"stricthostkeychecking",
      [](const std::string& v, HostConfig& c) {
-       return c.strict_host_key_checking = lower(v), true;
+       return c.strict_host_key_checking = lower_case(v), true;
      }},
     {"userknownhostsfile",
      [](const std::string& v, HostConfig& c) {
@@ -128,6 +125,13 @@ constexpr FirstWins kFirstWins[] = {
 };
 
 }  // namespace
+
+std::string lower_case(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
 
 std::vector<std::string> split_words(std::string_view value) {
   std::vector<std::string> words;
@@ -243,7 +247,8 @@ Result<void> SshConfig::parse(std::string_view text, const std::string& origin, 
       auto words = split_words(value);
       // Only `Match all` is understood; any other Match block never applies.
       if (keyword == "match")
-        words = lower(value) == "all" ? std::vector<std::string>{"*"} : std::vector<std::string>{};
+        words =
+            lower_case(value) == "all" ? std::vector<std::string>{"*"} : std::vector<std::string>{};
       conditions.push_back(std::move(words));
     } else if (keyword == "include") {
       if (auto ok = include(value, user_file, conditions, depth); !ok) return ok;
@@ -263,6 +268,7 @@ Result<void> SshConfig::include(std::string_view value, bool user_file,
   const char* home = std::getenv("HOME");
   for (auto& word : split_words(value)) {
     std::string pattern = expand_tokens(word, TokenValues{home ? home : "", "", "", "", "", 22});
+    if (pattern.empty()) return Error{"ssh config Include with an empty file name"};
     if (pattern.front() != '/')
       pattern = (user_file ? std::string(home ? home : "") + "/.ssh/" : "/etc/ssh/") + pattern;
     glob_t g{};
@@ -283,7 +289,8 @@ Result<void> SshConfig::include(std::string_view value, bool user_file,
   return {};
 }
 
-HostConfig SshConfig::lookup(std::string_view host) const {
+HostConfig SshConfig::lookup(std::string_view given) const {
+  const std::string host = lower_case(given);  // as ssh(1), before Host matching and %h
   HostConfig c;
   bool seen[std::size(kFirstWins)] = {};
   for (const auto& e : entries_) {
@@ -299,8 +306,8 @@ HostConfig SshConfig::lookup(std::string_view host) const {
       if (!seen[i] && e.keyword == kFirstWins[i].keyword) seen[i] = kFirstWins[i].set(e.value, c);
   }
   c.hostname = c.hostname.empty()
-                   ? std::string(host)
-                   : expand_tokens(c.hostname, TokenValues{"", "", std::string(host), "", "", 22});
+                   ? host
+                   : lower_case(expand_tokens(c.hostname, TokenValues{"", "", host, "", "", 22}));
   return c;
 }
 

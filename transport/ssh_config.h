@@ -16,7 +16,7 @@ namespace pdx {
 
 /// What ssh_config says about one host. Empty / zero: not set (the caller picks the default).
 struct HostConfig {
-  std::string hostname;  // HostName with %h expanded; the host as given when not set
+  std::string hostname;  // HostName with %h expanded, else the host; in lower case, as ssh(1)
   std::string user;
   int port = 0;
   std::vector<std::string> identity_files;  // every IdentityFile, in order, not yet expanded
@@ -55,6 +55,7 @@ class SshConfig {
   /// Parses config text as if read from `origin` (for tests and error messages).
   Result<void> add_text(std::string_view text, const std::string& origin, bool user_file);
 
+  /// What applies to `host`, matched (and put in HostName's %h) in lower case, as ssh(1) does.
   HostConfig lookup(std::string_view host) const;
 
  private:
@@ -69,6 +70,9 @@ class SshConfig {
                        const std::vector<std::vector<std::string>>& conditions, int depth);
   std::vector<Entry> entries_;
 };
+
+/// ASCII lower case: host names are compared in it.
+std::string lower_case(std::string_view s);
 
 /// Splits a config value into words: whitespace separated, "double quotes" group.
 std::vector<std::string> split_words(std::string_view value);

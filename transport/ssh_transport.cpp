@@ -32,6 +32,16 @@ constexpr const char* kHostKeyOrder =
     "ssh-ed25519,ecdsa-sha2-nistp256,ecdsa-sha2-nistp384,ecdsa-sha2-nistp521,rsa-sha2-512,"
     "rsa-sha2-256,ssh-rsa";
 
+/// A UserKnownHostsFile or GlobalKnownHostsFile list, expanded; `none` entries dropped.
+std::vector<std::string> expand_files(const std::vector<std::string>& files,
+                                      const std::vector<std::string>& defaults,
+                                      const TokenValues& tokens) {
+  std::vector<std::string> out;
+  for (const auto& file : files.empty() ? defaults : files)
+    if (file != "none") out.push_back(expand_tokens(file, tokens));
+  return out;
+}
+
 struct LocalUser {
   std::string name, home;
 };
@@ -103,7 +113,7 @@ class SshTransport final : public Transport {
     const Endpoint& at = job.endpoint;
     HostConfig c = config_.lookup(at.host);
     HostPlan p;
-    p.hostname = c.hostname;
+    p.hostname = c.hostname;  // lower case, as ssh(1) looks it up in known_hosts
     p.port = at.port ? at.port : options_.port ? options_.port : c.port ? c.port : 22;
     p.auth.user = !at.user.empty()         ? at.user
                   : !options_.user.empty() ? options_.user
@@ -123,30 +133,30 @@ class SshTransport final : public Transport {
                         : c.connect_timeout.count() > 0 ? c.connect_timeout
                                                         : kDefaultConnectTimeout;
     p.kex_algorithms = c.kex_algorithms;
-    p.host_key_algorithms = c.host_key_algorithms.empty() ? kHostKeyOrder : c.host_key_algorithms;
+    p.host_key_algorithms =
+        !c.host_key_algorithms.empty()
+            ? c.host_key_algorithms
+            : prefer_known_types(kHostKeyOrder, p.known_hosts->known_types(p.hostname, p.port));
     p.ciphers = c.ciphers;
     p.macs = c.macs;
     return p;
   }
 
-  /// The known_hosts files for a host, each set read once per run and shared.
+  /// The known_hosts files for a host, each set read once per run and shared. New keys go to
+  /// the first user file only: none with `UserKnownHostsFile none`.
   std::shared_ptr<KnownHosts> known_hosts(const HostConfig& c, const TokenValues& tokens) {
-    auto user = c.user_known_hosts_files.empty()
-                    ? std::vector<std::string>{"~/.ssh/known_hosts", "~/.ssh/known_hosts2"}
-                    : c.user_known_hosts_files;
-    auto global =
-        c.global_known_hosts_files.empty()
-            ? std::vector<std::string>{"/etc/ssh/ssh_known_hosts", "/etc/ssh/ssh_known_hosts2"}
-            : c.global_known_hosts_files;
-    std::vector<std::string> files;
+    auto user = expand_files(c.user_known_hosts_files,
+                             {"~/.ssh/known_hosts", "~/.ssh/known_hosts2"}, tokens);
+    auto global = expand_files(c.global_known_hosts_files,
+                               {"/etc/ssh/ssh_known_hosts", "/etc/ssh/ssh_known_hosts2"}, tokens);
     std::string key;
-    for (const auto& list : {user, global})
-      for (const auto& file : list)
-        if (file != "none")
-          files.push_back(expand_tokens(file, tokens)), key += files.back() + '\n';
+    for (const auto& list : {user, global}) {
+      for (const auto& file : list) key += file + '\n';
+      key += '\n';  // where the user files end
+    }
     std::lock_guard lock(mutex_);
     auto& shared = known_hosts_[key];
-    if (!shared) shared = std::make_shared<KnownHosts>(std::move(files));
+    if (!shared) shared = std::make_shared<KnownHosts>(std::move(user), std::move(global));
     return shared;
   }
 

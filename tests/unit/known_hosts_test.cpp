@@ -28,6 +28,15 @@ std::string key_blob(char fill) {
   return blob + std::string(32, fill);
 }
 
+/// An ecdsa-sha2-nistp256 public key blob (not a valid point: only its type is read).
+std::string ecdsa_blob(char fill) {
+  std::string blob(
+      "\0\0\0\x13"
+      "ecdsa-sha2-nistp256\0\0\0\x08nistp256\0\0\0\x41",
+      4 + 19 + 4 + 8 + 4);
+  return blob + std::string(65, fill);
+}
+
 HostKey key(const std::string& blob) {
   return HostKey{blob, LIBSSH2_HOSTKEY_TYPE_ED25519};
 }
@@ -57,6 +66,10 @@ class KnownHostsTest : public ::testing::Test {
     s << in.rdbuf();
     return s.str();
   }
+  long lines() {
+    auto text = read();
+    return std::count(text.begin(), text.end(), '\n');
+  }
   std::filesystem::path dir_;
   std::string file_;
   const std::string a_ = key_blob('a'), b_ = key_blob('b');
@@ -65,7 +78,7 @@ class KnownHostsTest : public ::testing::Test {
 TEST_F(KnownHostsTest, PlainEntryMatchesOnlyItsPort) {
   write("# comment\n[10.0.0.1]:2222 ssh-ed25519 " + b64(a_) + "\n10.0.0.2 ssh-ed25519 " + b64(a_) +
         "\n");
-  KnownHosts kh({file_});
+  KnownHosts kh({file_}, {});
   EXPECT_TRUE(kh.verify("10.0.0.1", 2222, key(a_), HostKeyPolicy::strict, HashNames::no).ok());
   EXPECT_TRUE(kh.verify("10.0.0.2", 22, key(a_), HostKeyPolicy::strict, HashNames::no).ok());
   // ssh's rule: a non-22 port needs its own "[host]:port" entry.
@@ -74,7 +87,7 @@ TEST_F(KnownHostsTest, PlainEntryMatchesOnlyItsPort) {
 
 TEST_F(KnownHostsTest, HashedEntryMatches) {
   write(hashed("[node1]:2222") + " ssh-ed25519 " + b64(a_) + "\n");
-  KnownHosts kh({file_});
+  KnownHosts kh({file_}, {});
   EXPECT_TRUE(kh.verify("node1", 2222, key(a_), HostKeyPolicy::strict, HashNames::no).ok());
   auto changed = kh.verify("node1", 2222, key(b_), HostKeyPolicy::strict, HashNames::no);
   ASSERT_FALSE(changed.ok());
@@ -83,7 +96,7 @@ TEST_F(KnownHostsTest, HashedEntryMatches) {
 
 TEST_F(KnownHostsTest, UnknownKeyRefusedWithHowToAccept) {
   write("");
-  KnownHosts kh({file_});
+  KnownHosts kh({file_}, {});
   auto r = kh.verify("node9", 22, key(a_), HostKeyPolicy::strict, HashNames::no);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().find("not known"), std::string::npos) << r.error();
@@ -95,7 +108,7 @@ TEST_F(KnownHostsTest, UnknownKeyRefusedWithHowToAccept) {
 TEST_F(KnownHostsTest, AcceptNewRecordsTheKeyOnce) {
   write("other ssh-ed25519 " + b64(b_));  // no final newline: the new line must not join it
   {
-    KnownHosts kh({file_});
+    KnownHosts kh({file_}, {});
     EXPECT_TRUE(kh.verify("node9", 2200, key(a_), HostKeyPolicy::accept_new, HashNames::no).ok());
     EXPECT_TRUE(kh.verify("node9", 2200, key(a_), HostKeyPolicy::strict, HashNames::no).ok());
     // A different key for the host just recorded is a changed key, naming the new line.
@@ -105,33 +118,182 @@ TEST_F(KnownHostsTest, AcceptNewRecordsTheKeyOnce) {
   }
   EXPECT_EQ(read(),
             "other ssh-ed25519 " + b64(b_) + "\n[node9]:2200 ssh-ed25519 " + b64(a_) + "\n");
-  KnownHosts again({file_});
+  KnownHosts again({file_}, {});
   EXPECT_TRUE(again.verify("node9", 2200, key(a_), HostKeyPolicy::strict, HashNames::no).ok());
 }
 
 TEST_F(KnownHostsTest, HashKnownHostsRecordsAHashedName) {
   write("");
   {
-    KnownHosts kh({file_});
+    KnownHosts kh({file_}, {});
     EXPECT_TRUE(kh.verify("node9", 2200, key(a_), HostKeyPolicy::accept_new, HashNames::yes).ok());
   }
   auto text = read();
   EXPECT_EQ(text.rfind("|1|", 0), 0u) << text;
   EXPECT_EQ(text.find("node9"), std::string::npos) << text;
-  KnownHosts again({file_});
+  KnownHosts again({file_}, {});
   EXPECT_TRUE(again.verify("node9", 2200, key(a_), HostKeyPolicy::strict, HashNames::no).ok());
   EXPECT_FALSE(again.verify("node9", 2200, key(b_), HostKeyPolicy::strict, HashNames::no).ok());
 }
 
 TEST_F(KnownHostsTest, ChangedKeyRefusedUnderEveryPolicyNamingFileAndLine) {
   write("# first\n\nnode1 ssh-ed25519 " + b64(a_) + "\n");
-  KnownHosts kh({"/nonexistent/known_hosts", file_});
+  KnownHosts kh({"/nonexistent/known_hosts", file_}, {});
   for (auto policy : {HostKeyPolicy::strict, HostKeyPolicy::accept_new, HostKeyPolicy::no}) {
     auto r = kh.verify("node1", 22, key(b_), policy, HashNames::no);
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().find("HOST KEY CHANGED for node1"), std::string::npos) << r.error();
     EXPECT_NE(r.error().find(file_ + ":3"), std::string::npos) << r.error();
   }
+}
+
+TEST_F(KnownHostsTest, RevokedKeyRefusedUnderEveryPolicyEvenWhenAlsoListed) {
+  write("@revoked * ssh-ed25519 " + b64(a_) + "\n[node1]:2222 ssh-ed25519 " + b64(a_) + "\n");
+  KnownHosts kh({file_}, {});
+  for (auto policy : {HostKeyPolicy::strict, HostKeyPolicy::accept_new, HostKeyPolicy::no}) {
+    auto r = kh.verify("node1", 2222, key(a_), policy, HashNames::no);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().find("REVOKED host key for [node1]:2222"), std::string::npos) << r.error();
+    EXPECT_NE(r.error().find(file_ + ":1"), std::string::npos) << r.error();
+  }
+}
+
+TEST_F(KnownHostsTest, RevokedKeyIsNeverRecorded) {
+  write("@revoked " + hashed("[node1]:2222") + " ssh-ed25519 " + b64(a_) + "\n");
+  KnownHosts kh({file_}, {});
+  for (auto policy : {HostKeyPolicy::accept_new, HostKeyPolicy::no}) {
+    auto r = kh.verify("node1", 2222, key(a_), policy, HashNames::no);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().find("REVOKED"), std::string::npos) << r.error();
+  }
+  EXPECT_EQ(lines(), 1);
+  EXPECT_TRUE(kh.known_types("node1", 2222).empty());
+}
+
+TEST_F(KnownHostsTest, CertAuthorityLinesAreSkipped) {
+  write("@cert-authority * ssh-ed25519 " + b64(a_) + "\n@unknown-marker * ssh-ed25519 " + b64(a_) +
+        "\n");
+  KnownHosts kh({file_}, {});
+  auto r = kh.verify("node1", 22, key(a_), HostKeyPolicy::strict, HashNames::no);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("not known"), std::string::npos) << r.error();
+  EXPECT_TRUE(kh.known_types("node1", 22).empty());
+}
+
+TEST_F(KnownHostsTest, WildcardEntryWithAnotherKeyIsChanged) {
+  write("[10.0.0.*]:2222 ssh-ed25519 " + b64(b_) + "\n");
+  KnownHosts kh({file_}, {});
+  EXPECT_TRUE(kh.verify("10.0.0.2", 2222, key(b_), HostKeyPolicy::strict, HashNames::no).ok());
+  auto r = kh.verify("10.0.0.2", 2222, key(a_), HostKeyPolicy::accept_new, HashNames::no);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("HOST KEY CHANGED"), std::string::npos) << r.error();
+  EXPECT_NE(r.error().find(file_ + ":1"), std::string::npos) << r.error();
+  EXPECT_EQ(read(), "[10.0.0.*]:2222 ssh-ed25519 " + b64(b_) + "\n");
+}
+
+TEST_F(KnownHostsTest, NegatedPatternExcludesTheLine) {
+  write("node*,!node13 ssh-ed25519 " + b64(b_) + "\n");
+  KnownHosts kh({file_}, {});
+  EXPECT_FALSE(kh.verify("node12", 22, key(a_), HostKeyPolicy::accept_new, HashNames::no).ok());
+  EXPECT_TRUE(kh.verify("node13", 22, key(a_), HostKeyPolicy::accept_new, HashNames::no).ok());
+  EXPECT_NE(read().find("\nnode13 ssh-ed25519 " + b64(a_) + "\n"), std::string::npos) << read();
+}
+
+TEST_F(KnownHostsTest, HostNamesAreCaseInsensitive) {
+  write("[localhost]:2222 ssh-ed25519 " + b64(b_) + "\nNODE2 ssh-ed25519 " + b64(b_) + "\n");
+  KnownHosts kh({file_}, {});
+  auto r = kh.verify("LocalHost", 2222, key(a_), HostKeyPolicy::accept_new, HashNames::no);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("HOST KEY CHANGED for [localhost]:2222"), std::string::npos);
+  EXPECT_TRUE(kh.verify("node2", 22, key(b_), HostKeyPolicy::strict, HashNames::no).ok());
+  EXPECT_TRUE(kh.verify("NODE9", 2200, key(a_), HostKeyPolicy::accept_new, HashNames::no).ok());
+  EXPECT_NE(read().find("[node9]:2200 ssh-ed25519"), std::string::npos) << read();
+}
+
+TEST_F(KnownHostsTest, KeyOfAnotherTypeKnownIsRefusedUnderEveryPolicy) {
+  const std::string ecdsa = ecdsa_blob('e');
+  write("# x\n[node1]:2222 ecdsa-sha2-nistp256 " + b64(ecdsa) + "\n");
+  KnownHosts kh({file_}, {});
+  EXPECT_EQ(kh.known_types("NODE1", 2222), std::vector<std::string>{"ecdsa-sha2-nistp256"});
+  EXPECT_TRUE(kh.known_types("node1", 22).empty());
+  for (auto policy : {HostKeyPolicy::strict, HostKeyPolicy::accept_new, HostKeyPolicy::no}) {
+    auto r = kh.verify("node1", 2222, key(a_), policy, HashNames::no);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().find("a key of type ecdsa-sha2-nistp256 is known at " + file_ + ":2"),
+              std::string::npos)
+        << r.error();
+  }
+  EXPECT_EQ(lines(), 2);
+  EXPECT_TRUE(kh.verify("node1", 2222, HostKey{ecdsa, LIBSSH2_HOSTKEY_TYPE_ECDSA_256},
+                        HostKeyPolicy::strict, HashNames::no)
+                  .ok());
+}
+
+TEST_F(KnownHostsTest, NothingRecordedWithoutAUserFile) {
+  write("");
+  std::vector<std::string> warnings;
+  KnownHosts kh({}, {file_}, [&](const std::string& w) { warnings.push_back(w); });
+  auto r = kh.verify("node9", 22, key(a_), HostKeyPolicy::accept_new, HashNames::no);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("no UserKnownHostsFile"), std::string::npos) << r.error();
+  EXPECT_TRUE(warnings.empty());
+  // StrictHostKeyChecking=no: as ssh, a key that cannot be recorded is a warning.
+  EXPECT_TRUE(kh.verify("node9", 22, key(a_), HostKeyPolicy::no, HashNames::no).ok());
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("cannot record the host key of node9"), std::string::npos);
+  EXPECT_EQ(read(), "");
+}
+
+TEST_F(KnownHostsTest, WriteFailureRefusesUnderAcceptNewWarnsUnderNo) {
+  std::vector<std::string> warnings;
+  KnownHosts kh({(dir_ / "missing" / "ssh" / "known_hosts").string()}, {},
+                [&](const std::string& w) { warnings.push_back(w); });
+  EXPECT_FALSE(kh.verify("node9", 22, key(a_), HostKeyPolicy::accept_new, HashNames::no).ok());
+  EXPECT_TRUE(kh.verify("node9", 22, key(a_), HostKeyPolicy::no, HashNames::no).ok());
+  EXPECT_EQ(warnings.size(), 1u);
+}
+
+TEST_F(KnownHostsTest, RecordingCreatesTheDirectory0700) {
+  auto file = dir_ / "dot-ssh" / "known_hosts";
+  KnownHosts kh({file.string()}, {});
+  EXPECT_TRUE(kh.verify("node9", 22, key(a_), HostKeyPolicy::accept_new, HashNames::no).ok());
+  auto perms = std::filesystem::status(file.parent_path()).permissions();
+  EXPECT_EQ(perms & std::filesystem::perms::all, std::filesystem::perms::owner_all);
+  EXPECT_EQ(std::filesystem::status(file).permissions() & std::filesystem::perms::all,
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+}
+
+TEST_F(KnownHostsTest, FileIsCheckedAgainUnderTheLock) {
+  write("");
+  KnownHosts kh({file_}, {});
+  // Another pdx records a key for the host after this one loaded the file.
+  write("# other run\n[node9]:2200 ssh-ed25519 " + b64(b_) + "\n");
+  auto r = kh.verify("node9", 2200, key(a_), HostKeyPolicy::accept_new, HashNames::no);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find(file_ + ":2"), std::string::npos) << r.error();
+  EXPECT_TRUE(kh.verify("node9", 2200, key(b_), HostKeyPolicy::accept_new, HashNames::no).ok());
+  EXPECT_EQ(read(), "# other run\n[node9]:2200 ssh-ed25519 " + b64(b_) + "\n");
+}
+
+TEST_F(KnownHostsTest, NamesThatWouldInjectALineAreNotRecorded) {
+  write("");
+  KnownHosts kh({file_}, {});
+  for (const char* name :
+       {"evil\n* ssh-ed25519 x", "a b", "a,b", "node*", "!x", "#x", "@revoked"}) {
+    auto r = kh.verify(name, 22, key(a_), HostKeyPolicy::accept_new, HashNames::no);
+    ASSERT_FALSE(r.ok()) << name;
+    EXPECT_NE(r.error().find("cannot be written to known_hosts"), std::string::npos) << r.error();
+  }
+  EXPECT_EQ(read(), "");
+}
+
+TEST_F(KnownHostsTest, KnownKeyTypesAreAskedForFirst) {
+  const std::string order = "ssh-ed25519,ecdsa-sha2-nistp256,rsa-sha2-512,rsa-sha2-256,ssh-rsa";
+  EXPECT_EQ(prefer_known_types(order, {}), order);
+  EXPECT_EQ(prefer_known_types(order, {"ssh-rsa"}),
+            "rsa-sha2-512,rsa-sha2-256,ssh-rsa,ssh-ed25519,ecdsa-sha2-nistp256");
+  EXPECT_EQ(prefer_known_types(order, {"ecdsa-sha2-nistp256", "ssh-ed25519"}),
+            "ssh-ed25519,ecdsa-sha2-nistp256,rsa-sha2-512,rsa-sha2-256,ssh-rsa");
 }
 
 TEST_F(KnownHostsTest, PolicyNames) {

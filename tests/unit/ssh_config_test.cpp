@@ -108,6 +108,21 @@ TEST(SshConfig, IncludeAppliesUnderItsHostBlock) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(SshConfig, HostIsMatchedInLowerCase) {
+  auto c = parse("Host node1\n  User u\n  HostName %h.cluster\n");
+  EXPECT_EQ(c.lookup("NODE1").user, "u");
+  EXPECT_EQ(c.lookup("Node1").hostname, "node1.cluster");
+  EXPECT_EQ(c.lookup("OTHER").hostname, "other");
+  EXPECT_EQ(parse("HostName NODE1.Example\n").lookup("x").hostname, "node1.example");
+}
+
+TEST(SshConfig, EmptyIncludeIsAnError) {
+  SshConfig c;
+  auto r = c.add_text("Include \"\"\n", "f", true);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("empty"), std::string::npos) << r.error();
+}
+
 TEST(SshConfig, MissingFileIsEmpty) {
   SshConfig c;
   EXPECT_TRUE(c.add_file("/nonexistent/pdx/ssh_config", true).ok());
