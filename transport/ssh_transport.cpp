@@ -105,7 +105,7 @@ class SshTransport final : public Transport {
   static std::string ask_password() {
     auto password = prompt_password("pdx: password for all hosts: ");
     if (!password) throw UsageError(password.error());
-    return *password;
+    return std::move(*password);  // a copy would leave the secret in freed memory
   }
 
   /// Command line over ssh_config over defaults, as ssh(1) resolves them.
