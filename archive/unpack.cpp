@@ -6,11 +6,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <memory>
 #include <system_error>
+#include <utility>
+#include <variant>
 
 #include "archive/decoder.h"
 #include "archive/part_reader.h"
@@ -41,38 +44,117 @@ class WorkingDirectory {
   int fd_;
 };
 
-// A file being extracted under a temporary name; removed unless renamed into place.
-class PendingFile {
+// An open descriptor, closed when dropped.
+class Fd {
  public:
-  ~PendingFile() { discard(); }
-  void start(std::string temp, std::string final_name) {
-    temp_ = std::move(temp);
-    final_ = std::move(final_name);
-  }
-  Result<void> commit() {
-    if (::rename(temp_.c_str(), final_.c_str()) != 0) {
-      return Error{final_ + ": cannot rename into place: " + std::strerror(errno)};
+  Fd() = default;
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() { reset(); }
+  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  Fd& operator=(Fd&& other) noexcept {
+    if (this != &other) {
+      reset();
+      fd_ = std::exchange(other.fd_, -1);
     }
-    temp_.clear();
-    return {};
+    return *this;
   }
-  void discard() {
-    if (!temp_.empty()) ::unlink(temp_.c_str());
-    temp_.clear();
+  int get() const { return fd_; }
+  int release() { return std::exchange(fd_, -1); }
+  void reset() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
   }
 
  private:
+  int fd_ = -1;
+};
+
+// The directory the regular files of the current entries go into, held open: found from the
+// unpack directory one component at a time with O_NOFOLLOW (a symlink on the way is refused, not
+// followed), made where missing, and reused while entries stay in it. Files are created and
+// renamed relative to it, so no path walk per file, and none that a symlink could redirect.
+class DirectoryCache {
+ public:
+  // Why a directory could not be opened: errno, and the component it failed at.
+  struct Failure {
+    int error;
+    std::string at;
+    bool symlink;
+  };
+
+  bool open_root() {
+    root_ = Fd(::open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    return root_.get() >= 0;
+  }
+
+  // The directory `dir` (relative, "" for the unpack directory), or why not.
+  std::variant<int, Failure> open(const std::string& dir) {
+    if (dir.empty()) return root_.get();
+    if (cached_.get() >= 0 && dir == cached_name_) return cached_.get();
+    forget();
+    Fd current;
+    int parent = root_.get();
+    for (std::size_t start = 0; start < dir.size();) {
+      std::size_t end = std::min(dir.find('/', start), dir.size());
+      std::string part = dir.substr(start, end - start);
+      int fd = ::openat(parent, part.c_str(), kDirFlags);
+      if (fd < 0 && errno == ENOENT &&
+          (::mkdirat(parent, part.c_str(), 0777) == 0 || errno == EEXIST)) {
+        fd = ::openat(parent, part.c_str(), kDirFlags);
+      }
+      if (fd < 0) {
+        int error = errno;
+        struct stat st;
+        bool symlink =
+            ::fstatat(parent, part.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
+        return Failure{error, dir.substr(0, end), symlink};
+      }
+      current = Fd(fd);
+      parent = fd;
+      start = end + 1;
+    }
+    cached_ = std::move(current);
+    cached_name_ = dir;
+    return cached_.get();
+  }
+
+  // Entries written by libarchive may change what names mean: walk again next time.
+  void forget() {
+    cached_.reset();
+    cached_name_.clear();
+  }
+
+ private:
+  static constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+  Fd root_;
+  Fd cached_;
+  std::string cached_name_;
+};
+
+// A file being written under a temporary name in its directory; removed unless renamed into
+// place.
+class PendingFile {
+ public:
+  PendingFile(int dir, std::string temp, std::string final_name)
+      : dir_(dir), temp_(std::move(temp)), final_(std::move(final_name)) {}
+  ~PendingFile() {
+    if (!temp_.empty()) ::unlinkat(dir_, temp_.c_str(), 0);
+  }
+  PendingFile(const PendingFile&) = delete;
+  PendingFile& operator=(const PendingFile&) = delete;
+  const std::string& temp() const { return temp_; }
+  // 0, or errno.
+  int commit() {
+    if (::renameat(dir_, temp_.c_str(), dir_, final_.c_str()) != 0) return errno;
+    temp_.clear();
+    return 0;
+  }
+
+ private:
+  int dir_;
   std::string temp_;
   std::string final_;
 };
-
-// DIR/NAME -> DIR/.NAME.pdx-PID-N: next to the final name, so the rename stays in one directory.
-std::string temporary_name(const std::string& name, std::uint64_t serial) {
-  std::filesystem::path path(name);
-  std::string temp = "." + path.filename().string() + ".pdx-" + std::to_string(::getpid()) + "-" +
-                     std::to_string(serial);
-  return (path.parent_path() / temp).string();
-}
 
 // libarchive's view of the parts: decoded (gzip, zstd) by StreamDecoder, else raw and seekable.
 // Keeps the message of a failure of its own, which names the part.
@@ -135,19 +217,20 @@ class Unpacker {
     archive_read_support_format_zip(reader_.get());
     archive_read_support_format_cpio(reader_.get());
     archive_read_support_format_7zip(reader_.get());
-    bool root = ::geteuid() == 0;
     archive_write_disk_set_options(writer_.get(),
-                                   kExtractFlags | (root ? ARCHIVE_EXTRACT_OWNER : 0));
+                                   kExtractFlags | (root_ ? ARCHIVE_EXTRACT_OWNER : 0));
     archive_write_disk_set_standard_lookup(writer_.get());
     if (input_.open(reader_.get()) != ARCHIVE_OK) return Error{read_error()};
 
     WorkingDirectory caller;
     std::error_code ec;
     std::filesystem::create_directories(options_.directory, ec);
-    if (!caller.ok() || ec || ::chdir(options_.directory.c_str()) != 0) {
+    if (!caller.ok() || ec || ::chdir(options_.directory.c_str()) != 0 || !dirs_.open_root()) {
       return Error{options_.directory + ": cannot unpack here: " +
                    (ec ? ec.message() : std::string(std::strerror(errno)))};
     }
+    umask_ = ::umask(0);
+    ::umask(umask_);
     auto extracted = extract_all();
     // Closing applies the deferred directory modes and times by relative name: it must run
     // here, in the directory, on failure too.
@@ -207,7 +290,8 @@ class Unpacker {
     }
     checked_dir_ = parent;
     auto type = archive_entry_filetype(entry);
-    if (type == AE_IFLNK || archive_entry_hardlink(entry)) checked_dir_ = "/";  // may add a symlink
+    if (type == AE_IFLNK || archive_entry_hardlink(entry))
+      checked_dir_.assign(1, '/');  // may add a symlink
     if ((type == AE_IFCHR || type == AE_IFBLK) && ::geteuid() != 0) {
       return Error{parts_.current_part() + ": entry " + original +
                    " is a device file; refused (only root may unpack device files)"};
@@ -220,9 +304,17 @@ class Unpacker {
     auto name = safe_entry_name(original, options_.strip_components);
     if (!name) return Error{parts_.current_part() + ": entry " + name.error()};
     if (name->empty()) return {};
+    const char* link = archive_entry_hardlink(entry);
+    if (archive_entry_filetype(entry) == AE_IFREG && !link) {
+      ++stats_.entries;
+      if (options_.on_entry) options_.on_entry(*name);
+      return write_file(entry, original, *name);
+    }
+    // Anything else goes through libarchive, which may turn names into symlinks.
+    dirs_.forget();
     if (auto ok = check_entry(entry, original, *name); !ok) return ok;
     archive_entry_set_pathname(entry, name->c_str());
-    if (const char* link = archive_entry_hardlink(entry)) {
+    if (link) {
       auto target = safe_entry_name(link, options_.strip_components);
       if (!target)
         return Error{parts_.current_part() + ": hard link " + original + " to " + target.error()};
@@ -231,13 +323,6 @@ class Unpacker {
     }
     ++stats_.entries;
     if (options_.on_entry) options_.on_entry(*name);
-    bool via_temp = archive_entry_filetype(entry) == AE_IFREG && !archive_entry_hardlink(entry);
-    PendingFile pending;
-    if (via_temp) {
-      std::string temp = temporary_name(*name, stats_.entries);
-      pending.start(temp, *name);
-      archive_entry_set_pathname(entry, temp.c_str());
-    }
     if (archive_write_header(writer_.get(), entry) < ARCHIVE_WARN) {
       return Error{parts_.current_part() + ": entry " + original +
                    ": refused: " + archive_message(writer_.get())};
@@ -248,12 +333,52 @@ class Unpacker {
     if (archive_write_finish_entry(writer_.get()) < ARCHIVE_WARN) {
       return Error{original + ": " + archive_message(writer_.get())};
     }
-    if (!via_temp) return {};
-    ++stats_.files;
-    stats_.file_bytes += static_cast<std::uint64_t>(archive_entry_size(entry));
-    return pending.commit();
+    return {};
   }
 
+  // A regular file, written by pdx itself: created as DIR/.NAME.pdx-PID-N relative to the held
+  // directory, its data, owner (root only), mode and times set on the open descriptor, then
+  // renamed to NAME -- a few system calls, where libarchive walks the whole path again per file.
+  Result<void> write_file(archive_entry* entry, const std::string& original,
+                          const std::string& name) {
+    std::size_t slash = name.rfind('/');
+    std::string dir = slash == std::string::npos ? "" : name.substr(0, slash);
+    std::string base = slash == std::string::npos ? name : name.substr(slash + 1);
+    auto opened = dirs_.open(dir);
+    if (auto* failure = std::get_if<DirectoryCache::Failure>(&opened)) {
+      std::string why = failure->symlink ? " is a symlink, and writing through it could leave " +
+                                               options_.directory
+                                         : ": " + std::string(std::strerror(failure->error));
+      return Error{parts_.current_part() + ": entry " + original + ": refused: " + failure->at +
+                   why};
+    }
+    int dirfd = std::get<int>(opened);
+    PendingFile pending(dirfd, "." + base + ".pdx-" + pid_ + "-" + std::to_string(stats_.entries),
+                        base);
+    mode_t mode = archive_entry_perm(entry);
+    if (!root_) {  // as libarchive does: no set-id bits for an owner that was not restored
+      if (archive_entry_uid(entry) != ::geteuid()) mode &= ~S_ISUID;
+      if (archive_entry_gid(entry) != ::getegid()) mode &= ~S_ISGID;
+    }
+    Fd file(::openat(dirfd, pending.temp().c_str(),
+                     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 0777));
+    if (file.get() < 0) {
+      return Error{original + ": cannot create: " + std::string(std::strerror(errno))};
+    }
+    if (archive_entry_size(entry) > 0 || !archive_entry_size_is_set(entry)) {
+      if (auto ok = copy_file_data(file.get(), entry, original); !ok) return ok;
+    }
+    set_metadata(file.get(), entry, mode);
+    if (::close(file.release()) != 0) {
+      return Error{original + ": cannot write: " + std::string(std::strerror(errno))};
+    }
+    if (int error = pending.commit()) {
+      return Error{name + ": cannot rename into place: " + std::strerror(error)};
+    }
+    ++stats_.files;
+    stats_.file_bytes += static_cast<std::uint64_t>(archive_entry_size(entry));
+    return {};
+  }
   Result<void> copy_data(const std::string& name) {
     const void* block;
     size_t size;
@@ -271,12 +396,89 @@ class Unpacker {
     return {};
   }
 
+  // Writes the data blocks at their offsets; a gap between them, a run of zeros filling a whole
+  // aligned chunk, and what is missing up to the entry's size stay holes (so a sparse file stays
+  // sparse, from zip too, as ARCHIVE_EXTRACT_SPARSE does).
+  Result<void> copy_file_data(int fd, archive_entry* entry, const std::string& name) {
+    constexpr la_int64_t kChunk = 4096;
+    auto zeros = [](const char* p, size_t n) {
+      return p[0] == 0 && std::memcmp(p, p + 1, n - 1) == 0;
+    };
+    const void* block;
+    size_t size;
+    la_int64_t offset;
+    la_int64_t position = 0;  // of the descriptor
+    la_int64_t end = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : 0;
+    int r;
+    while ((r = archive_read_data_block(reader_.get(), &block, &size, &offset)) == ARCHIVE_OK) {
+      const char* data = static_cast<const char*>(block);
+      end = std::max(end, offset + static_cast<la_int64_t>(size));
+      while (size > 0) {
+        // A run of whole chunks that are not all zeros, or one that is.
+        size_t run = 0;
+        for (size_t next; run < size; run += next) {
+          next = std::min(size - run, static_cast<size_t>(kChunk - (offset + run) % kChunk));
+          if (zeros(data + run, next)) break;
+        }
+        if (run == 0)
+          run = std::min(size, static_cast<size_t>(kChunk - offset % kChunk));
+        else {
+          if (offset != position && ::lseek(fd, offset, SEEK_SET) < 0) return write_error(name);
+          for (size_t done = 0; done < run;) {
+            ssize_t n = ::write(fd, data + done, run - done);
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) return write_error(name);
+            done += static_cast<size_t>(n);
+          }
+          position = offset + static_cast<la_int64_t>(run);
+        }
+        data += run;
+        offset += static_cast<la_int64_t>(run);
+        size -= run;
+      }
+      if (options_.on_progress) options_.on_progress(parts_.position(), parts_.total_size());
+    }
+    if (r != ARCHIVE_EOF) return Error{read_error()};
+    if (end > position && ::ftruncate(fd, end) != 0) return write_error(name);
+    return {};
+  }
+
+  static Error write_error(const std::string& name) {
+    return Error{name + ": cannot write: " + std::strerror(errno)};
+  }
+
+  // Owner (root only), mode and times, on the open file. Best effort, as libarchive does: a
+  // failure is no error, but set-id bits are kept only for an owner that was set.
+  void set_metadata(int fd, archive_entry* entry, mode_t mode) {
+    if (root_) {
+      auto uid = archive_write_disk_uid(writer_.get(), archive_entry_uname(entry),
+                                        archive_entry_uid(entry));
+      auto gid = archive_write_disk_gid(writer_.get(), archive_entry_gname(entry),
+                                        archive_entry_gid(entry));
+      if (::fchown(fd, static_cast<uid_t>(uid), static_cast<gid_t>(gid)) != 0) {
+        mode &= ~(S_ISUID | S_ISGID);
+      }
+    }
+    if ((mode & ~(0777 & ~umask_)) != 0) ::fchmod(fd, mode);  // else created with it already
+    bool atime = archive_entry_atime_is_set(entry);
+    bool mtime = archive_entry_mtime_is_set(entry);
+    if (!atime && !mtime) return;
+    struct timespec times[2] = {{0, UTIME_NOW}, {0, UTIME_NOW}};
+    if (atime) times[0] = {archive_entry_atime(entry), archive_entry_atime_nsec(entry)};
+    if (mtime) times[1] = {archive_entry_mtime(entry), archive_entry_mtime_nsec(entry)};
+    ::futimens(fd, times);
+  }
+
   const UnpackOptions& options_;
   PartReader parts_;
   ArchiveInput input_;
   // The directory of the last entry, all of whose components were seen not to be symlinks;
   // reset by an entry that could make a symlink ("/" matches no relative name).
   std::string checked_dir_ = "/";
+  DirectoryCache dirs_;
+  bool root_ = ::geteuid() == 0;
+  mode_t umask_ = 022;
+  std::string pid_ = std::to_string(::getpid());
   ArchivePtr reader_;
   ArchivePtr writer_;
   UnpackStats stats_;

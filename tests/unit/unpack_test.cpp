@@ -53,6 +53,45 @@ TEST(Unpack, RoundTripKeepsModesAndTimes) {
             std::filesystem::last_write_time(dir / "src/sub/f"));
 }
 
+// Symlinks planted in -C before the run are replaced (the directory entry by a directory, the
+// file by the file), never written through.
+TEST(Unpack, PlantedSymlinksAreNotFollowed) {
+  test::TempDir dir;
+  test::write_file(dir / "src/d/f", "new");
+  test::write_file(dir / "src/g", "new");
+  PackOptions pack_options;
+  pack_options.sources = {"src"};
+  pack_options.format = Format::tar;
+  auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(dir.path());
+  auto sink = open_output({"a.tar", std::nullopt, 1, Overwrite::no});
+  ASSERT_TRUE(sink.ok());
+  ASSERT_TRUE(pack(pack_options, **sink).ok());
+  std::filesystem::current_path(cwd);
+  test::write_file(dir / "outside/f", "old");
+  test::write_file(dir / "outside/g", "old");
+
+  std::filesystem::create_directories(dir / "x/src");
+  std::filesystem::create_symlink(dir / "outside", dir / "x/src/d");
+  UnpackOptions options;
+  options.parts = {dir / "a.tar"};
+  options.directory = dir / "x";
+  auto stats = unpack(options);
+  ASSERT_TRUE(stats.ok()) << stats.error();
+  EXPECT_EQ(test::read_file(dir / "outside/f"), "old");
+  EXPECT_FALSE(std::filesystem::is_symlink(dir / "x/src/d"));
+  EXPECT_EQ(test::read_file(dir / "x/src/d/f"), "new");
+
+  std::filesystem::create_directories(dir / "y/src/d");
+  std::filesystem::create_symlink(dir / "outside/g", dir / "y/src/g");
+  options.directory = dir / "y";
+  stats = unpack(options);
+  ASSERT_TRUE(stats.ok()) << stats.error();
+  EXPECT_EQ(test::read_file(dir / "outside/g"), "old");
+  EXPECT_FALSE(std::filesystem::is_symlink(dir / "y/src/g"));
+  EXPECT_EQ(test::read_file(dir / "y/src/g"), "new");
+}
+
 TEST(Unpack, NotAnArchiveNamesTheFile) {
   test::TempDir dir;
   test::write_file(dir / "notes.txt", "just some text\n");
