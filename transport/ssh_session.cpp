@@ -68,11 +68,12 @@ std::vector<std::string> split_commas(std::string_view list) {
   return names;
 }
 
-// True if the libssh2 call just made left a packet half in the socket: libssh2 then needs that
-// same call again before any other that sends (it sets OUTBOUND when a send stops short and
-// clears it once the packet is out).
-bool half_sent(LIBSSH2_SESSION* session) {
-  return libssh2_session_block_directions(session) & LIBSSH2_SESSION_BLOCK_OUTBOUND;
+// True if a libssh2 call that returned `rc` left a packet half in the socket: libssh2 then needs
+// that same call again before any other that sends. It says so with EAGAIN and OUTBOUND (set when
+// a send stops short, cleared once the packet is out).
+bool half_sent(LIBSSH2_SESSION* session, long rc) {
+  return rc == LIBSSH2_ERROR_EAGAIN &&
+         (libssh2_session_block_directions(session) & LIBSSH2_SESSION_BLOCK_OUTBOUND);
 }
 
 }  // namespace
@@ -318,14 +319,16 @@ asio::awaitable<Step> HostSession::stream() {
 }
 
 Step HostSession::run_step(StreamStep step, StreamPass& pass) {
+  pass.half_sent = false;
   Step failed = (this->*step)(pass);
-  pending_ = !failed && half_sent(session_) ? step : nullptr;
+  pending_ = !failed && pass.half_sent ? step : nullptr;
   return failed;
 }
 
 Step HostSession::send_stdin(StreamPass& pass) {
   if (input_.empty()) return Step{};
   auto n = libssh2_channel_write(channel_, input_.data(), std::min(input_.size(), kWriteSize));
+  pass.half_sent = half_sent(session_, n);
   if (n > 0) {
     input_.remove_prefix(static_cast<std::size_t>(n));
     pass.progress = true;
@@ -338,7 +341,9 @@ Step HostSession::send_stdin(StreamPass& pass) {
 // Once stdin is all out. A failure means the command is gone or no longer reads: nothing to tell.
 Step HostSession::send_eof(StreamPass& pass) {
   if (!input_.empty() || eof_sent_) return Step{};
-  if (libssh2_channel_send_eof(channel_) != LIBSSH2_ERROR_EAGAIN) eof_sent_ = pass.progress = true;
+  int rc = libssh2_channel_send_eof(channel_);
+  pass.half_sent = half_sent(session_, rc);
+  if (rc != LIBSSH2_ERROR_EAGAIN) eof_sent_ = pass.progress = true;
   return Step{};
 }
 
@@ -351,7 +356,7 @@ Step HostSession::drain_stderr(StreamPass& pass) {
 }
 
 // Reads what `stream` has queued and hands it to io_ as it comes: a host printing 100 MB never
-// has more than kReadSize of it here. Stops at EAGAIN, at a half-sent packet (a window adjust)
+// has more than kReadSize of it here. Stops at EAGAIN (perhaps with a window adjust half sent)
 // and at the fair share.
 Step HostSession::drain(Stream stream, StreamPass& pass) {
   thread_local char buffer[kReadSize];  // shared by the thread's sessions: output is not kept
@@ -359,11 +364,14 @@ Step HostSession::drain(Stream stream, StreamPass& pass) {
   for (std::size_t total = 0; total < kFairShare;) {
     auto n = libssh2_channel_read_ex(channel_, id, buffer, sizeof buffer);
     if (n < 0 && n != LIBSSH2_ERROR_EAGAIN) return waiter_.failure(n, "reading output");
+    // A read may also succeed with a packet of its own half sent (a reply to the server): the
+    // next read, the same call, finishes it.
+    pass.half_sent = half_sent(session_, n > 0 ? LIBSSH2_ERROR_EAGAIN : n);
     if (n <= 0) return Step{};
     io_.output(job_.index, stream, std::string_view(buffer, static_cast<std::size_t>(n)));
     total += static_cast<std::size_t>(n);
     pass.progress = true;
-    if (half_sent(session_)) return Step{};
+    if (pass.half_sent) return Step{};
   }
   pass.more = true;
   return Step{};

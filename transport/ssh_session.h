@@ -50,8 +50,9 @@ class HostSession : public std::enable_shared_from_this<HostSession> {
   boost::asio::awaitable<Step> stream();
   // stream()'s steps. Each makes its libssh2 calls and notes in the pass what came of them.
   struct StreamPass {
-    bool progress = false;  // bytes went out or came in, or EOF went out
-    bool more = false;      // output left unread at the fair share
+    bool progress = false;   // bytes went out or came in, or EOF went out
+    bool more = false;       // output left unread at the fair share
+    bool half_sent = false;  // the step's last call returned EAGAIN with a packet half sent
   };
   using StreamStep = Step (HostSession::*)(StreamPass&);
   Step run_step(StreamStep step, StreamPass& pass);
