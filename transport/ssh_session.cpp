@@ -24,11 +24,15 @@
 // Every handler runs on the host's strand, so the session's state needs no lock.
 #include "transport/ssh_session.h"
 
+#include <algorithm>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <cstdio>
+#include <vector>
+
+#include "transport/ssh_config.h"
 
 namespace pdx {
 namespace asio = boost::asio;
@@ -44,7 +48,59 @@ constexpr std::size_t kWriteSize = 32 * 1024;
 // How much one host may deliver before letting the other hosts of its thread run.
 constexpr std::size_t kFairShare = 1024 * 1024;
 
+// libssh2's algorithms for `method`, in its order of preference, comma-separated.
+std::string supported_algorithms(LIBSSH2_SESSION* session, int method) {
+  const char** algorithms = nullptr;
+  int count = libssh2_session_supported_algs(session, method, &algorithms);
+  std::string joined;
+  for (int i = 0; i < count; ++i) joined += (i ? "," : "") + std::string(algorithms[i]);
+  if (count > 0) libssh2_free(session, algorithms);
+  return joined;
+}
+
+std::vector<std::string> split_commas(std::string_view list) {
+  std::vector<std::string> names;
+  while (!list.empty()) {
+    auto comma = list.find(',');
+    if (auto name = list.substr(0, comma); !name.empty()) names.emplace_back(name);
+    list.remove_prefix(comma == std::string_view::npos ? list.size() : comma + 1);
+  }
+  return names;
+}
+
+// True if a libssh2 call that returned `rc` left a packet half in the socket: libssh2 then needs
+// that same call again before any other that sends. It says so with EAGAIN and OUTBOUND (set when
+// a send stops short, cleared once the packet is out).
+bool half_sent(LIBSSH2_SESSION* session, long rc) {
+  return rc == LIBSSH2_ERROR_EAGAIN &&
+         (libssh2_session_block_directions(session) & LIBSSH2_SESSION_BLOCK_OUTBOUND);
+}
+
 }  // namespace
+
+std::string apply_algorithm_list(std::string_view defaults, std::string_view list) {
+  char prefix = list.empty() ? '\0' : list.front();
+  if (prefix != '+' && prefix != '-' && prefix != '^') return std::string(list);
+  auto named = split_commas(list.substr(1));
+  auto named_has = [&named](const std::string& name) {
+    for (const auto& n : named)
+      if (n == name) return true;
+    return false;
+  };
+  std::vector<std::string> result;
+  if (prefix == '^') result = named;
+  for (auto& name : split_commas(defaults)) {
+    bool keep = prefix == '-' ? !host_matches(name, named) : !named_has(name);
+    if (keep || prefix == '+') result.push_back(std::move(name));
+  }
+  if (prefix == '+') {
+    for (const auto& name : named)
+      if (std::find(result.begin(), result.end(), name) == result.end()) result.push_back(name);
+  }
+  std::string joined;
+  for (const auto& name : result) joined += (joined.empty() ? "" : ",") + name;
+  return joined;
+}
 
 std::string format_seconds(std::chrono::milliseconds d) {
   char text[32];
@@ -86,8 +142,8 @@ asio::awaitable<HostResult> HostSession::run(StopSignal& stop) {
   if (!failed) failed = verify_host_key();
   if (!failed) failed = co_await authenticate(waiter_, credentials_, plan_.auth);
   leave_gate();
-  if (!failed) failed = co_await exec();
   if (!failed) arm_deadline(job_.command_timeout, Failure::command_timeout, "command");
+  if (!failed) failed = co_await exec();
   if (!failed) failed = co_await stream();
   if (!failed) failed = co_await collect_exit(result);
   if (failed) {
@@ -178,9 +234,12 @@ asio::awaitable<Step> HostSession::handshake() {
       {LIBSSH2_METHOD_CRYPT_SC, &plan_.ciphers},
       {LIBSSH2_METHOD_MAC_CS, &plan_.macs},
       {LIBSSH2_METHOD_MAC_SC, &plan_.macs}};
-  for (const auto& [method, list] : preferences)
-    if (!list->empty() && libssh2_session_method_pref(session_, method, list->c_str()) != 0)
+  for (const auto& [method, list] : preferences) {
+    if (list->empty()) continue;
+    std::string wanted = apply_algorithm_list(supported_algorithms(session_, method), *list);
+    if (wanted.empty() || libssh2_session_method_pref(session_, method, wanted.c_str()) != 0)
       co_return StepFailure{Failure::local, "none of '" + *list + "' is supported by libssh2"};
+  }
   long rc = co_await ssh_call(waiter_, [this] {
     return libssh2_session_handshake(session_, waiter_.socket().native_handle());
   });
@@ -217,60 +276,116 @@ asio::awaitable<Step> HostSession::exec() {
   co_return Step{};
 }
 
-// Reads what `stream` has queued and hands it to io_ as it comes: a host printing 100 MB
-// never has more than kReadSize of it here. `more`: stopped at the fair share, not at EAGAIN.
-long HostSession::deliver(Stream stream, bool& more) {
-  thread_local char buffer[kReadSize];  // shared by the thread's sessions: output is not kept
-  int id = stream == Stream::err ? SSH_EXTENDED_DATA_STDERR : 0;
-  std::size_t total = 0;
-  while (total < kFairShare) {
-    auto n = libssh2_channel_read_ex(channel_, id, buffer, sizeof buffer);
-    if (n <= 0) return n == LIBSSH2_ERROR_EAGAIN || n == 0 ? static_cast<long>(total) : n;
-    io_.output(job_.index, stream, std::string_view(buffer, static_cast<std::size_t>(n)));
-    total += static_cast<std::size_t>(n);
-  }
-  more = true;
-  return static_cast<long>(total);
-}
-
-// stdin goes out while stdout and stderr come in, so a command that reads and writes a lot
-// at once cannot deadlock with us. Ends at the channel's EOF.
+// stdin goes out while stdout and stderr come in, so a command that reads and writes a lot at
+// once cannot deadlock with us. Ends at the channel's EOF.
+//
+// The invariant: while a libssh2 call has left a packet half in the socket (pending_), the only
+// libssh2 call made is that same one, once the socket is writable again. libssh2 1.10 requires
+// it: the next call that sends, whichever it is, first finishes the half-sent packet and then
+// returns as if its own had gone out. A stdin write after a read's half-sent window adjust would
+// lose up to kWriteSize of stdin; a read after a half-sent EOF would lose the window adjust and
+// stall the channel. A step repeats its call exactly: its state only changes when a call
+// succeeds.
 asio::awaitable<Step> HostSession::stream() {
-  std::string_view input = job_.stdin_data ? std::string_view(*job_.stdin_data) : "";
-  bool eof_sent = false;
+  static constexpr StreamStep kSteps[] = {&HostSession::send_stdin, &HostSession::send_eof,
+                                          &HostSession::drain_stdout, &HostSession::drain_stderr};
+  input_ = job_.stdin_data ? std::string_view(*job_.stdin_data) : "";
   for (;;) {
-    bool progress = false, more = false;
-    if (!input.empty()) {
-      auto n = libssh2_channel_write(channel_, input.data(), std::min(input.size(), kWriteSize));
-      if (n > 0)
-        input.remove_prefix(static_cast<std::size_t>(n)), progress = true;
-      else if (n != LIBSSH2_ERROR_EAGAIN)
-        input = {};  // the command closed its stdin
-      // A packet half in the socket must be finished before libssh2 may send another (a
-      // window adjust from a read): wait for the socket to drain first.
-      else if (libssh2_session_block_directions(session_) & LIBSSH2_SESSION_BLOCK_OUTBOUND) {
+    StreamPass pass;
+    if (pending_) {  // waiter_.wait() waits for writable: libssh2 says OUTBOUND
+      if (!co_await waiter_.wait()) co_return waiter_.failure(kWaitAborted, "");
+      if (Step failed = run_step(pending_, pass)) co_return failed;
+      continue;
+    }
+    for (StreamStep step : kSteps) {
+      if (Step failed = run_step(step, pass)) co_return failed;
+      if (pending_) break;
+    }
+    if (pending_) continue;
+    switch (next_after(pass)) {
+      case Next::again:
+        continue;
+      case Next::ended:
+        co_return Step{};
+      case Next::yield:  // let the thread's other hosts run
+        co_await asio::post(deadline_.get_executor(), asio::use_awaitable);
+        if (waiter_.aborted()) co_return waiter_.failure(kWaitAborted, "");
+        continue;
+      case Next::wait:
         if (!co_await waiter_.wait()) co_return waiter_.failure(kWaitAborted, "");
         continue;
-      }
-    }
-    if (input.empty() && !eof_sent && libssh2_channel_send_eof(channel_) != LIBSSH2_ERROR_EAGAIN)
-      eof_sent = progress = true;
-    for (Stream s : {Stream::out, Stream::err}) {
-      long n = deliver(s, more);
-      if (n < 0) co_return waiter_.failure(n, "reading output");
-      progress = progress || n > 0;
-    }
-    if (more) {
-      co_await asio::post(deadline_.get_executor(), asio::use_awaitable);
-      if (waiter_.aborted()) co_return waiter_.failure(kWaitAborted, "");
-    } else if (!progress) {
-      if (libssh2_channel_eof(channel_)) co_return Step{};
-      // Reading stderr may have queued stdout packets that arrived meanwhile: the socket would
-      // not wake us for those.
-      if (libssh2_poll_channel_read(channel_, 1)) continue;
-      if (!co_await waiter_.wait()) co_return waiter_.failure(kWaitAborted, "");
     }
   }
+}
+
+Step HostSession::run_step(StreamStep step, StreamPass& pass) {
+  pass.half_sent = false;
+  Step failed = (this->*step)(pass);
+  pending_ = !failed && pass.half_sent ? step : nullptr;
+  return failed;
+}
+
+Step HostSession::send_stdin(StreamPass& pass) {
+  if (input_.empty()) return Step{};
+  auto n = libssh2_channel_write(channel_, input_.data(), std::min(input_.size(), kWriteSize));
+  pass.half_sent = half_sent(session_, n);
+  if (n > 0) {
+    input_.remove_prefix(static_cast<std::size_t>(n));
+    pass.progress = true;
+  } else if (n < 0 && n != LIBSSH2_ERROR_EAGAIN) {
+    input_ = {};  // the command closed its stdin
+  }
+  return Step{};
+}
+
+// Once stdin is all out. A failure means the command is gone or no longer reads: nothing to tell.
+Step HostSession::send_eof(StreamPass& pass) {
+  if (!input_.empty() || eof_sent_) return Step{};
+  int rc = libssh2_channel_send_eof(channel_);
+  pass.half_sent = half_sent(session_, rc);
+  if (rc != LIBSSH2_ERROR_EAGAIN) eof_sent_ = pass.progress = true;
+  return Step{};
+}
+
+Step HostSession::drain_stdout(StreamPass& pass) {
+  return drain(Stream::out, pass);
+}
+
+Step HostSession::drain_stderr(StreamPass& pass) {
+  return drain(Stream::err, pass);
+}
+
+// Reads what `stream` has queued and hands it to io_ as it comes: a host printing 100 MB never
+// has more than kReadSize of it here. Stops at EAGAIN (perhaps with a window adjust half sent)
+// and at the fair share.
+Step HostSession::drain(Stream stream, StreamPass& pass) {
+  thread_local char buffer[kReadSize];  // shared by the thread's sessions: output is not kept
+  int id = stream == Stream::err ? SSH_EXTENDED_DATA_STDERR : 0;
+  for (std::size_t total = 0; total < kFairShare;) {
+    auto n = libssh2_channel_read_ex(channel_, id, buffer, sizeof buffer);
+    if (n < 0 && n != LIBSSH2_ERROR_EAGAIN) return waiter_.failure(n, "reading output");
+    // A read may also succeed with a packet of its own half sent (a reply to the server): the
+    // next read, the same call, finishes it.
+    pass.half_sent = half_sent(session_, n > 0 ? LIBSSH2_ERROR_EAGAIN : n);
+    if (n <= 0) return Step{};
+    io_.output(job_.index, stream, std::string_view(buffer, static_cast<std::size_t>(n)));
+    total += static_cast<std::size_t>(n);
+    pass.progress = true;
+    if (pass.half_sent) return Step{};
+  }
+  pass.more = true;
+  return Step{};
+}
+
+// After a pass that left nothing half sent: what stream() does next.
+HostSession::Next HostSession::next_after(const StreamPass& pass) const {
+  if (pass.more) return Next::yield;
+  if (pass.progress) return Next::again;
+  if (libssh2_channel_eof(channel_)) return Next::ended;
+  // Reading stderr may have queued stdout packets that arrived meanwhile: the socket would not
+  // wake us for those.
+  if (libssh2_poll_channel_read(channel_, 1)) return Next::again;
+  return Next::wait;
 }
 
 asio::awaitable<Step> HostSession::collect_exit(HostResult& result) {

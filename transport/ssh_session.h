@@ -7,6 +7,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "transport/known_hosts.h"
 #include "transport/ssh_auth.h"
@@ -47,7 +48,21 @@ class HostSession : public std::enable_shared_from_this<HostSession> {
   Step verify_host_key();
   boost::asio::awaitable<Step> exec();
   boost::asio::awaitable<Step> stream();
-  long deliver(Stream stream, bool& more);
+  // stream()'s steps. Each makes its libssh2 calls and notes in the pass what came of them.
+  struct StreamPass {
+    bool progress = false;   // bytes went out or came in, or EOF went out
+    bool more = false;       // output left unread at the fair share
+    bool half_sent = false;  // the step's last call returned EAGAIN with a packet half sent
+  };
+  using StreamStep = Step (HostSession::*)(StreamPass&);
+  Step run_step(StreamStep step, StreamPass& pass);
+  Step send_stdin(StreamPass& pass);
+  Step send_eof(StreamPass& pass);
+  Step drain_stdout(StreamPass& pass);
+  Step drain_stderr(StreamPass& pass);
+  Step drain(Stream stream, StreamPass& pass);
+  enum class Next { again, yield, wait, ended };
+  Next next_after(const StreamPass& pass) const;
   boost::asio::awaitable<Step> collect_exit(HostResult& result);
   void arm_deadline(std::chrono::milliseconds after, Failure failure, const char* what);
   void abort(Failure failure, std::string error);
@@ -68,7 +83,16 @@ class HostSession : public std::enable_shared_from_this<HostSession> {
   LIBSSH2_SESSION* session_ = nullptr;
   LIBSSH2_CHANNEL* channel_ = nullptr;
   bool handshaken_ = false;
+  std::string_view input_;        // stdin not yet accepted by libssh2
+  bool eof_sent_ = false;         // EOF sent, or the command no longer reads stdin
+  StreamStep pending_ = nullptr;  // the step whose libssh2 call left a packet half sent
 };
+
+/// An ssh_config algorithm list (KexAlgorithms, HostKeyAlgorithms, Ciphers, MACs) applied to
+/// `defaults` (comma-separated, in order of preference) as ssh(1) does: "+a,b" appends those not
+/// there yet, "-a,b*" removes those matching (`*` and `?` as in Host patterns), "^a,b" puts them
+/// first; a list without a prefix replaces the defaults.
+std::string apply_algorithm_list(std::string_view defaults, std::string_view list);
 
 /// "10s", "1.5s": how a timeout is named in errors.
 std::string format_seconds(std::chrono::milliseconds d);
