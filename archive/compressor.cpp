@@ -1,8 +1,10 @@
 #include "archive/compressor.h"
 
+#include <bzlib.h>
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <deque>
 #include <future>
 #include <string>
@@ -219,6 +221,95 @@ class ParallelGzipSink : public ByteSink {
   std::uint64_t length_ = 0;
 };
 
+// bzip2 as pbzip2 and lbzip2 write it: the stream is cut into pieces of one bzip2 block each
+// (level x 100,000 bytes), each compressed on a thread of its own into a bzip2 stream of its own;
+// bzip2 -d, GNU tar and libarchive read the streams one after another as one. Up to `threads`
+// pieces are compressed while the caller's thread reads and frames the next one; write()
+// writes finished pieces in order, on the caller's thread.
+class ParallelBzip2Sink : public ByteSink {
+ public:
+  ParallelBzip2Sink(ByteSink& next, int level, int threads)
+      : next_(next),
+        level_(level),
+        piece_size_(static_cast<std::size_t>(level) * 100000),
+        threads_(static_cast<std::size_t>(threads)) {
+    piece_.reserve(piece_size_);
+  }
+  ~ParallelBzip2Sink() override {
+    for (auto& job : jobs_) job.wait();
+  }
+
+  Result<void> write(const void* data, std::size_t size) override {
+    const char* p = static_cast<const char*>(data);
+    while (size > 0) {
+      std::size_t n = std::min(size, piece_size_ - piece_.size());
+      piece_.insert(piece_.end(), p, p + n);
+      p += n;
+      size -= n;
+      if (piece_.size() == piece_size_) {
+        if (auto ok = submit(); !ok) return ok;
+      }
+    }
+    return {};
+  }
+
+  Result<void> finish() override {
+    if (!piece_.empty() || !submitted_) {  // an empty input is still one (empty) stream
+      if (auto ok = submit(); !ok) return ok;
+    }
+    while (!jobs_.empty()) {
+      if (auto ok = write_oldest(); !ok) return ok;
+    }
+    return next_.finish();
+  }
+  std::vector<WrittenFile> files() const override { return next_.files(); }
+  std::uint64_t written() const override { return next_.written(); }
+
+ private:
+  struct Piece {
+    std::vector<char> data;
+    int result = BZ_OK;  // of BZ2_bzBuffToBuffCompress
+  };
+
+  static Piece compress_piece(std::vector<char> input, int level) {
+    // bzlib.h: the output is at most 1% larger than the input, plus 600 bytes.
+    Piece out{std::vector<char>(input.size() + input.size() / 100 + 600)};
+    auto size = static_cast<unsigned int>(out.data.size());
+    out.result = BZ2_bzBuffToBuffCompress(out.data.data(), &size, input.data(),
+                                          static_cast<unsigned int>(input.size()), level, 0, 0);
+    out.data.resize(size);
+    return out;
+  }
+
+  Result<void> submit() {
+    if (jobs_.size() >= threads_) {
+      if (auto ok = write_oldest(); !ok) return ok;
+    }
+    jobs_.push_back(std::async(std::launch::async, compress_piece, std::move(piece_), level_));
+    submitted_ = true;
+    piece_.clear();
+    piece_.reserve(piece_size_);
+    return {};
+  }
+
+  Result<void> write_oldest() {
+    Piece piece = jobs_.front().get();
+    jobs_.pop_front();
+    if (piece.result != BZ_OK) {
+      return Error{"bzip2 compression failed (error " + std::to_string(piece.result) + ")"};
+    }
+    return next_.write(piece.data.data(), piece.data.size());
+  }
+
+  ByteSink& next_;
+  int level_;
+  std::size_t piece_size_;
+  std::size_t threads_;
+  std::vector<char> piece_;
+  std::deque<std::future<Piece>> jobs_;
+  bool submitted_ = false;
+};
+
 }  // namespace
 
 Result<std::unique_ptr<ByteSink>> compressing_sink(const CompressorOptions& options,
@@ -230,6 +321,14 @@ Result<std::unique_ptr<ByteSink>> compressing_sink(const CompressorOptions& opti
                    std::to_string(ZSTD_maxCLevel())};
     }
     return std::unique_ptr<ByteSink>(std::make_unique<ZstdSink>(next, level, options.threads));
+  }
+  if (options.codec == Codec::bzip2) {
+    int level = options.level.value_or(9);
+    if (level < 1 || level > 9) {
+      return Error{"--level " + std::to_string(level) + ": bzip2 levels are 1 to 9"};
+    }
+    return std::unique_ptr<ByteSink>(
+        std::make_unique<ParallelBzip2Sink>(next, level, std::max(1, options.threads)));
   }
   int level = options.level.value_or(6);
   if (level < 1 || level > 9) {
