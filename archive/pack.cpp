@@ -126,16 +126,15 @@ std::string archive_message(struct archive* a) {
 }
 
 bool own_compressor(Format format) {
-  return format == Format::tar_gz || format == Format::tar_zst;
+  return format == Format::tar_gz || format == Format::tar_bz2 || format == Format::tar_zst;
 }
 
-// The libarchive filter for bzip2 and xz; gzip and zstd are compressed by compressing_sink()
+// The libarchive filter for xz; gzip, bzip2 and zstd are compressed by compressing_sink()
 // (archive/compressor.h says why).
 Result<void> set_filter(struct archive* a, Format format) {
-  int r = ARCHIVE_OK;
-  if (format == Format::tar_bz2) r = archive_write_add_filter_bzip2(a);
-  if (format == Format::tar_xz) r = archive_write_add_filter_xz(a);
-  if (r != ARCHIVE_OK) return Error{"cannot compress: " + archive_message(a)};
+  if (format == Format::tar_xz && archive_write_add_filter_xz(a) != ARCHIVE_OK) {
+    return Error{"cannot compress: " + archive_message(a)};
+  }
   return {};
 }
 
@@ -163,8 +162,7 @@ Result<void> set_options(struct archive* a, const PackOptions& options) {
     }
   }
   // Compressed streams end where the data ends; tar itself keeps tar's 10240-byte records.
-  if (options.format == Format::tar_bz2 || options.format == Format::tar_xz ||
-      options.format == Format::zip) {
+  if (options.format == Format::tar_xz || options.format == Format::zip) {
     archive_write_set_bytes_in_last_block(a, 1);
   }
   return {};
@@ -191,10 +189,6 @@ class Packer {
     }
     archive_entry_linkresolver_set_strategy(resolver_.get(), archive_format(writer_.get()));
     archive_read_disk_set_standard_lookup(disk_.get());
-    // As GNU tar without --xattrs --acls: no extended attributes, ACLs or file flags.
-    archive_read_disk_set_behavior(disk_.get(), ARCHIVE_READDISK_NO_XATTR |
-                                                    ARCHIVE_READDISK_NO_ACL |
-                                                    ARCHIVE_READDISK_NO_FFLAGS);
     out_.buffer.reserve(kOutputBuffer);
     if (archive_write_open(writer_.get(), &out_, nullptr, OutputStream::write_callback, nullptr) !=
         ARCHIVE_OK) {
@@ -241,6 +235,13 @@ class Packer {
       if (file.fd < 0) return read_error(path);
     }
     if (!stored.empty()) {  // "" is the root of "/" itself
+      // As GNU tar without --xattrs --acls: no extended attributes, ACLs or file flags. Holes
+      // are looked for (SEEK_HOLE, six lseeks) only where the file has fewer blocks than its
+      // size needs, as GNU tar tells a sparse file.
+      bool dense = st.st_blocks * 512 >= st.st_size;
+      archive_read_disk_set_behavior(
+          disk_.get(), ARCHIVE_READDISK_NO_XATTR | ARCHIVE_READDISK_NO_ACL |
+                           ARCHIVE_READDISK_NO_FFLAGS | (dense ? ARCHIVE_READDISK_NO_SPARSE : 0));
       EntryPtr entry(archive_entry_new(), archive_entry_free);
       archive_entry_copy_sourcepath(entry.get(), path.c_str());
       archive_entry_copy_pathname(entry.get(), stored.c_str());
@@ -369,7 +370,7 @@ class Packer {
   const PackOptions& options_;
   std::vector<char> data_ = std::vector<char>(1 << 20);
   ByteSink& sink_;
-  std::unique_ptr<ByteSink> compressor_;  // in front of sink_ for gzip and zstd
+  std::unique_ptr<ByteSink> compressor_;  // in front of sink_ for gzip, bzip2 and zstd
   std::string output_name_;               // the output's file name, if a file
   struct stat output_dir_ = {};           // and its directory
   OutputStream out_;
@@ -414,7 +415,9 @@ Result<SourceSize> measure_sources(const std::vector<std::string>& sources) {
 Result<PackStats> pack(const PackOptions& options, ByteSink& sink) {
   std::unique_ptr<ByteSink> compressor;
   if (own_compressor(options.format)) {
-    Codec codec = options.format == Format::tar_gz ? Codec::gzip : Codec::zstd;
+    Codec codec = options.format == Format::tar_gz    ? Codec::gzip
+                  : options.format == Format::tar_bz2 ? Codec::bzip2
+                                                      : Codec::zstd;
     auto made = compressing_sink({codec, options.level, options.threads}, sink);
     if (!made) return Error{made.error()};
     compressor = std::move(*made);

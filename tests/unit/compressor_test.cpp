@@ -1,5 +1,6 @@
 #include "archive/compressor.h"
 
+#include <bzlib.h>
 #include <gtest/gtest.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -67,10 +68,51 @@ TEST(Compressor, GzipIsOneMemberGunzipReadsWithAnyThreads) {
   }
 }
 
+// Decodes bzip2 streams one after another, as bzip2 -d does; "" if one fails.
+std::string bunzip2(const std::string& in) {
+  std::string out;
+  std::size_t at = 0;
+  char buffer[1 << 16];
+  while (at < in.size()) {
+    bz_stream z{};
+    BZ2_bzDecompressInit(&z, 0, 0);
+    z.next_in = const_cast<char*>(in.data() + at);
+    z.avail_in = static_cast<unsigned int>(in.size() - at);
+    int r = BZ_OK;
+    while (r == BZ_OK) {
+      z.next_out = buffer;
+      z.avail_out = sizeof buffer;
+      r = BZ2_bzDecompress(&z);
+      out.append(buffer, sizeof buffer - z.avail_out);
+    }
+    at = in.size() - z.avail_in;
+    BZ2_bzDecompressEnd(&z);
+    if (r != BZ_STREAM_END) return "";
+  }
+  return out;
+}
+
+TEST(Compressor, Bzip2IsOneStreamPerBlockBunzip2ReadsWithAnyThreads) {
+  std::string input = sample();  // more than one 900 kB block
+  ASSERT_GT(input.size(), 900000u);
+  std::string one = compress(Codec::bzip2, 1, input);
+  for (int threads : {1, 2, 3}) {
+    std::string bz = compress(Codec::bzip2, threads, input);
+    EXPECT_EQ(bz, one) << threads;  // the same bytes whatever the threads
+    EXPECT_EQ(bz.rfind("BZh9", 0), 0u);
+    EXPECT_NE(bz.find("BZh9", 4), std::string::npos);  // a second stream
+    EXPECT_EQ(bunzip2(bz), input) << threads;
+  }
+  EXPECT_EQ(bunzip2(compress(Codec::bzip2, 2, "")), "");
+  EXPECT_FALSE(compress(Codec::bzip2, 2, "").empty());  // an empty stream, still a bzip2 file
+}
+
 TEST(Compressor, LevelsOutOfRangeAreErrors) {
   test::MemorySink out;
   EXPECT_FALSE(compressing_sink({Codec::gzip, 10, 1}, out).ok());
   EXPECT_FALSE(compressing_sink({Codec::zstd, 0, 1}, out).ok());
+  EXPECT_FALSE(compressing_sink({Codec::bzip2, 0, 1}, out).ok());
+  EXPECT_TRUE(compressing_sink({Codec::bzip2, 1, 1}, out).ok());
   EXPECT_TRUE(compressing_sink({Codec::zstd, 19, 1}, out).ok());
 }
 
