@@ -94,7 +94,7 @@ int cmd_pack(int argc, char** argv) {
                  "tar, tar.gz, tar.bz2, tar.xz, tar.zst or zip (default: from OUT's name)");
   app.add_option("-l,--level", args.level, "Compression level (the compressor's own scale)");
   app.add_option("-j,--threads", args.threads,
-                 "Compression threads for zstd, xz and gzip (default: all cores)")
+                 "Compression threads for gzip, bzip2, zstd and xz (default: all cores)")
       ->check(CLI::Range(1, 256));
   app.add_option("--split", args.split, "Write parts OUT.part-N of SIZE bytes (512K, 2000M, 1G)");
   app.add_option("-a,--suffix-length", args.suffix_length,
