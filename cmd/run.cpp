@@ -43,7 +43,8 @@ void add_options(CLI::App& app, RunOptions& o) {
   app.add_option("-x", o.exclude, "Hosts to leave out, same syntax (repeatable)")
       ->allow_extra_args(false);
   app.add_option("-f", o.fanout, "Hosts at once (fan-out), default 64")->check(CLI::PositiveNumber);
-  app.add_option("-t", o.connect_timeout, "Connect timeout in seconds (default: ConnectTimeout, else 10); 0: none")
+  app.add_option("-t", o.connect_timeout,
+                 "Connect timeout in seconds (default: ConnectTimeout, else 10); 0: none")
       ->check(CLI::Range(0.0, kMaxTimeout));
   app.add_option("-u", o.command_timeout, "Command timeout in seconds; the host then fails (255)")
       ->check(CLI::Range(0.0, kMaxTimeout));

@@ -5,8 +5,8 @@
 // Shape: `fanout` worker coroutines, each on its own strand, each taking the next job index from
 // a shared counter until none is left. So the fan-out limit is the number of workers, every
 // host's session lives on exactly one strand, and a slow host never holds up the others.
-// Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops every running job through its StopSignal and starts no more; a
-// second Ctrl-C exits at once with status 130.
+// Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops every running job through its StopSignal and starts no
+// more; a second Ctrl-C exits at once with status 130.
 #include <cstddef>
 #include <vector>
 

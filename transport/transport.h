@@ -47,14 +47,15 @@ struct HostResult {
   int exit_status = 0;  // meaningful when failure == none and signal is empty
   std::string signal;   // "KILL", "SEGV", ... when the command died of a signal
   Failure failure = Failure::none;
-  std::string error;    // one line, no host name, when failure != none ("connect timed out after 10s")
+  std::string
+      error;  // one line, no host name, when failure != none ("connect timed out after 10s")
   std::chrono::steady_clock::duration duration{};
 };
 
 /// One host's work, as the executor hands it to a transport.
 struct Job {
   Endpoint endpoint;
-  std::string label;    // how pdx names this host in output ("node01", "[::1]:2222")
+  std::string label;      // how pdx names this host in output ("node01", "[::1]:2222")
   std::size_t index = 0;  // 0-based position in the host list (PDX_RANK)
   /// For ssh: the full remote command line, environment exports already quoted in front.
   /// For local exec: the command after %h %u %n substitution, run by /bin/sh -c.
