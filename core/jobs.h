@@ -23,8 +23,15 @@ struct JobTemplate {
   std::chrono::milliseconds command_timeout{0};
 };
 
-/// Remote: command = "export PDX_HOST=... KEY=...; " + command as typed.
+/// Remote: command = "export PDX_HOST=... KEY=...; " + command as typed, wrapped by
+/// with_remote_deadline() when there is a command timeout.
 /// Local (-R exec): command with %h %u %n %% substituted; PDX_* and -E in Job::env.
 std::vector<Job> make_jobs(const std::vector<Host>& hosts, const JobTemplate& tmpl);
+
+/// -u over ssh: libssh2 1.10 cannot signal a remote command, so the host kills it itself. The
+/// command runs under `timeout -s KILL` (GNU coreutils: the whole process group is killed) in
+/// the user's own shell ($SHELL -c, so it means what it means without -u), a little after pdx
+/// gives up on the host. Where `timeout` is missing, the command runs as typed, unbounded.
+std::string with_remote_deadline(const std::string& command, std::chrono::milliseconds timeout);
 
 }  // namespace pdx

@@ -37,3 +37,21 @@ TEST(MakeJobs, LocalSubstitutesAndPutsEnvInTheChild) {
 
 }  // namespace
 }  // namespace pdx
+
+namespace pdx {
+namespace {
+
+TEST(MakeJobs, RemoteCommandTimeoutKillsOnTheHostItself) {
+  JobTemplate t;
+  t.command = "sleep 100; echo 'done'";
+  t.command_timeout = std::chrono::milliseconds(1500);
+  auto jobs = make_jobs(hosts(), t);
+  EXPECT_EQ(jobs[0].command,
+            "export PDX_HOST=n1 PDX_RANK=0 PDX_NHOSTS=2 PDX_MASTER=n1; "
+            "if command -v timeout >/dev/null 2>&1; then exec timeout -s KILL 3.5 "
+            "\"${SHELL:-/bin/sh}\" -c 'sleep 100; echo '\\''done'\\'''; fi\n"
+            "sleep 100; echo 'done'");
+}
+
+}  // namespace
+}  // namespace pdx
