@@ -46,9 +46,9 @@ def tree_rss(root):
             kids.setdefault(int(st[1]), []).append(int(pid))
             rss[int(pid)] = int(st[21]) * os.sysconf('SC_PAGE_SIZE')
         except (OSError, IndexError, ValueError): pass
-    total, todo = 0, [root]
-    while todo:
-        p = todo.pop(); total += rss.get(p, 0); todo += kids.get(p, [])
+    total, pending = 0, [root]
+    while pending:
+        p = pending.pop(); total += rss.get(p, 0); pending += kids.get(p, [])
     return total
 start = time.monotonic()
 with open(out, 'wb') as sink:

@@ -24,10 +24,10 @@
 #include <boost/asio/write.hpp>
 #include <cerrno>
 #include <csignal>
-#include <cstdio>
 #include <cstring>
 #include <mutex>
 
+#include "transport/seconds.h"
 #include "transport/signals.h"
 #include "transport/transport.h"
 
@@ -198,18 +198,12 @@ asio::awaitable<int> reap(Process& proc) {
   }
 }
 
-std::string seconds(std::chrono::milliseconds ms) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%gs", static_cast<double>(ms.count()) / 1000);
-  return text;
-}
-
 HostResult result_of(Process& proc, int status, const Job& job) {
   HostResult r;
   Failure killed = proc.killed();
   if (killed == Failure::command_timeout) {
     r.failure = Failure::command_timeout;
-    r.error = "command timed out after " + seconds(job.command_timeout) + " (killed)";
+    r.error = "command timed out after " + format_seconds(job.command_timeout) + " (killed)";
   } else if (killed == Failure::interrupted) {
     r.failure = Failure::interrupted;
     r.error = "interrupted";

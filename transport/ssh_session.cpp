@@ -32,6 +32,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "transport/seconds.h"
 #include "transport/ssh_config.h"
 
 namespace pdx {
@@ -100,15 +101,6 @@ std::string apply_algorithm_list(std::string_view defaults, std::string_view lis
   std::string joined;
   for (const auto& name : result) joined += (joined.empty() ? "" : ",") + name;
   return joined;
-}
-
-std::string format_seconds(std::chrono::milliseconds d) {
-  char text[32];
-  if (d.count() % 1000 == 0)
-    std::snprintf(text, sizeof text, "%llds", static_cast<long long>(d.count() / 1000));
-  else
-    std::snprintf(text, sizeof text, "%.3gs", static_cast<double>(d.count()) / 1000.0);
-  return text;
 }
 
 HostSession::HostSession(HostPlan plan, const Job& job, JobIo& io, Credentials& credentials,

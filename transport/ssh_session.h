@@ -94,7 +94,4 @@ class HostSession : public std::enable_shared_from_this<HostSession> {
 /// first; a list without a prefix replaces the defaults.
 std::string apply_algorithm_list(std::string_view defaults, std::string_view list);
 
-/// "10s", "1.5s": how a timeout is named in errors.
-std::string format_seconds(std::chrono::milliseconds d);
-
 }  // namespace pdx

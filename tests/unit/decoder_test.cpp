@@ -4,7 +4,7 @@
 
 #include "archive/compressor.h"
 #include "tests/unit/archive_memory_sink.h"
-#include "tests/unit/archive_temp_dir.h"
+#include "tests/unit/scratch.h"
 
 namespace pdx {
 

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/unit/archive_memory_sink.h"
-#include "tests/unit/archive_temp_dir.h"
+#include "tests/unit/scratch.h"
 
 namespace pdx {
 

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "tests/unit/temp_file.h"
+#include "tests/unit/scratch.h"
 
 namespace pdx {
 namespace {
@@ -53,12 +53,7 @@ std::string hashed(const std::string& name) {
 
 class KnownHostsTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = test::temp_dir() / ("known_hosts_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
-    file_ = (dir_ / "known_hosts").string();
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void SetUp() override { file_ = dir_ / "known_hosts"; }
   void write(const std::string& text) { std::ofstream(file_) << text; }
   std::string read() {
     std::ifstream in(file_);
@@ -70,7 +65,7 @@ class KnownHostsTest : public ::testing::Test {
     auto text = read();
     return std::count(text.begin(), text.end(), '\n');
   }
-  std::filesystem::path dir_;
+  test::TempDir dir_;
   std::string file_;
   const std::string a_ = key_blob('a'), b_ = key_blob('b');
 };
@@ -246,7 +241,7 @@ TEST_F(KnownHostsTest, NothingRecordedWithoutAUserFile) {
 
 TEST_F(KnownHostsTest, WriteFailureRefusesUnderAcceptNewWarnsUnderNo) {
   std::vector<std::string> warnings;
-  KnownHosts kh({(dir_ / "missing" / "ssh" / "known_hosts").string()}, {},
+  KnownHosts kh({(dir_.path() / "missing" / "ssh" / "known_hosts").string()}, {},
                 [&](const std::string& w) { warnings.push_back(w); });
   EXPECT_FALSE(kh.verify("node9", 22, key(a_), HostKeyPolicy::accept_new, HashNames::no).ok());
   EXPECT_TRUE(kh.verify("node9", 22, key(a_), HostKeyPolicy::no, HashNames::no).ok());
@@ -254,7 +249,7 @@ TEST_F(KnownHostsTest, WriteFailureRefusesUnderAcceptNewWarnsUnderNo) {
 }
 
 TEST_F(KnownHostsTest, RecordingCreatesTheDirectory0700) {
-  auto file = dir_ / "dot-ssh" / "known_hosts";
+  auto file = dir_.path() / "dot-ssh" / "known_hosts";
   KnownHosts kh({file.string()}, {});
   EXPECT_TRUE(kh.verify("node9", 22, key(a_), HostKeyPolicy::accept_new, HashNames::no).ok());
   auto perms = std::filesystem::status(file.parent_path()).permissions();

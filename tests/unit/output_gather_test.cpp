@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "core/output.h"
-#include "temp_file.h"
+#include "tests/unit/scratch.h"
 
 namespace pdx {
 namespace {

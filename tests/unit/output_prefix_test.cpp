@@ -5,7 +5,7 @@
 #include <thread>
 
 #include "core/output.h"
-#include "temp_file.h"
+#include "tests/unit/scratch.h"
 
 namespace pdx {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "tests/unit/archive_temp_dir.h"
+#include "tests/unit/scratch.h"
 
 namespace pdx {
 

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "tests/unit/scratch.h"
 
 namespace pdx {
 namespace {
@@ -41,8 +42,8 @@ TEST(ParseEnvAssignment, RejectsBadNames) {
 }
 
 TEST(ReadEnvFile, CommentsBlanksAndExport) {
-  auto dir = std::filesystem::temp_directory_path() / "pdx_run_env_test";
-  std::filesystem::create_directories(dir);
+  test::TempDir scratch;
+  const auto& dir = scratch.path();
   auto path = (dir / "env").string();
   std::ofstream(path) << "# comment\n\nexport A=1\n  B=two words\n";
   std::vector<EnvVar> want = {{"A", "1"}, {"B", "two words"}};

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tests/unit/temp_file.h"
+#include "tests/unit/scratch.h"
 
 namespace pdx {
 namespace {
@@ -92,8 +92,8 @@ TEST(SshConfig, MatchBlocksOtherThanAllNeverApply) {
 }
 
 TEST(SshConfig, IncludeAppliesUnderItsHostBlock) {
-  auto dir = test::temp_dir() / "ssh_config_include";
-  std::filesystem::create_directories(dir);
+  test::TempDir scratch;
+  const auto& dir = scratch.path();
   std::ofstream(dir / "inc1.conf") << "User included\nHost *\n  Port 2345\n";
   std::ofstream(dir / "inc2.conf") << "IdentityFile /k2\n";
   auto c =
@@ -105,7 +105,6 @@ TEST(SshConfig, IncludeAppliesUnderItsHostBlock) {
   auto cpu = c.lookup("cpu1");
   EXPECT_EQ(cpu.user, "last");
   EXPECT_EQ(cpu.port, 0);  // inside the gpu* block, even after the included file's Host *
-  std::filesystem::remove_all(dir);
 }
 
 TEST(SshConfig, HostIsMatchedInLowerCase) {

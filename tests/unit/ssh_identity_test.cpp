@@ -2,11 +2,11 @@
 
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
-#include <unistd.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+
+#include "tests/unit/scratch.h"
 
 namespace pdx {
 namespace {
@@ -95,9 +95,8 @@ TEST(SshIdentity, CorruptOpenSshKeyIsAnError) {
 }
 
 TEST(SshIdentity, LoadReadsTheKeyAndItsPubFile) {
-  char dir[] = "/tmp/pdx-identity-test.XXXXXX";
-  ASSERT_NE(::mkdtemp(dir), nullptr);
-  const std::string path = std::string(dir) + "/id_ed25519";
+  test::TempDir dir;
+  const std::string path = dir / "id_ed25519";
   std::ofstream(path) << kPlain;
   std::ofstream(path + ".pub") << kPlainPub;
   auto id = Identity::load(path);
@@ -105,9 +104,6 @@ TEST(SshIdentity, LoadReadsTheKeyAndItsPubFile) {
   EXPECT_EQ((*id)->private_text(), kPlain);
   EXPECT_EQ((*id)->public_text(), kPlainPub);
   EXPECT_TRUE((*id)->can_sign());
-  std::remove(path.c_str());
-  std::remove((path + ".pub").c_str());
-  ::rmdir(dir);
 }
 
 }  // namespace

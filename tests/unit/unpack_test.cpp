@@ -5,7 +5,7 @@
 
 #include "archive/byte_sink.h"
 #include "archive/pack.h"
-#include "tests/unit/archive_temp_dir.h"
+#include "tests/unit/scratch.h"
 
 namespace pdx {
 

@@ -1,6 +1,10 @@
 #pragma once
-// A scratch directory for the archive unit tests: under $PDX_TEST_TMP (or /tmp), removed with
-// everything in it when the test ends.
+// Scratch space for the unit tests, under $PDX_TEST_TMP (set by ctest) or /tmp, removed with
+// everything in it when the test ends: a directory, or a file a sink can write to by fd.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -32,6 +36,22 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+/// A file in a TempDir, open for writing; read() gives back everything written so far.
+class TempFile {
+ public:
+  TempFile() : path_(dir_ / "out"), fd_(::open(path_.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600)) {}
+  ~TempFile() { ::close(fd_); }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  int fd() const { return fd_; }
+  std::string read() const;
+
+ private:
+  TempDir dir_;
+  std::string path_;
+  int fd_;
+};
+
 inline void write_file(const std::string& path, const std::string& data) {
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
   std::ofstream(path, std::ios::binary) << data;
@@ -40,6 +60,10 @@ inline void write_file(const std::string& path, const std::string& data) {
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+inline std::string TempFile::read() const {
+  return read_file(path_);
 }
 
 /// Names in a directory, sorted, hidden ones too.
