@@ -30,6 +30,14 @@ asio::awaitable<bool> SshWaiter::wait() {
   co_return !abort_;
 }
 
+asio::awaitable<bool> SshWaiter::wait_writable() {
+  if (abort_) co_return false;
+  boost::system::error_code ec;  // left for libssh2's next call to report
+  co_await socket_.async_wait(tcp::socket::wait_write,
+                              asio::redirect_error(asio::use_awaitable, ec));
+  co_return !abort_;
+}
+
 StepFailure SshWaiter::failure(long rc, const std::string& what) const {
   if (rc == kWaitAborted && abort_) return *abort_;
   char* message = nullptr;

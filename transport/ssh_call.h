@@ -43,6 +43,8 @@ class SshWaiter {
 
   /// Waits until the socket is ready the way libssh2 is blocked. False once aborted.
   boost::asio::awaitable<bool> wait();
+  /// Waits until the socket is writable, whatever libssh2 says. False once aborted.
+  boost::asio::awaitable<bool> wait_writable();
 
   /// The failure of a step whose libssh2 call returned `rc` (< 0): the abort reason for
   /// kWaitAborted, else a protocol failure naming `what` and libssh2's message.

@@ -24,6 +24,7 @@
 // Every handler runs on the host's strand, so the session's state needs no lock.
 #include "transport/ssh_session.h"
 
+#include <poll.h>
 #include <algorithm>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/post.hpp>
@@ -75,6 +76,12 @@ std::vector<std::string> split_commas(std::string_view list) {
 bool half_sent(LIBSSH2_SESSION* session, long rc) {
   return rc == LIBSSH2_ERROR_EAGAIN &&
          (libssh2_session_block_directions(session) & LIBSSH2_SESSION_BLOCK_OUTBOUND);
+}
+
+// True if a send on `socket` would not block now.
+bool writable_now(tcp::socket& socket) {
+  pollfd ready{socket.native_handle(), POLLOUT, 0};
+  return ::poll(&ready, 1, 0) == 1 && (ready.revents & POLLOUT);
 }
 
 }  // namespace
@@ -306,6 +313,9 @@ asio::awaitable<Step> HostSession::stream() {
       case Next::wait:
         if (!co_await waiter_.wait()) co_return waiter_.failure(kWaitAborted, "");
         continue;
+      case Next::wait_writable:
+        if (!co_await waiter_.wait_writable()) co_return waiter_.failure(kWaitAborted, "");
+        continue;
     }
   }
 }
@@ -330,12 +340,24 @@ Step HostSession::send_stdin(StreamPass& pass) {
   return Step{};
 }
 
-// Once stdin is all out. A failure means the command is gone or no longer reads: nothing to tell.
+// Once stdin is all out, and only while the socket has room for the packet: libssh2 1.10 builds
+// the EOF packet on its stack, so a repeat after a half send would pass a different buffer, be
+// refused (LIBSSH2_ERROR_BAD_USE, reported as a send error) and leave the packet stuck, failing
+// every later send. A small packet on a writable TCP socket goes out whole. If it was half sent
+// all the same, its repeat's failure is reported; otherwise a failure only means the command is
+// gone or no longer reads: nothing to tell.
 Step HostSession::send_eof(StreamPass& pass) {
   if (!input_.empty() || eof_sent_) return Step{};
+  bool repeat = pending_ == &HostSession::send_eof;
+  if (!repeat && !writable_now(waiter_.socket())) {
+    pass.eof_waits = true;
+    return Step{};
+  }
   int rc = libssh2_channel_send_eof(channel_);
   pass.half_sent = half_sent(session_, rc);
-  if (rc != LIBSSH2_ERROR_EAGAIN) eof_sent_ = pass.progress = true;
+  if (rc == LIBSSH2_ERROR_EAGAIN) return Step{};
+  if (rc != 0 && repeat) return waiter_.failure(rc, "sending end of input");
+  eof_sent_ = pass.progress = true;
   return Step{};
 }
 
@@ -374,6 +396,7 @@ HostSession::Next HostSession::next_after(const StreamPass& pass) const {
   if (pass.more) return Next::yield;
   if (pass.progress) return Next::again;
   if (libssh2_channel_eof(channel_)) return Next::ended;
+  if (pass.eof_waits) return Next::wait_writable;
   // Reading stderr may have queued stdout packets that arrived meanwhile: the socket would not
   // wake us for those.
   if (libssh2_poll_channel_read(channel_, 1)) return Next::again;

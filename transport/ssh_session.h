@@ -53,6 +53,7 @@ class HostSession : public std::enable_shared_from_this<HostSession> {
     bool progress = false;   // bytes went out or came in, or EOF went out
     bool more = false;       // output left unread at the fair share
     bool half_sent = false;  // the step's last call returned EAGAIN with a packet half sent
+    bool eof_waits = false;  // EOF is due but the socket has no room for it
   };
   using StreamStep = Step (HostSession::*)(StreamPass&);
   Step run_step(StreamStep step, StreamPass& pass);
@@ -61,7 +62,7 @@ class HostSession : public std::enable_shared_from_this<HostSession> {
   Step drain_stdout(StreamPass& pass);
   Step drain_stderr(StreamPass& pass);
   Step drain(Stream stream, StreamPass& pass);
-  enum class Next { again, yield, wait, ended };
+  enum class Next { again, yield, wait, wait_writable, ended };
   Next next_after(const StreamPass& pass) const;
   boost::asio::awaitable<Step> collect_exit(HostResult& result);
   void arm_deadline(std::chrono::milliseconds after, Failure failure, const char* what);
