@@ -160,7 +160,7 @@ KnownHosts::KnownHosts(std::vector<std::string> user_files, std::vector<std::str
     std::ifstream in(files_[i], std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
-    entries_.push_back(parse(text.str()));
+    entries_.emplace_back(text.str());
   }
 }
 
@@ -191,6 +191,32 @@ std::vector<KnownHosts::Entry> KnownHosts::parse(std::string_view text) {
   return entries;
 }
 
+KnownHosts::HostFile::HostFile(std::string_view text) : entries(parse(text)) {
+  auto literal = [](const std::string& p) { return p.find_first_of("*?!") == std::string::npos; };
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const auto& patterns = entries[i].patterns;
+    if (!entries[i].hashed.empty() || !std::all_of(patterns.begin(), patterns.end(), literal)) {
+      scanned.push_back(i);
+      continue;
+    }
+    for (const auto& name : patterns) {
+      auto& lines = by_name[name];
+      if (lines.empty() || lines.back() != i) lines.push_back(i);  // "a,a" once
+    }
+  }
+}
+
+std::vector<const KnownHosts::Entry*> KnownHosts::HostFile::lookup(const std::string& name) const {
+  std::vector<std::size_t> lines;
+  if (auto found = by_name.find(name); found != by_name.end()) lines = found->second;
+  for (std::size_t i : scanned)
+    if (matches(entries[i], name)) lines.push_back(i);
+  std::sort(lines.begin(), lines.end());
+  std::vector<const Entry*> out;
+  for (std::size_t i : lines) out.push_back(&entries[i]);
+  return out;
+}
+
 // ssh's match_hostname: the hashed name, or some pattern and no `!pattern` matches.
 bool KnownHosts::matches(const Entry& entry, const std::string& name) {
   return entry.hashed.empty() ? host_matches(name, entry.patterns)
@@ -203,8 +229,8 @@ KnownHosts::Verdict KnownHosts::check(const std::string& name, std::string_view 
   Verdict changed, other_type;
   bool matched = false;
   for (std::size_t f = 0; f < entries_.size(); ++f) {
-    for (const auto& e : entries_[f]) {
-      if (!matches(e, name)) continue;
+    for (const Entry* entry : entries_[f].lookup(name)) {
+      const Entry& e = *entry;
       std::string where = files_[f] + ":" + std::to_string(e.line);
       if (e.blob == blob && e.revoked) return Verdict{Found::revoked, where, ""};
       if (e.revoked) continue;
@@ -234,7 +260,7 @@ Result<void> KnownHosts::record(const std::string& name, const HostKey& key, Has
   Fd fd{-1};
   if (auto ok = open_locked(path, fd); !ok) return ok;
   std::string text = read_all(fd.fd);
-  entries_.front() = parse(text);
+  entries_.front() = HostFile(text);
   verdict = check(name, key.blob);
   if (verdict.found != Found::unknown) return {};
   std::string host_field = hash == HashNames::yes ? hashed_name(name) : name;
@@ -242,7 +268,7 @@ Result<void> KnownHosts::record(const std::string& name, const HostKey& key, Has
                     std::string(key_type_name(key.blob)) + " " + base64(key.blob) + "\n";
   if (::write(fd.fd, out.data(), out.size()) != static_cast<ssize_t>(out.size()))
     return Error{"cannot write " + path + ": " + std::strerror(errno)};
-  entries_.front() = parse(text + out);  // the new line included, with its number
+  entries_.front() = HostFile(text + out);  // the new line included, with its number
   verdict = Verdict{Found::match, "", ""};
   return {};
 }
@@ -309,10 +335,9 @@ std::vector<std::string> KnownHosts::known_types(std::string_view host, int port
   std::lock_guard lock(mutex_);
   std::vector<std::string> types;
   for (const auto& file : entries_)
-    for (const auto& e : file) {
-      auto type = std::string(key_type_name(e.blob));
-      if (!e.revoked && std::find(types.begin(), types.end(), type) == types.end() &&
-          matches(e, name))
+    for (const Entry* e : file.lookup(name)) {
+      auto type = std::string(key_type_name(e->blob));
+      if (!e->revoked && std::find(types.begin(), types.end(), type) == types.end())
         types.push_back(type);
     }
   return types;

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/result.h"
@@ -65,6 +66,15 @@ class KnownHosts {
     std::string where;  // file:line of the entry that decided it
     std::string type;   // other_type: the key type known there
   };
+  // One file's entries, indexed: a host's entries are found without matching every line (a
+  // cluster's known_hosts has a line per host, and every host looks itself up).
+  struct HostFile {
+    std::vector<Entry> entries;                                         // in line order
+    std::unordered_map<std::string, std::vector<std::size_t>> by_name;  // literal names
+    std::vector<std::size_t> scanned;  // hashed, wildcard or negated: matched one by one
+    explicit HostFile(std::string_view text);
+    std::vector<const Entry*> lookup(const std::string& name) const;  // in line order
+  };
   static std::vector<Entry> parse(std::string_view text);
   static bool matches(const Entry& entry, const std::string& name);
   Verdict check(const std::string& name, std::string_view blob) const;
@@ -72,9 +82,9 @@ class KnownHosts {
                       Verdict& verdict);
   Result<void> judge(const std::string& name, const HostKey& key, const Verdict& verdict) const;
 
-  std::vector<std::string> files_;           // user files first
-  bool writable_ = false;                    // files_.front() is the user file new keys go to
-  std::vector<std::vector<Entry>> entries_;  // per file, in line order
+  std::vector<std::string> files_;  // user files first
+  bool writable_ = false;           // files_.front() is the user file new keys go to
+  std::vector<HostFile> entries_;   // per file
   WarningSink warn_;
   std::mutex mutex_;  // guards entries_: accept-new adds to it from every strand
 };
