@@ -36,6 +36,7 @@
 #include "transport/seconds.h"
 #include "transport/ssh_banner.h"
 #include "transport/ssh_config.h"
+#include "transport/ssh_wiping_session.h"
 
 namespace pdx {
 namespace asio = boost::asio;
@@ -223,7 +224,7 @@ asio::awaitable<Step> HostSession::connect() {
 }
 
 asio::awaitable<Step> HostSession::handshake() {
-  session_ = libssh2_session_init();
+  session_ = credentials_.password().empty() ? libssh2_session_init() : new_wiping_session();
   if (!session_) co_return StepFailure{Failure::local, "cannot create an ssh session"};
   waiter_.set_session(session_);
   libssh2_session_set_blocking(session_, 0);
