@@ -40,6 +40,9 @@ class SshWaiter {
   /// The first reason given wins (a deadline that fires after Ctrl-C does not rename it).
   void abort(Failure failure, std::string error);
   bool aborted() const { return abort_.has_value(); }
+  /// Lets waits happen again after an abort (for the last words with the host, under a new
+  /// deadline).
+  void resume() { abort_.reset(); }
 
   /// Waits until the socket is ready the way libssh2 is blocked. False once aborted.
   boost::asio::awaitable<bool> wait();

@@ -51,6 +51,13 @@ constexpr std::size_t kReadSize = 32 * 1024;
 constexpr std::size_t kWriteSize = 32 * 1024;
 // How much one host may deliver before letting the other hosts of its thread run.
 constexpr std::size_t kFairShare = 1024 * 1024;
+// How long a cut-short command's host is given to kill it (kill_command()).
+constexpr std::chrono::seconds kKillTime{2};
+// Run by the user's shell on the host; $PPID is sshd's session process, fixed at the shell's
+// start (never 1: that would be every daemon's parent).
+constexpr std::string_view kKillCommand =
+    "exec /bin/sh -c '[ \"$PPID\" -gt 1 ] && for p in $(pgrep -P \"$PPID\"); do "
+    "[ \"$p\" = $$ ] || kill -s KILL -- \"-$p\"; done 2>/dev/null'";
 
 // libssh2's algorithms for `method`, in its order of preference, comma-separated.
 std::string supported_algorithms(LIBSSH2_SESSION* session, int method) {
@@ -147,6 +154,7 @@ asio::awaitable<HostResult> HostSession::run(StopSignal& stop) {
   if (!failed) failed = co_await exec();
   if (!failed) failed = co_await stream();
   if (!failed) failed = co_await collect_exit(result);
+  if (failed && command_running_) co_await kill_command();
   if (failed) {
     result.failure = failed->failure;
     result.error = std::move(failed->error);
@@ -270,6 +278,7 @@ asio::awaitable<Step> HostSession::exec() {
   });
   if (!channel_) co_return waiter_.failure(rc, "cannot open a channel");
   const std::string& command = job_.command;
+  command_running_ = true;  // from the request on: the reply may be what never comes
   rc = co_await ssh_call(waiter_, [&] {
     return libssh2_channel_process_startup(channel_, "exec", 4, command.data(),
                                            static_cast<unsigned>(command.size()));
@@ -410,6 +419,7 @@ asio::awaitable<Step> HostSession::collect_exit(HostResult& result) {
   // The exit status may follow the EOF: wait for the server to close the channel.
   long rc = co_await ssh_call(waiter_, [this] { return libssh2_channel_wait_closed(channel_); });
   if (rc != 0) co_return waiter_.failure(rc, "waiting for the command to end");
+  command_running_ = false;
   result.exit_status = libssh2_channel_get_exit_status(channel_);
   char* signal = nullptr;
   std::size_t size = 0;
@@ -419,6 +429,34 @@ asio::awaitable<Step> HostSession::collect_exit(HostResult& result) {
     libssh2_free(session_, signal);
   }
   co_return Step{};
+}
+
+// Ctrl-C, -u or a failure ended the session while its command may still run on the host: kill
+// it there, as -R exec kills its local process group. libssh2 1.10 cannot send the "signal"
+// request once a channel's command started ("Channel can not be reused"), so a second channel
+// runs kKillCommand: its shell's parent is this connection's sshd, whose other children lead the
+// process groups of this connection's commands (sshd gives each its own session). Bounded by
+// kKillTime; a host that does not answer is left as it is.
+asio::awaitable<void> HostSession::kill_command() {
+  waiter_.resume();
+  arm_deadline(kKillTime, Failure::interrupted, "killing the command");
+  StreamPass pass;
+  while (pending_) {  // no co_await inside && here: GCC 12 evaluates it either way
+    if (!co_await waiter_.wait() || run_step(pending_, pass)) co_return;
+  }
+  long rc = 0;
+  LIBSSH2_CHANNEL* killer = co_await ssh_call_ptr(waiter_, rc, [this] {
+    return libssh2_channel_open_ex(session_, "session", 7, LIBSSH2_CHANNEL_WINDOW_DEFAULT,
+                                   LIBSSH2_CHANNEL_PACKET_DEFAULT, nullptr, 0);
+  });
+  if (!killer) co_return;
+  rc = co_await ssh_call(waiter_, [&] {
+    return libssh2_channel_process_startup(killer, "exec", 4, kKillCommand.data(),
+                                           static_cast<unsigned>(kKillCommand.size()));
+  });
+  // Waited for: once this connection ends, its commands no longer have sshd as their parent.
+  if (rc == 0) rc = co_await ssh_call(waiter_, [&] { return libssh2_channel_wait_eof(killer); });
+  libssh2_channel_free(killer);
 }
 
 // Never waits: a disconnect message if the session is up, then the socket is shut down so that

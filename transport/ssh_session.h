@@ -67,6 +67,7 @@ class HostSession : public std::enable_shared_from_this<HostSession> {
   boost::asio::awaitable<Step> collect_exit(HostResult& result);
   void arm_deadline(std::chrono::milliseconds after, Failure failure, const char* what);
   void abort(Failure failure, std::string error);
+  boost::asio::awaitable<void> kill_command();
   void close();
 
   HostPlan plan_;
@@ -85,6 +86,7 @@ class HostSession : public std::enable_shared_from_this<HostSession> {
   LIBSSH2_CHANNEL* channel_ = nullptr;
   bool handshaken_ = false;
   std::string_view input_;        // stdin not yet accepted by libssh2
+  bool command_running_ = false;  // exec requested, and its channel not seen closed
   bool eof_sent_ = false;         // EOF sent, or the command no longer reads stdin
   StreamStep pending_ = nullptr;  // the step whose libssh2 call left a packet half sent
 };
