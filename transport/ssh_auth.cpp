@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -193,15 +194,18 @@ std::optional<Step> settled(SshWaiter& w, long rc) {
 }
 
 /// The agent's keys, in its order (only those matching `only` when IdentitiesOnly is set).
+/// `offered_rsa` is set when one of them was an RSA key.
 asio::awaitable<long> try_agent(SshWaiter& w, const Credentials& credentials,
                                 const AuthRequest& request,
-                                const std::vector<std::shared_ptr<const Identity>>& only) {
+                                const std::vector<std::shared_ptr<const Identity>>& only,
+                                bool& offered_rsa) {
   long rc = LIBSSH2_ERROR_AUTHENTICATION_FAILED;
   for (const auto& blob : credentials.agent_keys()) {
     if (request.identities_only && std::none_of(only.begin(), only.end(), [&](const auto& id) {
           return id->public_blob() == blob;
         }))
       continue;
+    if (is_rsa(key_type_of(blob))) offered_rsa = true;
     AgentKey key{&credentials.agent_socket(), &blob};
     void* abstract = &key;
     rc = co_await ssh_call(w, [&] {
@@ -233,10 +237,14 @@ asio::awaitable<long> try_identity(SshWaiter& w, const std::string& user, const 
   });
 }
 
+/// The password, for each of the methods `password` and `keyboard-interactive` that the
+/// server offers; each one tried is added to `tried`.
 asio::awaitable<long> try_password(SshWaiter& w, const std::string& user,
-                                   const std::string& password, const std::string& methods) {
+                                   const std::string& password, const std::string& methods,
+                                   std::vector<std::string>& tried) {
   long rc = LIBSSH2_ERROR_AUTHENTICATION_FAILED;
   if (offers(methods, "password")) {
+    tried.push_back("password");
     rc = co_await ssh_call(w, [&] {
       return libssh2_userauth_password_ex(w.session(), user.data(),
                                           static_cast<unsigned>(user.size()), password.data(),
@@ -245,6 +253,7 @@ asio::awaitable<long> try_password(SshWaiter& w, const std::string& user,
     if (settled(w, rc)) co_return rc;
   }
   if (offers(methods, "keyboard-interactive")) {
+    tried.push_back("keyboard-interactive");
     *libssh2_session_abstract(w.session()) = const_cast<std::string*>(&password);
     rc = co_await ssh_call(w, [&] {
       return libssh2_userauth_keyboard_interactive_ex(
@@ -270,7 +279,42 @@ std::vector<std::shared_ptr<const Identity>> usable_identities(Credentials& cred
   return out;
 }
 
+/// The first libssh2 that signs with RSA using SHA-2 (rsa-sha2-256/512): 1.11.0.
+constexpr int kLibssh2RsaSha2 = 0x010b00;
+
+/// An OpenSSH server's version, read from its identification string
+/// ("SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u10").
+struct OpenSshVersion {
+  int major = 0, minor = 0;
+  std::string_view name;  // "OpenSSH_9.2p1"
+};
+std::optional<OpenSshVersion> openssh_version(std::string_view banner) {
+  auto at = banner.find("-OpenSSH_");
+  if (at == std::string_view::npos) return std::nullopt;
+  OpenSshVersion v;
+  v.name = banner.substr(at + 1);
+  v.name = v.name.substr(0, v.name.find_first_of(" \r\n"));
+  const char* end = v.name.data() + v.name.size();
+  auto major = std::from_chars(v.name.data() + 8, end, v.major);  // after "OpenSSH_"
+  if (major.ec != std::errc() || major.ptr == end || *major.ptr != '.') return std::nullopt;
+  if (std::from_chars(major.ptr + 1, end, v.minor).ec != std::errc()) return std::nullopt;
+  return v;
+}
+
 }  // namespace
+
+std::string rsa_refusal_hint(std::string_view libssh2_version, bool libssh2_has_rsa_sha2,
+                             std::string_view banner) {
+  if (libssh2_has_rsa_sha2) return {};
+  auto openssh = openssh_version(banner);
+  if (openssh && std::pair{openssh->major, openssh->minor} < std::pair{8, 8})
+    return {};  // it accepts ssh-rsa by default
+  std::string hint = "RSA keys: libssh2 " + std::string(libssh2_version) +
+                     " signs only with ssh-rsa (SHA-1), which ";
+  hint += openssh ? "this server (" + std::string(openssh->name) + ") refuses by default"
+                  : std::string("OpenSSH 8.8 and later refuse by default");
+  return hint + "; use an ed25519 or ecdsa key";
+}
 
 Credentials::Credentials(std::string password) : password_(std::move(password)) {
   if (const char* agent = std::getenv("SSH_AUTH_SOCK"); agent && *agent) {
@@ -303,12 +347,13 @@ asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
   }
   const std::string methods = list;  // libssh2 reuses the buffer
   std::vector<std::string> tried, notes;
+  bool tried_rsa = false;
   auto identities = usable_identities(credentials, request, notes);
   if (offers(methods, "publickey")) {
     if (!credentials.agent_socket().empty()) {
       tried.push_back("ssh-agent");
-      if (auto done = settled(w, co_await try_agent(w, credentials, request, identities)))
-        co_return *done;
+      auto rc = co_await try_agent(w, credentials, request, identities, tried_rsa);
+      if (auto done = settled(w, rc)) co_return *done;
     }
     for (const auto& id : identities) {
       if (id->encrypted()) {
@@ -317,13 +362,20 @@ asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
         continue;
       }
       tried.push_back(id->path());
+      if (is_rsa(id->key_type())) tried_rsa = true;
       if (auto done = settled(w, co_await try_identity(w, request.user, *id))) co_return *done;
     }
   }
   if (!credentials.password().empty()) {
-    tried.push_back("password");
-    auto rc = co_await try_password(w, request.user, credentials.password(), methods);
+    auto rc = co_await try_password(w, request.user, credentials.password(), methods, tried);
     if (auto done = settled(w, rc)) co_return *done;
+  }
+  if (tried_rsa) {
+    const char* banner = libssh2_session_banner_get(w.session());
+    if (auto hint = rsa_refusal_hint(
+            libssh2_version(0), libssh2_version(kLibssh2RsaSha2) != nullptr, banner ? banner : "");
+        !hint.empty())
+      notes.push_back(hint);
   }
   std::string error = "permission denied for user " + request.user + " (server offers " + methods +
                       "; tried " + (tried.empty() ? "nothing" : joined(tried, ", ")) + ")";

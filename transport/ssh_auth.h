@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "transport/ssh_call.h"
@@ -51,6 +52,14 @@ struct AuthRequest {
 /// Authenticates the session in `w`. Failure::auth with what was tried when nothing worked.
 boost::asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
                                           const AuthRequest& request);
+
+/// The note added to an authentication failure after RSA keys were tried, or empty when their
+/// signature cannot be why: libssh2 before 1.11 (`libssh2_has_rsa_sha2` false; version
+/// `libssh2_version`, e.g. "1.10.0") signs with RSA only as ssh-rsa, with SHA-1, which OpenSSH
+/// 8.8 and later refuse unless PubkeyAcceptedAlgorithms adds it. `banner`: the server's
+/// identification string; an older OpenSSH accepts ssh-rsa, another server may or may not.
+std::string rsa_refusal_hint(std::string_view libssh2_version, bool libssh2_has_rsa_sha2,
+                             std::string_view banner);
 
 /// Prompts on /dev/tty, without echo, and reads one line of up to 1023 bytes (--askpass).
 /// SIGINT, SIGTERM or SIGHUP at the prompt restore the terminal, then take their usual course.

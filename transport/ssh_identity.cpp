@@ -159,6 +159,21 @@ Identity::~Identity() {
   cleanse(private_text_);
 }
 
+std::string_view Identity::key_type() const {
+  if (!public_blob_.empty()) return key_type_of(public_blob_);
+  if (private_text_.find("-----BEGIN RSA PRIVATE KEY-----") != std::string::npos) return "ssh-rsa";
+  return {};
+}
+
+std::string_view key_type_of(std::string_view public_blob) {
+  std::string_view type;
+  return WireReader(public_blob).string(type) ? type : std::string_view();
+}
+
+bool is_rsa(std::string_view key_type) {
+  return key_type.starts_with("ssh-rsa");
+}
+
 int Identity::sign(const unsigned char* data, std::size_t size, unsigned char** sig,
                    std::size_t* sig_size) const {
   unsigned char raw[64];

@@ -31,6 +31,9 @@ class Identity {
   bool encrypted() const { return encrypted_; }
   /// The public key's SSH wire encoding; empty when neither the key nor a .pub file gives it.
   const std::string& public_blob() const { return public_blob_; }
+  /// The key's SSH type name (ssh-ed25519, ssh-rsa, ...), from its public blob, or "ssh-rsa"
+  /// for a PEM RSA key without one; empty when unknown.
+  std::string_view key_type() const;
   /// True when sign() works (an unencrypted ed25519 key); else use the bytes below.
   bool can_sign() const { return key_ != nullptr; }
   /// Signs `data` for SSH user authentication: *sig is the raw signature (libssh2 wraps it in
@@ -49,5 +52,12 @@ class Identity {
   bool encrypted_ = false;
   EVP_PKEY* key_ = nullptr;
 };
+
+/// The SSH type name a public key blob starts with (ssh-ed25519, ssh-rsa, ...); empty if
+/// malformed.
+std::string_view key_type_of(std::string_view public_blob);
+
+/// True for RSA key types: ssh-rsa and its certificates.
+bool is_rsa(std::string_view key_type);
 
 }  // namespace pdx

@@ -26,3 +26,108 @@ config_with_known_hosts() {
   touch "$SCRATCH/known_hosts"
   echo "$SCRATCH/ssh_config"
 }
+
+# ---- A server of the test's own, for what the cluster's sshd does not do (passwords, RSA). ----
+
+# skip REASON: this test cannot run here; it passes, saying why.
+skip() {
+  echo "SKIP [$TEST_NAME]: $*"
+  exit 0
+}
+
+# at_exit COMMAND: eval COMMAND when the test ends (also on SIGINT, SIGTERM, SIGHUP), the last
+# registered first, then remove $SCRATCH (this replaces common.sh's EXIT trap).
+EXIT_ACTIONS=()
+at_exit() {
+  EXIT_ACTIONS=("$1" ${EXIT_ACTIONS[@]+"${EXIT_ACTIONS[@]}"})
+  trap 'for _action in "${EXIT_ACTIONS[@]}"; do eval "$_action"; done; rm -rf "$SCRATCH"' EXIT
+  trap 'exit 129' HUP
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+}
+
+# password_account NAME PASSWORD: a new local account (root only) that logs in with PASSWORD;
+# removed, with its home, when the test ends.
+password_account() {
+  useradd --create-home --shell /bin/sh "$1" || fail "cannot create account $1"
+  at_exit "remove_account $1"
+  printf '%s:%s\n' "$1" "$2" | chpasswd || fail "chpasswd failed for $1"
+}
+
+remove_account() {  # NAME: once its sessions are gone (sshd ends them just after pdx exits)
+  for _ in $(seq 50); do pgrep -u "$1" > /dev/null || break; sleep 0.1; done
+  userdel -r -f "$1" 2> /dev/null
+}
+
+# start_sshd NAME ADDRESS...: an sshd of this test's own on ADDRESSes, at a free port, stopped
+# when the test ends. Its settings are the lines on stdin, then the cluster's sshd config for
+# every keyword those lines do not set (host keys, StrictModes, ...). Leaves $SCRATCH/NAME.log,
+# and $SCRATCH/NAME.ssh_config: the cluster's client config with this sshd's Port and a
+# known_hosts that knows ADDRESSes (with the cluster's host key).
+# Addresses: each test its own, from 127.0.0.200-249 (ctest's cluster has 64 hosts).
+start_sshd() {
+  local name=$1 settings keywords port address
+  shift
+  settings=$(cat)
+  keywords=$(printf '%s\n' "$settings" Port ListenAddress PidFile | awk 'NF { print $1 }' | paste -sd'|')
+  mkdir -p /run/sshd 2> /dev/null || true
+  at_exit "stop_sshd $name"
+  for _ in $(seq 20); do
+    port=$(( 20000 + RANDOM % 40000 ))
+    {
+      echo "Port $port"
+      printf 'ListenAddress %s\n' "$@"
+      echo "PidFile $SCRATCH/$name.pid"
+      printf '%s\n' "$settings"
+      grep -Eiv "^($keywords)[[:space:]]" "$CLUSTER/sshd.0.conf"
+    } > "$SCRATCH/$name.sshd_config"
+    : > "$SCRATCH/$name.log"
+    if /usr/sbin/sshd -f "$SCRATCH/$name.sshd_config" -E "$SCRATCH/$name.log"; then
+      for _ in $(seq 50); do [[ -s $SCRATCH/$name.pid ]] && break; sleep 0.1; done
+      # It binds (and says what it could not bind) before it returns.
+      grep -q 'Bind to port .* failed' "$SCRATCH/$name.log" || break
+      stop_sshd "$name"  # a port that one of the addresses cannot have: try another
+    fi
+    port=
+  done
+  [[ -n $port ]] || fail "sshd $name did not start: $(cat "$SCRATCH/$name.log")"
+  local key
+  key=$(cut -d' ' -f1-2 "$CLUSTER/ssh_host_ed25519_key.pub")
+  for address in "$@"; do echo "[$address]:$port $key"; done > "$SCRATCH/$name.known_hosts"
+  {
+    printf 'Host *\n  Port %s\n  UserKnownHostsFile %s\n' "$port" "$SCRATCH/$name.known_hosts"
+    cat "$CONFIG"
+  } > "$SCRATCH/$name.ssh_config"
+  for address in "$@"; do
+    for _ in $(seq 50); do
+      timeout 2 bash -c 'exec 3<> "/dev/tcp/$0/$1" && head -c 4 <&3' "$address" "$port" 2> /dev/null |
+        grep -q SSH- && continue 2
+      sleep 0.1
+    done
+    fail "sshd $name does not answer on $address port $port: $(cat "$SCRATCH/$name.log")"
+  done
+}
+
+# stop_sshd NAME: ends the sshd start_sshd began (by its pid file, if that pid is still it).
+stop_sshd() {
+  local pid
+  pid=$(cat "$SCRATCH/$1.pid" 2> /dev/null) || return 0
+  tr '\0' ' ' < "/proc/$pid/cmdline" 2> /dev/null | grep -q -- "-f $SCRATCH/$1.sshd_config" || return 0
+  kill "$pid"
+  for _ in $(seq 50); do [[ -e /proc/$pid ]] || break; sleep 0.1; done
+  rm -f "$SCRATCH/$1.pid"
+}
+
+# run_askpass PASSWORD ARGS...: pdx --askpass ARGS with a pseudo-terminal as its /dev/tty, where
+# PASSWORD is typed at the prompt; stdin from /dev/null. Sets $out, $err, $status as run_pdx does,
+# and $tty: what the terminal showed.
+run_askpass() {
+  local password=$1
+  shift
+  python3 "$(dirname "${BASH_SOURCE[0]}")/answer_tty.py" "pdx: password for all hosts: " \
+    "$password" "$SCRATCH/tty" "$PDX" --askpass "$@" < /dev/null > "$SCRATCH/stdout" 2> "$SCRATCH/stderr"
+  status=$?
+  out=$(cat "$SCRATCH/stdout")
+  err=$(cat "$SCRATCH/stderr")
+  tty=$(tr -d '\r' < "$SCRATCH/tty")
+}

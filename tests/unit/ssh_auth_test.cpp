@@ -120,5 +120,30 @@ TEST(Credentials, NoAgent) {
   EXPECT_EQ(credentials.password(), "secret");
 }
 
+TEST(RsaRefusalHint, NamesTheOpenSshServerThatRefusesSha1) {
+  EXPECT_EQ(rsa_refusal_hint("1.10.0", false, "SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u10"),
+            "RSA keys: libssh2 1.10.0 signs only with ssh-rsa (SHA-1), which this server "
+            "(OpenSSH_9.2p1) refuses by default; use an ed25519 or ecdsa key");
+  EXPECT_NE(rsa_refusal_hint("1.10.0", false, "SSH-2.0-OpenSSH_8.8").find("(OpenSSH_8.8)"),
+            std::string::npos);
+  EXPECT_NE(rsa_refusal_hint("1.10.0", false, "SSH-2.0-OpenSSH_10.0").find("(OpenSSH_10.0)"),
+            std::string::npos);
+}
+
+TEST(RsaRefusalHint, SaysNothingWhenSha1CannotBeWhy) {
+  EXPECT_EQ(rsa_refusal_hint("1.11.0", true, "SSH-2.0-OpenSSH_9.2p1"), "");
+  EXPECT_EQ(rsa_refusal_hint("1.10.0", false, "SSH-2.0-OpenSSH_8.7"), "");  // accepts ssh-rsa
+  EXPECT_EQ(rsa_refusal_hint("1.10.0", false, "SSH-2.0-OpenSSH_7.4p1 Debian-10"), "");
+}
+
+TEST(RsaRefusalHint, OtherServersGetTheGeneralRule) {
+  const std::string general =
+      "RSA keys: libssh2 1.10.0 signs only with ssh-rsa (SHA-1), which OpenSSH 8.8 and later "
+      "refuse by default; use an ed25519 or ecdsa key";
+  EXPECT_EQ(rsa_refusal_hint("1.10.0", false, "SSH-2.0-dropbear_2022.83"), general);
+  EXPECT_EQ(rsa_refusal_hint("1.10.0", false, "SSH-2.0-OpenSSH_x"), general);  // malformed
+  EXPECT_EQ(rsa_refusal_hint("1.10.0", false, ""), general);
+}
+
 }  // namespace
 }  // namespace pdx

@@ -106,5 +106,26 @@ TEST(SshIdentity, LoadReadsTheKeyAndItsPubFile) {
   EXPECT_TRUE((*id)->can_sign());
 }
 
+TEST(SshIdentity, KeyTypeComesFromThePublicBlob) {
+  EXPECT_EQ((*Identity::parse("k", kPlain, ""))->key_type(), "ssh-ed25519");
+  EXPECT_EQ((*Identity::parse("k", kEncrypted, ""))->key_type(), "ssh-ed25519");
+  // A PEM key: from its .pub file, else from the PEM header when that names RSA.
+  const char* pem_rsa = "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\n";
+  EXPECT_EQ((*Identity::parse("k", pem_rsa, ""))->key_type(), "ssh-rsa");
+  const char* pkcs8 = "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n";
+  EXPECT_EQ((*Identity::parse("k", pkcs8, ""))->key_type(), "");
+  EXPECT_EQ((*Identity::parse("k", pkcs8, kPlainPub))->key_type(), "ssh-ed25519");
+}
+
+TEST(SshIdentity, RsaKeyTypes) {
+  EXPECT_TRUE(is_rsa("ssh-rsa"));
+  EXPECT_TRUE(is_rsa("ssh-rsa-cert-v01@openssh.com"));
+  EXPECT_FALSE(is_rsa("ssh-ed25519"));
+  EXPECT_FALSE(is_rsa("ecdsa-sha2-nistp256"));
+  EXPECT_FALSE(is_rsa(""));
+  EXPECT_EQ(key_type_of(std::string("\0\0\0\x07ssh-rsa\0\0\0\x01\x23", 16)), "ssh-rsa");
+  EXPECT_EQ(key_type_of("\0\0\0\x09ssh"), "");  // length past the end
+}
+
 }  // namespace
 }  // namespace pdx
