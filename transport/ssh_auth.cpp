@@ -334,22 +334,41 @@ Result<std::shared_ptr<const Identity>> Credentials::identity(const std::string&
   return it->second;
 }
 
-asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
-                                   const AuthRequest& request) {
+namespace {
+
+// The methods the server accepts for `user`, asked with a "none" request. Nullopt with `done`
+// set when that ends authentication: "none" itself was accepted (no failure) or the request
+// failed.
+asio::awaitable<std::optional<std::string>> list_methods(SshWaiter& w, const std::string& user,
+                                                         std::optional<Step>& done) {
   long rc = 0;
   const char* list = co_await ssh_call_ptr(w, rc, [&] {
-    return libssh2_userauth_list(w.session(), request.user.data(),
-                                 static_cast<unsigned>(request.user.size()));
+    return libssh2_userauth_list(w.session(), user.data(), static_cast<unsigned>(user.size()));
   });
-  if (!list) {
-    if (libssh2_userauth_authenticated(w.session())) co_return Step{};  // "none" was accepted
-    co_return w.failure(rc, "authentication");
-  }
-  const std::string methods = list;  // libssh2 reuses the buffer
+  if (list) co_return std::string(list);  // copied: libssh2 reuses the buffer
+  done = libssh2_userauth_authenticated(w.session()) ? Step{} : w.failure(rc, "authentication");
+  co_return std::nullopt;
+}
+
+}  // namespace
+
+asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
+                                   const AuthRequest& request) {
   std::vector<std::string> tried, notes;
   bool tried_rsa = false;
   auto identities = usable_identities(credentials, request, notes);
-  if (offers(methods, "publickey")) {
+  // With a key to offer, it is offered before asking what the server accepts: a host that
+  // takes it (the usual case) is spared the "none" request's round trip.
+  bool have_key = !credentials.agent_socket().empty() ||
+                  std::any_of(identities.begin(), identities.end(),
+                              [](const auto& id) { return !id->encrypted(); });
+  std::optional<std::string> methods;
+  std::optional<Step> done;
+  if (!have_key) {  // (co_await kept out of && and ||: GCC 12 evaluates it either way)
+    methods = co_await list_methods(w, request.user, done);
+    if (!methods) co_return *done;
+  }
+  if (!methods || offers(*methods, "publickey")) {
     if (!credentials.agent_socket().empty()) {
       tried.push_back("ssh-agent");
       auto rc = co_await try_agent(w, credentials, request, identities, tried_rsa);
@@ -366,8 +385,12 @@ asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
       if (auto done = settled(w, co_await try_identity(w, request.user, *id))) co_return *done;
     }
   }
+  if (!methods) {
+    methods = co_await list_methods(w, request.user, done);
+    if (!methods) co_return *done;
+  }
   if (!credentials.password().empty()) {
-    auto rc = co_await try_password(w, request.user, credentials.password(), methods, tried);
+    auto rc = co_await try_password(w, request.user, credentials.password(), *methods, tried);
     if (auto done = settled(w, rc)) co_return *done;
   }
   if (tried_rsa) {
@@ -377,7 +400,7 @@ asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
         !hint.empty())
       notes.push_back(hint);
   }
-  std::string error = "permission denied for user " + request.user + " (server offers " + methods +
+  std::string error = "permission denied for user " + request.user + " (server offers " + *methods +
                       "; tried " + (tried.empty() ? "nothing" : joined(tried, ", ")) + ")";
   if (!notes.empty()) error += "; " + joined(notes, "; ");
   co_return StepFailure{Failure::auth, error};

@@ -253,6 +253,16 @@ asio::awaitable<Step> HostSession::handshake() {
   long rc = co_await ssh_call(waiter_, [this] {
     return libssh2_session_handshake(session_, waiter_.socket().native_handle());
   });
+  if (rc == LIBSSH2_ERROR_KEX_FAILURE) {
+    // Most often an OpenSSH >= 8.8 server with only an RSA host key: it signs with rsa-sha2-*,
+    // which libssh2 1.10 does not know.
+    auto failed = waiter_.failure(rc, "ssh handshake");
+    failed.error +=
+        " (no key exchange, host key, cipher or MAC algorithm in common; a server "
+        "whose only host key is RSA needs HostKeyAlgorithms +ssh-rsa in its "
+        "sshd_config: libssh2 1.10 has no rsa-sha2-256/512)";
+    co_return failed;
+  }
   if (rc != 0) co_return waiter_.failure(rc, "ssh handshake");
   handshaken_ = true;
   co_return Step{};

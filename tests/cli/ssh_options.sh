@@ -29,4 +29,11 @@ expect_usage_error
 
 run_ssh -o 'Port=notaport' -w "$h" 'true'             # a bad value of a keyword pdx uses
 expect_usage_error
+
+# No host key algorithm in common (as with an RSA-only OpenSSH >= 8.8 server): say what to do.
+run_ssh -o HostKeyAlgorithms=ssh-rsa -w "$h" "touch $SCRATCH/ran"
+expect_status 255
+expect_contains "$err" "no key exchange, host key, cipher or MAC algorithm in common" "kex failure"
+expect_contains "$err" "HostKeyAlgorithms +ssh-rsa" "kex failure hint"
+[[ -e $SCRATCH/ran ]] && fail "a command ran without a handshake"
 true

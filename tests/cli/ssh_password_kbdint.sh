@@ -33,7 +33,7 @@ run_askpass "$wrong" -F "$config" -l "$user" -w "$hosts" "touch $marker"
 expect_status 255
 expect_eq "$out" "" "output"
 [[ -e $marker ]] && fail "a command ran after a wrong password"
-expect_eq "$err" "pdx: 127.0.0.[216-218]: permission denied for user $user (server offers keyboard-interactive; tried keyboard-interactive)" "failure"
+expect_eq "$err" "pdx: 127.0.0.[216-218]: permission denied for user $user (server offers keyboard-interactive; tried $CLUSTER/id_ed25519, keyboard-interactive)" "failure"
 for shown in "$out" "$err" "$tty"; do
   [[ $shown == *"$wrong"* ]] && fail "the password was shown: [$shown]"
 done
