@@ -16,11 +16,14 @@
 //     |                                                        |
 //   exit          wait for the close: exit status or signal   -+
 //     |
+//   kill          only if exec..exit failed: a second channel kills the command on the host
+//     |           (kill deadline)
 //   close         from any state, failed or not: disconnect, shut the socket down, free the
 //                 channel and the session; never waits
 //
 // A deadline or Ctrl-C (StopSignal) aborts the SshWaiter: the wait in progress ends with
-// operation_aborted and the step reports the abort's Failure; close() then runs as always.
+// operation_aborted and the step reports the abort's Failure; kill and close() then run as
+// always.
 // Every handler runs on the host's strand, so the session's state needs no lock.
 #include "transport/ssh_session.h"
 
