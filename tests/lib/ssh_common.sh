@@ -131,3 +131,16 @@ run_askpass() {
   err=$(cat "$SCRATCH/stderr")
   tty=$(tr -d '\r' < "$SCRATCH/tty")
 }
+
+# After run_askpass with the wrong password $1: every host failed with the one line $3 (255),
+# nothing ran (the marker file $2 was not made), and the password was shown nowhere.
+expect_password_refused() {
+  local wrong=$1 marker=$2 line=$3 shown
+  expect_status 255
+  expect_eq "$out" "" "output"
+  [[ -e $marker ]] && fail "a command ran after a wrong password"
+  expect_eq "$err" "$line" "failure"
+  for shown in "$out" "$err" "$tty"; do
+    [[ $shown == *"$wrong"* ]] && fail "the password was shown: [$shown]"
+  done
+}
