@@ -3,11 +3,14 @@
 #   hostname on 64, 256, 512 hosts at fan-out = hosts, and 16 hosts each printing
 #   `seq 1 1000000` (110 MB of `host: line` output, written to a file).
 # For each: wall time, client CPU (user+sys of the tool's whole process tree, children
-# included), peak summed RSS of that tree (sampled every 20 ms), and the ratio to pdx.
+# included), peak summed RSS of that tree (sampled every 20 ms), and the ratio to pdx; and the
+# CPU the sshd side spent meanwhile, with the wall-time floor it sets on this machine:
+# (sshd CPU + client CPU) / cores.
 # Every tool gets the same ssh options (the cluster's ssh_config plus KexAlgorithms
 # curve25519-sha256), so this compares the tools, not the key exchange.
 #
 #   bench/bench-ssh.sh [-p PDX] [-c CLUSTER_DIR] [SIZES...]     (default sizes: 64 256 512)
+#   BENCH_STREAM=0 skips the streaming run (clush takes minutes there).
 # Needs: pdsh, clustershell, pssh (Debian packages). Not a test: nothing here is asserted.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -62,12 +65,30 @@ wall = time.monotonic() - start
 print(f'{wall:.2f} {ru.ru_utime + ru.ru_stime:.2f} {peak / 2**20:.1f}')
 PY
 
+# CPU seconds of the cluster's sshd processes so far: the listeners' own and their reaped
+# children's (every connection's sshd and the commands it ran).
+sshd_cpu() {
+  local pid total=0 ticks
+  for pid in $(cat "$CLUSTER"/sshd.*.pid); do
+    ticks=$(awk '{ sub(/.*\) /, ""); print $12 + $13 + $14 + $15 }' "/proc/$pid/stat")
+    total=$((total + ticks))
+  done
+  echo "$total $(getconf CLK_TCK)" | awk '{ printf "%.2f", $1 / $2 }'
+}
+
 run() {  # run LABEL N OUT CMD...: one measurement, one table row
   local label=$1 n=$2 out=$3; shift 3
-  local wall cpu rss lines
+  local wall cpu rss lines before after
+  before=$(sshd_cpu)
   read -r wall cpu rss < <(python3 "$work/measure.py" "$out" "$@")
+  sleep 0.3  # the last connections' sshd processes reaped
+  after=$(sshd_cpu)
   lines=$(wc -l < "$out")
-  printf '%-14s %6s %9s %9s %10s %9s\n' "$label" "$n" "$wall" "$cpu" "$rss" "$lines"
+  # floor: the wall time if client and servers kept every core busy and nothing else ran
+  printf '%-14s %6s %9s %9s %10s %9s %9s %8s\n' "$label" "$n" "$wall" "$cpu" "$rss" "$lines" \
+    "$(awk -v a="$after" -v b="$before" 'BEGIN { printf "%.2f", a - b }')" \
+    "$(awk -v a="$after" -v b="$before" -v c="$cpu" -v n="$(nproc)" \
+      'BEGIN { printf "%.2f", (a - b + c) / n }')"
   echo "$label $wall $cpu $rss" >> "$work/rows"
 }
 
@@ -88,12 +109,13 @@ ratios() {  # one line: each tool's wall, CPU and RSS as a multiple of pdx's
   : > "$work/rows"
 }
 
-printf '%-14s %6s %9s %9s %10s %9s\n' tool hosts wall_s cpu_s rss_MiB lines
+printf '%-14s %6s %9s %9s %10s %9s %9s %8s\n' tool hosts wall_s cpu_s rss_MiB lines sshd_cpu floor_s
 : > "$work/rows"
 for n in "${SIZES[@]}"; do
   tools "$n" hostname
   ratios
 done
+[[ ${BENCH_STREAM:-1} == 0 ]] && exit 0
 echo "16 hosts x seq 1 1000000 (output to a file):"
 tools 16 'seq 1 1000000'
 ratios
