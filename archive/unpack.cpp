@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <system_error>
 #include <utility>
 #include <variant>
@@ -75,6 +76,12 @@ class Fd {
 // renamed relative to it, so no path walk per file, and none that a symlink could redirect.
 class DirectoryCache {
  public:
+  // An open directory, and the group of the files created in it, once one was (it depends on
+  // the directory's set-group-ID bit and on the filesystem's grpid mount option).
+  struct Directory {
+    Fd fd;
+    std::optional<gid_t> file_gid;
+  };
   // Why a directory could not be opened: errno, and the component it failed at.
   struct Failure {
     int error;
@@ -83,17 +90,17 @@ class DirectoryCache {
   };
 
   bool open_root() {
-    root_ = Fd(::open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    return root_.get() >= 0;
+    root_.fd = Fd(::open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    return root_.fd.get() >= 0;
   }
 
   // The directory `dir` (relative, "" for the unpack directory), or why not.
-  std::variant<int, Failure> open(const std::string& dir) {
-    if (dir.empty()) return root_.get();
-    if (cached_.get() >= 0 && dir == cached_name_) return cached_.get();
+  std::variant<Directory*, Failure> open(const std::string& dir) {
+    if (dir.empty()) return &root_;
+    if (cached_.fd.get() >= 0 && dir == cached_name_) return &cached_;
     forget();
     Fd current;
-    int parent = root_.get();
+    int parent = root_.fd.get();
     for (std::size_t start = 0; start < dir.size();) {
       std::size_t end = std::min(dir.find('/', start), dir.size());
       std::string part = dir.substr(start, end - start);
@@ -113,21 +120,23 @@ class DirectoryCache {
       parent = fd;
       start = end + 1;
     }
-    cached_ = std::move(current);
+    cached_.fd = std::move(current);
     cached_name_ = dir;
-    return cached_.get();
+    return &cached_;
   }
 
-  // Entries written by libarchive may change what names mean: walk again next time.
+  // Entries written by libarchive may change what names mean, and directories' modes: walk
+  // again next time.
   void forget() {
-    cached_.reset();
+    cached_ = Directory{};
     cached_name_.clear();
+    root_.file_gid.reset();
   }
 
  private:
   static constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-  Fd root_;
-  Fd cached_;
+  Directory root_;
+  Directory cached_;
   std::string cached_name_;
 };
 
@@ -352,7 +361,8 @@ class Unpacker {
       return Error{parts_.current_part() + ": entry " + original + ": refused: " + failure->at +
                    why};
     }
-    int dirfd = std::get<int>(opened);
+    DirectoryCache::Directory& directory = *std::get<DirectoryCache::Directory*>(opened);
+    int dirfd = directory.fd.get();
     PendingFile pending(dirfd, "." + base + ".pdx-" + pid_ + "-" + std::to_string(stats_.entries),
                         base);
     mode_t mode = archive_entry_perm(entry);
@@ -368,7 +378,7 @@ class Unpacker {
     if (archive_entry_size(entry) > 0 || !archive_entry_size_is_set(entry)) {
       if (auto ok = copy_file_data(file.get(), entry, original); !ok) return ok;
     }
-    set_metadata(file.get(), entry, mode);
+    set_metadata(file.get(), entry, mode, directory);
     if (::close(file.release()) != 0) {
       return Error{original + ": cannot write: " + std::string(std::strerror(errno))};
     }
@@ -447,15 +457,20 @@ class Unpacker {
     return Error{name + ": cannot write: " + std::strerror(errno)};
   }
 
-  // Owner (root only), mode and times, on the open file. Best effort, as libarchive does: a
-  // failure is no error, but set-id bits are kept only for an owner that was set.
-  void set_metadata(int fd, archive_entry* entry, mode_t mode) {
+  // Owner (root only), mode and times, on the open file in `directory`, each only where
+  // creating the file did not set it already. Best effort, as libarchive does: a failure is no
+  // error, but set-id bits are kept only for an owner that was set.
+  void set_metadata(int fd, archive_entry* entry, mode_t mode,
+                    DirectoryCache::Directory& directory) {
     if (root_) {
-      auto uid = archive_write_disk_uid(writer_.get(), archive_entry_uname(entry),
-                                        archive_entry_uid(entry));
-      auto gid = archive_write_disk_gid(writer_.get(), archive_entry_gname(entry),
-                                        archive_entry_gid(entry));
-      if (::fchown(fd, static_cast<uid_t>(uid), static_cast<gid_t>(gid)) != 0) {
+      auto uid = static_cast<uid_t>(archive_write_disk_uid(
+          writer_.get(), archive_entry_uname(entry), archive_entry_uid(entry)));
+      auto gid = static_cast<gid_t>(archive_write_disk_gid(
+          writer_.get(), archive_entry_gname(entry), archive_entry_gid(entry)));
+      struct stat st;
+      if (!directory.file_gid && ::fstat(fd, &st) == 0) directory.file_gid = st.st_gid;
+      bool owned = uid == ::geteuid() && directory.file_gid == gid;  // as created
+      if (!owned && ::fchown(fd, uid, gid) != 0) {
         mode &= ~(S_ISUID | S_ISGID);
       }
     }
