@@ -18,6 +18,7 @@
 
 #include "archive/decoder.h"
 #include "archive/part_reader.h"
+#include "archive/unpack_file.h"
 
 namespace pdx {
 
@@ -60,7 +61,6 @@ class Fd {
     return *this;
   }
   int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
   void reset() {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
@@ -93,6 +93,7 @@ class DirectoryCache {
     root_.fd = Fd(::open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     return root_.fd.get() >= 0;
   }
+  int root_fd() const { return root_.fd.get(); }
 
   // The directory `dir` (relative, "" for the unpack directory), or why not.
   std::variant<Directory*, Failure> open(const std::string& dir) {
@@ -138,31 +139,6 @@ class DirectoryCache {
   Directory root_;
   Directory cached_;
   std::string cached_name_;
-};
-
-// A file being written under a temporary name in its directory; removed unless renamed into
-// place.
-class PendingFile {
- public:
-  PendingFile(int dir, std::string temp, std::string final_name)
-      : dir_(dir), temp_(std::move(temp)), final_(std::move(final_name)) {}
-  ~PendingFile() {
-    if (!temp_.empty()) ::unlinkat(dir_, temp_.c_str(), 0);
-  }
-  PendingFile(const PendingFile&) = delete;
-  PendingFile& operator=(const PendingFile&) = delete;
-  const std::string& temp() const { return temp_; }
-  // 0, or errno.
-  int commit() {
-    if (::renameat(dir_, temp_.c_str(), dir_, final_.c_str()) != 0) return errno;
-    temp_.clear();
-    return 0;
-  }
-
- private:
-  int dir_;
-  std::string temp_;
-  std::string final_;
 };
 
 // libarchive's view of the parts: decoded (gzip, zstd) by StreamDecoder, else raw and seekable.
@@ -240,6 +216,7 @@ class Unpacker {
     }
     umask_ = ::umask(0);
     ::umask(umask_);
+    hiding_ = hiding_in(dirs_.root_fd());
     auto extracted = extract_all();
     // Closing applies the deferred directory modes and times by relative name: it must run
     // here, in the directory, on failure too.
@@ -301,7 +278,7 @@ class Unpacker {
     auto type = archive_entry_filetype(entry);
     if (type == AE_IFLNK || archive_entry_hardlink(entry))
       checked_dir_.assign(1, '/');  // may add a symlink
-    if ((type == AE_IFCHR || type == AE_IFBLK) && ::geteuid() != 0) {
+    if ((type == AE_IFCHR || type == AE_IFBLK) && !root_) {
       return Error{parts_.current_part() + ": entry " + original +
                    " is a device file; refused (only root may unpack device files)"};
     }
@@ -345,9 +322,10 @@ class Unpacker {
     return {};
   }
 
-  // A regular file, written by pdx itself: created as DIR/.NAME.pdx-PID-N relative to the held
-  // directory, its data, owner (root only), mode and times set on the open descriptor, then
-  // renamed to NAME -- a few system calls, where libarchive walks the whole path again per file.
+  // A regular file, written by pdx itself relative to the held directory: created out of sight
+  // (UnpackFile; DIR/.NAME.pdx-PID-N where it needs a temporary name), its data, owner (root
+  // only), mode and times set on the open descriptor, then given its name NAME -- a few system
+  // calls, where libarchive walks the whole path again per file.
   Result<void> write_file(archive_entry* entry, const std::string& original,
                           const std::string& name) {
     std::size_t slash = name.rfind('/');
@@ -362,29 +340,20 @@ class Unpacker {
                    why};
     }
     DirectoryCache::Directory& directory = *std::get<DirectoryCache::Directory*>(opened);
-    int dirfd = directory.fd.get();
-    PendingFile pending(dirfd, "." + base + ".pdx-" + pid_ + "-" + std::to_string(stats_.entries),
-                        base);
     mode_t mode = archive_entry_perm(entry);
     if (!root_) {  // as libarchive does: no set-id bits for an owner that was not restored
-      if (archive_entry_uid(entry) != ::geteuid()) mode &= ~S_ISUID;
-      if (archive_entry_gid(entry) != ::getegid()) mode &= ~S_ISGID;
+      if (archive_entry_uid(entry) != euid_) mode &= ~S_ISUID;
+      if (archive_entry_gid(entry) != egid_) mode &= ~S_ISGID;
     }
-    Fd file(::openat(dirfd, pending.temp().c_str(),
-                     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 0777));
-    if (file.get() < 0) {
-      return Error{original + ": cannot create: " + std::string(std::strerror(errno))};
-    }
+    auto file = UnpackFile::create(
+        directory.fd.get(), base,
+        "." + base + ".pdx-" + pid_ + "-" + std::to_string(stats_.entries), mode & 0777, hiding_);
+    if (!file) return Error{original + ": cannot create: " + file.error()};
     if (archive_entry_size(entry) > 0 || !archive_entry_size_is_set(entry)) {
-      if (auto ok = copy_file_data(file.get(), entry, original); !ok) return ok;
+      if (auto ok = copy_file_data(file->fd(), entry, original); !ok) return ok;
     }
-    set_metadata(file.get(), entry, mode, directory);
-    if (::close(file.release()) != 0) {
-      return Error{original + ": cannot write: " + std::string(std::strerror(errno))};
-    }
-    if (int error = pending.commit()) {
-      return Error{name + ": cannot rename into place: " + std::strerror(error)};
-    }
+    set_metadata(file->fd(), entry, mode, directory);
+    if (auto ok = file->commit(); !ok) return Error{name + ": " + ok.error()};
     ++stats_.files;
     stats_.file_bytes += static_cast<std::uint64_t>(archive_entry_size(entry));
     return {};
@@ -469,7 +438,7 @@ class Unpacker {
           writer_.get(), archive_entry_gname(entry), archive_entry_gid(entry)));
       struct stat st;
       if (!directory.file_gid && ::fstat(fd, &st) == 0) directory.file_gid = st.st_gid;
-      bool owned = uid == ::geteuid() && directory.file_gid == gid;  // as created
+      bool owned = uid == euid_ && directory.file_gid == gid;  // as created
       if (!owned && ::fchown(fd, uid, gid) != 0) {
         mode &= ~(S_ISUID | S_ISGID);
       }
@@ -491,8 +460,11 @@ class Unpacker {
   // reset by an entry that could make a symlink ("/" matches no relative name).
   std::string checked_dir_ = "/";
   DirectoryCache dirs_;
-  bool root_ = ::geteuid() == 0;
+  uid_t euid_ = ::geteuid();
+  gid_t egid_ = ::getegid();
+  bool root_ = euid_ == 0;
   mode_t umask_ = 022;
+  Hiding hiding_ = Hiding::temp_name;
   std::string pid_ = std::to_string(::getpid());
   ArchivePtr reader_;
   ArchivePtr writer_;
