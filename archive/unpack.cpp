@@ -16,9 +16,8 @@
 #include <utility>
 #include <variant>
 
-#include "archive/decoder.h"
-#include "archive/part_reader.h"
 #include "archive/unpack_file.h"
+#include "archive/unpack_input.h"
 
 namespace pdx {
 
@@ -141,41 +140,35 @@ class DirectoryCache {
   std::string cached_name_;
 };
 
-// libarchive's view of the parts: decoded (gzip, zstd) by StreamDecoder, else raw and seekable.
-// Keeps the message of a failure of its own, which names the part.
+// libarchive's view of the stream. Keeps the message of a failure of its own, which names the
+// part.
 struct ArchiveInput {
-  PartReader& parts;
-  StreamDecoder decoder;
-  std::vector<char> buffer = std::vector<char>(1 << 20);
+  UnpackInput stream;
   std::string error;
 
-  explicit ArchiveInput(PartReader& p) : parts(p), decoder(p) {}
+  explicit ArchiveInput(std::vector<std::string> parts) : stream(std::move(parts)) {}
 
   int open(struct archive* a) {
-    if (auto ok = decoder.open(); !ok) {
-      error = ok.error();
-      return ARCHIVE_FATAL;
-    }
     archive_read_set_callback_data(a, this);
     archive_read_set_read_callback(a, read_callback);
-    if (decoder.passthrough() && parts.seekable()) archive_read_set_seek_callback(a, seek_callback);
+    if (stream.seekable()) archive_read_set_seek_callback(a, seek_callback);
     return archive_read_open1(a);
   }
 
   static la_ssize_t read_callback(struct archive* a, void* self, const void** block) {
     auto* in = static_cast<ArchiveInput*>(self);
-    *block = in->buffer.data();
-    auto n = in->decoder.read(in->buffer.data(), in->buffer.size());
-    if (!n) {
-      in->error = n.error();
+    auto data = in->stream.read();
+    if (!data) {
+      in->error = data.error();
       archive_set_error(a, EIO, "%s", in->error.c_str());
       return -1;
     }
-    return static_cast<la_ssize_t>(*n);
+    *block = data->data();
+    return static_cast<la_ssize_t>(data->size());
   }
 
   static la_int64_t seek_callback(struct archive*, void* self, la_int64_t offset, int whence) {
-    auto done = static_cast<ArchiveInput*>(self)->parts.seek(offset, whence);
+    auto done = static_cast<ArchiveInput*>(self)->stream.seek(offset, whence);
     return done ? static_cast<la_int64_t>(*done) : ARCHIVE_FATAL;
   }
 };
@@ -189,13 +182,12 @@ class Unpacker {
  public:
   explicit Unpacker(const UnpackOptions& options)
       : options_(options),
-        parts_(options.parts),
-        input_(parts_),
+        input_(options.parts),
         reader_(archive_read_new(), archive_read_free),
         writer_(archive_write_disk_new(), archive_write_free) {}
 
   Result<UnpackStats> run() {
-    if (auto ok = parts_.check(); !ok) return Error{ok.error()};
+    if (auto ok = input_.stream.open(); !ok) return Error{ok.error()};
     archive_read_support_filter_all(reader_.get());
     // Not format_all: mtree, for one, names files on this machine to read data from.
     archive_read_support_format_tar(reader_.get());
@@ -235,7 +227,7 @@ class Unpacker {
       if (r == ARCHIVE_EOF) return {};
       if (r < ARCHIVE_WARN) return Error{read_error()};
       if (r == ARCHIVE_WARN && options_.on_warning) {
-        options_.on_warning(parts_.current_part() + ": " + archive_message(reader_.get()));
+        options_.on_warning(input_.stream.current_part() + ": " + archive_message(reader_.get()));
       }
       if (auto ok = extract(entry); !ok) return ok;
     }
@@ -247,14 +239,14 @@ class Unpacker {
     if (!input_.error.empty()) return input_.error;  // names the part already
     std::string message = archive_message(reader_.get());
     if (archive_format(reader_.get()) == 0) {  // no format recognised
-      return parts_.current_part() + ": not an archive pdx can read (" + message +
+      return input_.stream.current_part() + ": not an archive pdx can read (" + message +
              "); pdx reads tar (plain, gzip, bzip2, xz, zstd), zip, cpio and 7z";
     }
-    if (parts_.position() == parts_.total_size() && parts_.total_size() > 0) {
-      return parts_.current_part() + ": " + message +
+    if (input_.stream.position() == input_.stream.total_size() && input_.stream.total_size() > 0) {
+      return input_.stream.current_part() + ": " + message +
              ": the archive ends early; this part is truncated or parts after it are missing";
     }
-    return parts_.current_part() + ": " + message +
+    return input_.stream.current_part() + ": " + message +
            ": this part or one before it is corrupt, or the parts are out of order";
   }
 
@@ -270,7 +262,7 @@ class Unpacker {
       std::string dir = name.substr(0, slash);
       struct stat st;
       if (::lstat(dir.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-        return Error{parts_.current_part() + ": entry " + original + ": refused: " + dir +
+        return Error{input_.stream.current_part() + ": entry " + original + ": refused: " + dir +
                      " is a symlink, and writing through it could leave " + options_.directory};
       }
     }
@@ -279,7 +271,7 @@ class Unpacker {
     if (type == AE_IFLNK || archive_entry_hardlink(entry))
       checked_dir_.assign(1, '/');  // may add a symlink
     if ((type == AE_IFCHR || type == AE_IFBLK) && !root_) {
-      return Error{parts_.current_part() + ": entry " + original +
+      return Error{input_.stream.current_part() + ": entry " + original +
                    " is a device file; refused (only root may unpack device files)"};
     }
     return {};
@@ -288,7 +280,7 @@ class Unpacker {
   Result<void> extract(archive_entry* entry) {
     std::string original = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
     auto name = safe_entry_name(original, options_.strip_components);
-    if (!name) return Error{parts_.current_part() + ": entry " + name.error()};
+    if (!name) return Error{input_.stream.current_part() + ": entry " + name.error()};
     if (name->empty()) return {};
     const char* link = archive_entry_hardlink(entry);
     if (archive_entry_filetype(entry) == AE_IFREG && !link) {
@@ -303,14 +295,15 @@ class Unpacker {
     if (link) {
       auto target = safe_entry_name(link, options_.strip_components);
       if (!target)
-        return Error{parts_.current_part() + ": hard link " + original + " to " + target.error()};
+        return Error{input_.stream.current_part() + ": hard link " + original + " to " +
+                     target.error()};
       if (target->empty()) return {};
       archive_entry_set_hardlink(entry, target->c_str());
     }
     ++stats_.entries;
     if (options_.on_entry) options_.on_entry(*name);
     if (archive_write_header(writer_.get(), entry) < ARCHIVE_WARN) {
-      return Error{parts_.current_part() + ": entry " + original +
+      return Error{input_.stream.current_part() + ": entry " + original +
                    ": refused: " + archive_message(writer_.get())};
     }
     if (archive_entry_size(entry) > 0 || !archive_entry_size_is_set(entry)) {
@@ -336,8 +329,8 @@ class Unpacker {
       std::string why = failure->symlink ? " is a symlink, and writing through it could leave " +
                                                options_.directory
                                          : ": " + std::string(std::strerror(failure->error));
-      return Error{parts_.current_part() + ": entry " + original + ": refused: " + failure->at +
-                   why};
+      return Error{input_.stream.current_part() + ": entry " + original +
+                   ": refused: " + failure->at + why};
     }
     DirectoryCache::Directory& directory = *std::get<DirectoryCache::Directory*>(opened);
     mode_t mode = archive_entry_perm(entry);
@@ -369,7 +362,8 @@ class Unpacker {
         return Error{name + ": cannot write: " +
                      (error ? std::strerror(error) : archive_message(writer_.get()))};
       }
-      if (options_.on_progress) options_.on_progress(parts_.position(), parts_.total_size());
+      if (options_.on_progress)
+        options_.on_progress(input_.stream.position(), input_.stream.total_size());
     }
     if (r != ARCHIVE_EOF) return Error{read_error()};
     return {};
@@ -415,7 +409,8 @@ class Unpacker {
         offset += static_cast<la_int64_t>(run);
         size -= run;
       }
-      if (options_.on_progress) options_.on_progress(parts_.position(), parts_.total_size());
+      if (options_.on_progress)
+        options_.on_progress(input_.stream.position(), input_.stream.total_size());
     }
     if (r != ARCHIVE_EOF) return Error{read_error()};
     if (end > position && ::ftruncate(fd, end) != 0) return write_error(name);
@@ -454,7 +449,6 @@ class Unpacker {
   }
 
   const UnpackOptions& options_;
-  PartReader parts_;
   ArchiveInput input_;
   // The directory of the last entry, all of whose components were seen not to be symlinks;
   // reset by an entry that could make a symlink ("/" matches no relative name).
