@@ -72,7 +72,7 @@ class Fd {
 // The directory the regular files of the current entries go into, held open: found from the
 // unpack directory one component at a time with O_NOFOLLOW (a symlink on the way is refused, not
 // followed), made where missing, and reused while entries stay in it. Files are created and
-// renamed relative to it, so no path walk per file, and none that a symlink could redirect.
+// named relative to it, so no path walk per file, and none that a symlink could redirect.
 class DirectoryCache {
  public:
   // An open directory, and the group of the files created in it, once one was (it depends on
