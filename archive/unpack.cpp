@@ -11,12 +11,13 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <system_error>
 #include <utility>
 #include <variant>
 
-#include "archive/decoder.h"
-#include "archive/part_reader.h"
+#include "archive/unpack_file.h"
+#include "archive/unpack_input.h"
 
 namespace pdx {
 
@@ -59,7 +60,6 @@ class Fd {
     return *this;
   }
   int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
   void reset() {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
@@ -72,9 +72,15 @@ class Fd {
 // The directory the regular files of the current entries go into, held open: found from the
 // unpack directory one component at a time with O_NOFOLLOW (a symlink on the way is refused, not
 // followed), made where missing, and reused while entries stay in it. Files are created and
-// renamed relative to it, so no path walk per file, and none that a symlink could redirect.
+// named relative to it, so no path walk per file, and none that a symlink could redirect.
 class DirectoryCache {
  public:
+  // An open directory, and the group of the files created in it, once one was (it depends on
+  // the directory's set-group-ID bit and on the filesystem's grpid mount option).
+  struct Directory {
+    Fd fd;
+    std::optional<gid_t> file_gid;
+  };
   // Why a directory could not be opened: errno, and the component it failed at.
   struct Failure {
     int error;
@@ -83,17 +89,18 @@ class DirectoryCache {
   };
 
   bool open_root() {
-    root_ = Fd(::open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    return root_.get() >= 0;
+    root_.fd = Fd(::open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    return root_.fd.get() >= 0;
   }
+  int root_fd() const { return root_.fd.get(); }
 
   // The directory `dir` (relative, "" for the unpack directory), or why not.
-  std::variant<int, Failure> open(const std::string& dir) {
-    if (dir.empty()) return root_.get();
-    if (cached_.get() >= 0 && dir == cached_name_) return cached_.get();
+  std::variant<Directory*, Failure> open(const std::string& dir) {
+    if (dir.empty()) return &root_;
+    if (cached_.fd.get() >= 0 && dir == cached_name_) return &cached_;
     forget();
     Fd current;
-    int parent = root_.get();
+    int parent = root_.fd.get();
     for (std::size_t start = 0; start < dir.size();) {
       std::size_t end = std::min(dir.find('/', start), dir.size());
       std::string part = dir.substr(start, end - start);
@@ -113,84 +120,55 @@ class DirectoryCache {
       parent = fd;
       start = end + 1;
     }
-    cached_ = std::move(current);
+    cached_.fd = std::move(current);
     cached_name_ = dir;
-    return cached_.get();
+    return &cached_;
   }
 
-  // Entries written by libarchive may change what names mean: walk again next time.
+  // Entries written by libarchive may change what names mean, and directories' modes: walk
+  // again next time.
   void forget() {
-    cached_.reset();
+    cached_ = Directory{};
     cached_name_.clear();
+    root_.file_gid.reset();
   }
 
  private:
   static constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-  Fd root_;
-  Fd cached_;
+  Directory root_;
+  Directory cached_;
   std::string cached_name_;
 };
 
-// A file being written under a temporary name in its directory; removed unless renamed into
-// place.
-class PendingFile {
- public:
-  PendingFile(int dir, std::string temp, std::string final_name)
-      : dir_(dir), temp_(std::move(temp)), final_(std::move(final_name)) {}
-  ~PendingFile() {
-    if (!temp_.empty()) ::unlinkat(dir_, temp_.c_str(), 0);
-  }
-  PendingFile(const PendingFile&) = delete;
-  PendingFile& operator=(const PendingFile&) = delete;
-  const std::string& temp() const { return temp_; }
-  // 0, or errno.
-  int commit() {
-    if (::renameat(dir_, temp_.c_str(), dir_, final_.c_str()) != 0) return errno;
-    temp_.clear();
-    return 0;
-  }
-
- private:
-  int dir_;
-  std::string temp_;
-  std::string final_;
-};
-
-// libarchive's view of the parts: decoded (gzip, zstd) by StreamDecoder, else raw and seekable.
-// Keeps the message of a failure of its own, which names the part.
+// libarchive's view of the stream. Keeps the message of a failure of its own, which names the
+// part.
 struct ArchiveInput {
-  PartReader& parts;
-  StreamDecoder decoder;
-  std::vector<char> buffer = std::vector<char>(1 << 20);
+  UnpackInput stream;
   std::string error;
 
-  explicit ArchiveInput(PartReader& p) : parts(p), decoder(p) {}
+  explicit ArchiveInput(std::vector<std::string> parts) : stream(std::move(parts)) {}
 
   int open(struct archive* a) {
-    if (auto ok = decoder.open(); !ok) {
-      error = ok.error();
-      return ARCHIVE_FATAL;
-    }
     archive_read_set_callback_data(a, this);
     archive_read_set_read_callback(a, read_callback);
-    if (decoder.passthrough() && parts.seekable()) archive_read_set_seek_callback(a, seek_callback);
+    if (stream.seekable()) archive_read_set_seek_callback(a, seek_callback);
     return archive_read_open1(a);
   }
 
   static la_ssize_t read_callback(struct archive* a, void* self, const void** block) {
     auto* in = static_cast<ArchiveInput*>(self);
-    *block = in->buffer.data();
-    auto n = in->decoder.read(in->buffer.data(), in->buffer.size());
-    if (!n) {
-      in->error = n.error();
+    auto data = in->stream.read();
+    if (!data) {
+      in->error = data.error();
       archive_set_error(a, EIO, "%s", in->error.c_str());
       return -1;
     }
-    return static_cast<la_ssize_t>(*n);
+    *block = data->data();
+    return static_cast<la_ssize_t>(data->size());
   }
 
   static la_int64_t seek_callback(struct archive*, void* self, la_int64_t offset, int whence) {
-    auto done = static_cast<ArchiveInput*>(self)->parts.seek(offset, whence);
+    auto done = static_cast<ArchiveInput*>(self)->stream.seek(offset, whence);
     return done ? static_cast<la_int64_t>(*done) : ARCHIVE_FATAL;
   }
 };
@@ -204,13 +182,12 @@ class Unpacker {
  public:
   explicit Unpacker(const UnpackOptions& options)
       : options_(options),
-        parts_(options.parts),
-        input_(parts_),
+        input_(options.parts),
         reader_(archive_read_new(), archive_read_free),
         writer_(archive_write_disk_new(), archive_write_free) {}
 
   Result<UnpackStats> run() {
-    if (auto ok = parts_.check(); !ok) return Error{ok.error()};
+    if (auto ok = input_.stream.open(); !ok) return Error{ok.error()};
     archive_read_support_filter_all(reader_.get());
     // Not format_all: mtree, for one, names files on this machine to read data from.
     archive_read_support_format_tar(reader_.get());
@@ -231,6 +208,7 @@ class Unpacker {
     }
     umask_ = ::umask(0);
     ::umask(umask_);
+    hiding_ = hiding_in(dirs_.root_fd());
     auto extracted = extract_all();
     // Closing applies the deferred directory modes and times by relative name: it must run
     // here, in the directory, on failure too.
@@ -249,7 +227,7 @@ class Unpacker {
       if (r == ARCHIVE_EOF) return {};
       if (r < ARCHIVE_WARN) return Error{read_error()};
       if (r == ARCHIVE_WARN && options_.on_warning) {
-        options_.on_warning(parts_.current_part() + ": " + archive_message(reader_.get()));
+        options_.on_warning(input_.stream.current_part() + ": " + archive_message(reader_.get()));
       }
       if (auto ok = extract(entry); !ok) return ok;
     }
@@ -261,14 +239,14 @@ class Unpacker {
     if (!input_.error.empty()) return input_.error;  // names the part already
     std::string message = archive_message(reader_.get());
     if (archive_format(reader_.get()) == 0) {  // no format recognised
-      return parts_.current_part() + ": not an archive pdx can read (" + message +
+      return input_.stream.current_part() + ": not an archive pdx can read (" + message +
              "); pdx reads tar (plain, gzip, bzip2, xz, zstd), zip, cpio and 7z";
     }
-    if (parts_.position() == parts_.total_size() && parts_.total_size() > 0) {
-      return parts_.current_part() + ": " + message +
+    if (input_.stream.position() == input_.stream.total_size() && input_.stream.total_size() > 0) {
+      return input_.stream.current_part() + ": " + message +
              ": the archive ends early; this part is truncated or parts after it are missing";
     }
-    return parts_.current_part() + ": " + message +
+    return input_.stream.current_part() + ": " + message +
            ": this part or one before it is corrupt, or the parts are out of order";
   }
 
@@ -284,7 +262,7 @@ class Unpacker {
       std::string dir = name.substr(0, slash);
       struct stat st;
       if (::lstat(dir.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-        return Error{parts_.current_part() + ": entry " + original + ": refused: " + dir +
+        return Error{input_.stream.current_part() + ": entry " + original + ": refused: " + dir +
                      " is a symlink, and writing through it could leave " + options_.directory};
       }
     }
@@ -292,8 +270,8 @@ class Unpacker {
     auto type = archive_entry_filetype(entry);
     if (type == AE_IFLNK || archive_entry_hardlink(entry))
       checked_dir_.assign(1, '/');  // may add a symlink
-    if ((type == AE_IFCHR || type == AE_IFBLK) && ::geteuid() != 0) {
-      return Error{parts_.current_part() + ": entry " + original +
+    if ((type == AE_IFCHR || type == AE_IFBLK) && !root_) {
+      return Error{input_.stream.current_part() + ": entry " + original +
                    " is a device file; refused (only root may unpack device files)"};
     }
     return {};
@@ -302,7 +280,7 @@ class Unpacker {
   Result<void> extract(archive_entry* entry) {
     std::string original = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
     auto name = safe_entry_name(original, options_.strip_components);
-    if (!name) return Error{parts_.current_part() + ": entry " + name.error()};
+    if (!name) return Error{input_.stream.current_part() + ": entry " + name.error()};
     if (name->empty()) return {};
     const char* link = archive_entry_hardlink(entry);
     if (archive_entry_filetype(entry) == AE_IFREG && !link) {
@@ -317,14 +295,15 @@ class Unpacker {
     if (link) {
       auto target = safe_entry_name(link, options_.strip_components);
       if (!target)
-        return Error{parts_.current_part() + ": hard link " + original + " to " + target.error()};
+        return Error{input_.stream.current_part() + ": hard link " + original + " to " +
+                     target.error()};
       if (target->empty()) return {};
       archive_entry_set_hardlink(entry, target->c_str());
     }
     ++stats_.entries;
     if (options_.on_entry) options_.on_entry(*name);
     if (archive_write_header(writer_.get(), entry) < ARCHIVE_WARN) {
-      return Error{parts_.current_part() + ": entry " + original +
+      return Error{input_.stream.current_part() + ": entry " + original +
                    ": refused: " + archive_message(writer_.get())};
     }
     if (archive_entry_size(entry) > 0 || !archive_entry_size_is_set(entry)) {
@@ -336,9 +315,10 @@ class Unpacker {
     return {};
   }
 
-  // A regular file, written by pdx itself: created as DIR/.NAME.pdx-PID-N relative to the held
-  // directory, its data, owner (root only), mode and times set on the open descriptor, then
-  // renamed to NAME -- a few system calls, where libarchive walks the whole path again per file.
+  // A regular file, written by pdx itself relative to the held directory: created out of sight
+  // (UnpackFile; DIR/.NAME.pdx-PID-N where it needs a temporary name), its data, owner (root
+  // only), mode and times set on the open descriptor, then given its name NAME -- a few system
+  // calls, where libarchive walks the whole path again per file.
   Result<void> write_file(archive_entry* entry, const std::string& original,
                           const std::string& name) {
     std::size_t slash = name.rfind('/');
@@ -349,32 +329,24 @@ class Unpacker {
       std::string why = failure->symlink ? " is a symlink, and writing through it could leave " +
                                                options_.directory
                                          : ": " + std::string(std::strerror(failure->error));
-      return Error{parts_.current_part() + ": entry " + original + ": refused: " + failure->at +
-                   why};
+      return Error{input_.stream.current_part() + ": entry " + original +
+                   ": refused: " + failure->at + why};
     }
-    int dirfd = std::get<int>(opened);
-    PendingFile pending(dirfd, "." + base + ".pdx-" + pid_ + "-" + std::to_string(stats_.entries),
-                        base);
+    DirectoryCache::Directory& directory = *std::get<DirectoryCache::Directory*>(opened);
     mode_t mode = archive_entry_perm(entry);
     if (!root_) {  // as libarchive does: no set-id bits for an owner that was not restored
-      if (archive_entry_uid(entry) != ::geteuid()) mode &= ~S_ISUID;
-      if (archive_entry_gid(entry) != ::getegid()) mode &= ~S_ISGID;
+      if (archive_entry_uid(entry) != euid_) mode &= ~S_ISUID;
+      if (archive_entry_gid(entry) != egid_) mode &= ~S_ISGID;
     }
-    Fd file(::openat(dirfd, pending.temp().c_str(),
-                     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 0777));
-    if (file.get() < 0) {
-      return Error{original + ": cannot create: " + std::string(std::strerror(errno))};
-    }
+    auto file = UnpackFile::create(
+        directory.fd.get(), base,
+        "." + base + ".pdx-" + pid_ + "-" + std::to_string(stats_.entries), mode & 0777, hiding_);
+    if (!file) return Error{original + ": cannot create: " + file.error()};
     if (archive_entry_size(entry) > 0 || !archive_entry_size_is_set(entry)) {
-      if (auto ok = copy_file_data(file.get(), entry, original); !ok) return ok;
+      if (auto ok = copy_file_data(file->fd(), entry, original); !ok) return ok;
     }
-    set_metadata(file.get(), entry, mode);
-    if (::close(file.release()) != 0) {
-      return Error{original + ": cannot write: " + std::string(std::strerror(errno))};
-    }
-    if (int error = pending.commit()) {
-      return Error{name + ": cannot rename into place: " + std::strerror(error)};
-    }
+    set_metadata(file->fd(), entry, mode, directory);
+    if (auto ok = file->commit(); !ok) return Error{name + ": " + ok.error()};
     ++stats_.files;
     stats_.file_bytes += static_cast<std::uint64_t>(archive_entry_size(entry));
     return {};
@@ -390,7 +362,8 @@ class Unpacker {
         return Error{name + ": cannot write: " +
                      (error ? std::strerror(error) : archive_message(writer_.get()))};
       }
-      if (options_.on_progress) options_.on_progress(parts_.position(), parts_.total_size());
+      if (options_.on_progress)
+        options_.on_progress(input_.stream.position(), input_.stream.total_size());
     }
     if (r != ARCHIVE_EOF) return Error{read_error()};
     return {};
@@ -436,7 +409,8 @@ class Unpacker {
         offset += static_cast<la_int64_t>(run);
         size -= run;
       }
-      if (options_.on_progress) options_.on_progress(parts_.position(), parts_.total_size());
+      if (options_.on_progress)
+        options_.on_progress(input_.stream.position(), input_.stream.total_size());
     }
     if (r != ARCHIVE_EOF) return Error{read_error()};
     if (end > position && ::ftruncate(fd, end) != 0) return write_error(name);
@@ -447,15 +421,20 @@ class Unpacker {
     return Error{name + ": cannot write: " + std::strerror(errno)};
   }
 
-  // Owner (root only), mode and times, on the open file. Best effort, as libarchive does: a
-  // failure is no error, but set-id bits are kept only for an owner that was set.
-  void set_metadata(int fd, archive_entry* entry, mode_t mode) {
+  // Owner (root only), mode and times, on the open file in `directory`, each only where
+  // creating the file did not set it already. Best effort, as libarchive does: a failure is no
+  // error, but set-id bits are kept only for an owner that was set.
+  void set_metadata(int fd, archive_entry* entry, mode_t mode,
+                    DirectoryCache::Directory& directory) {
     if (root_) {
-      auto uid = archive_write_disk_uid(writer_.get(), archive_entry_uname(entry),
-                                        archive_entry_uid(entry));
-      auto gid = archive_write_disk_gid(writer_.get(), archive_entry_gname(entry),
-                                        archive_entry_gid(entry));
-      if (::fchown(fd, static_cast<uid_t>(uid), static_cast<gid_t>(gid)) != 0) {
+      auto uid = static_cast<uid_t>(archive_write_disk_uid(
+          writer_.get(), archive_entry_uname(entry), archive_entry_uid(entry)));
+      auto gid = static_cast<gid_t>(archive_write_disk_gid(
+          writer_.get(), archive_entry_gname(entry), archive_entry_gid(entry)));
+      struct stat st;
+      if (!directory.file_gid && ::fstat(fd, &st) == 0) directory.file_gid = st.st_gid;
+      bool owned = uid == euid_ && directory.file_gid == gid;  // as created
+      if (!owned && ::fchown(fd, uid, gid) != 0) {
         mode &= ~(S_ISUID | S_ISGID);
       }
     }
@@ -470,14 +449,16 @@ class Unpacker {
   }
 
   const UnpackOptions& options_;
-  PartReader parts_;
   ArchiveInput input_;
   // The directory of the last entry, all of whose components were seen not to be symlinks;
   // reset by an entry that could make a symlink ("/" matches no relative name).
   std::string checked_dir_ = "/";
   DirectoryCache dirs_;
-  bool root_ = ::geteuid() == 0;
+  uid_t euid_ = ::geteuid();
+  gid_t egid_ = ::getegid();
+  bool root_ = euid_ == 0;
   mode_t umask_ = 022;
+  Hiding hiding_ = Hiding::temp_name;
   std::string pid_ = std::to_string(::getpid());
   ArchivePtr reader_;
   ArchivePtr writer_;

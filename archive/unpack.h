@@ -33,8 +33,9 @@ struct UnpackStats {
 ///
 /// Safety: an entry whose name (or hard-link target) is absolute or holds "..", that would be
 /// written through a symlink, or (unless root) is a device file, stops the run with an Error
-/// naming it. A regular file is written under a temporary name in its directory and renamed
-/// when complete, so a failed run never leaves a half-written file under a final name.
+/// naming it. A regular file is written with no name (O_TMPFILE) or under a temporary one in its
+/// directory, and given its name when complete (archive/unpack_file.h), so a failed run never
+/// leaves a half-written file under a final name.
 /// A read or decode error names the part the stream was in.
 ///
 /// Changes the process's working directory to options.directory for the call (libarchive's

@@ -1,13 +1,52 @@
 #include "archive/unpack.h"
 
+#include <archive.h>
+#include <archive_entry.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "archive/byte_sink.h"
 #include "archive/pack.h"
 #include "tests/unit/scratch.h"
 
 namespace pdx {
+
+namespace {
+
+// A regular file entry of a hand-made archive.
+struct TarFile {
+  std::string name;
+  std::string data;
+  mode_t mode = 0644;
+  uid_t uid = 0;
+  gid_t gid = 0;
+};
+
+// A tar archive of `files` (numeric owners only), written with libarchive.
+void write_tar(const std::string& path, const std::vector<TarFile>& files) {
+  struct archive* a = archive_write_new();
+  archive_write_set_format_pax_restricted(a);
+  ASSERT_EQ(archive_write_open_filename(a, path.c_str()), ARCHIVE_OK);
+  for (const auto& file : files) {
+    archive_entry* entry = archive_entry_new();
+    archive_entry_set_pathname(entry, file.name.c_str());
+    archive_entry_set_filetype(entry, AE_IFREG);
+    archive_entry_set_perm(entry, file.mode);
+    archive_entry_set_uid(entry, file.uid);
+    archive_entry_set_gid(entry, file.gid);
+    archive_entry_set_size(entry, static_cast<la_int64_t>(file.data.size()));
+    archive_entry_set_mtime(entry, 1000000000, 0);
+    EXPECT_EQ(archive_write_header(a, entry), ARCHIVE_OK);
+    EXPECT_EQ(archive_write_data(a, file.data.data(), file.data.size()),
+              static_cast<la_ssize_t>(file.data.size()));
+    archive_entry_free(entry);
+  }
+  EXPECT_EQ(archive_write_close(a), ARCHIVE_OK);
+  archive_write_free(a);
+}
+
+}  // namespace
 
 TEST(SafeEntryName, StripsAndRefuses) {
   EXPECT_EQ(*safe_entry_name("a/b/c", 0), "a/b/c");
@@ -90,6 +129,35 @@ TEST(Unpack, PlantedSymlinksAreNotFollowed) {
   EXPECT_EQ(test::read_file(dir / "outside/g"), "old");
   EXPECT_FALSE(std::filesystem::is_symlink(dir / "y/src/g"));
   EXPECT_EQ(test::read_file(dir / "y/src/g"), "new");
+}
+
+// As root, every file gets the owner its entry names, also where creating it gave another one
+// (a set-group-ID directory hands down its group), and keeps its set-id bits.
+TEST(Unpack, RootSetsOwnersWhereCreatingDidNot) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root";
+  test::TempDir dir;
+  write_tar(dir / "a.tar", {{"d/root", "1", 0644, 0, 0},
+                            {"d/group", "2", 0644, 0, 777},
+                            {"d/other", "3", 06755, 1234, 4321},
+                            {"top", "4", 0600, 0, 0}});
+  std::filesystem::create_directories(dir / "out/d");
+  ASSERT_EQ(::chown((dir / "out/d").c_str(), 0, 777), 0);
+  ASSERT_EQ(::chmod((dir / "out/d").c_str(), 02775), 0);
+  UnpackOptions options;
+  options.parts = {dir / "a.tar"};
+  options.directory = dir / "out";
+  auto stats = unpack(options);
+  ASSERT_TRUE(stats.ok()) << stats.error();
+  auto owner = [&](const std::string& name) {
+    struct stat st;
+    EXPECT_EQ(::stat((dir / ("out/" + name)).c_str(), &st), 0) << name;
+    return std::to_string(st.st_uid) + ":" + std::to_string(st.st_gid) + " " +
+           std::to_string(st.st_mode & 07777);
+  };
+  EXPECT_EQ(owner("d/root"), "0:0 " + std::to_string(0644));
+  EXPECT_EQ(owner("d/group"), "0:777 " + std::to_string(0644));
+  EXPECT_EQ(owner("d/other"), "1234:4321 " + std::to_string(06755));
+  EXPECT_EQ(owner("top"), "0:0 " + std::to_string(0600));
 }
 
 TEST(Unpack, NotAnArchiveNamesTheFile) {

@@ -1,0 +1,59 @@
+#pragma once
+// A regular file being unpacked: out of sight while it is written, given its final name in one
+// step when complete (DESIGN.md, security defaults: nothing half-written under a final name).
+#include <sys/types.h>
+
+#include <string>
+
+#include "core/result.h"
+
+namespace pdx {
+
+/// How a file is kept out of sight while it is written.
+enum class Hiding {
+  unnamed,    // an O_TMPFILE inode, with no name at all until linkat() gives it its final one
+  temp_name,  // a temporary name in the same directory, renamed to the final one
+};
+
+/// `unnamed` if files can be made so in `dir`: its filesystem has O_TMPFILE, and the kernel lets
+/// this process link a descriptor by itself (linkat AT_EMPTY_PATH: root, or anyone since Linux
+/// 6.10). Asks the kernel without naming anything.
+Hiding hiding_in(int dir);
+
+/// One file being written in a directory that the caller holds open while it lives. Dropped
+/// before commit() succeeds, it leaves nothing behind, under any name.
+class UnpackFile {
+ public:
+  /// Creates the file that is to become `name` in `dir`, with mode (the umask applied, as by
+  /// open). Hiding::unnamed falls back to temp_name where the filesystem has no O_TMPFILE (a
+  /// mount inside the tree, say); temp_name must be unique in the directory. An Error says why
+  /// it could not be created (strerror).
+  static Result<UnpackFile> create(int dir, const std::string& name, std::string temp_name,
+                                   mode_t mode, Hiding hiding);
+  UnpackFile(UnpackFile&& other) noexcept;
+  UnpackFile& operator=(UnpackFile&&) = delete;
+  UnpackFile(const UnpackFile&) = delete;
+  ~UnpackFile();
+
+  int fd() const { return fd_; }
+  /// Closes the file and gives it its final name, replacing what is there as rename(2) does (a
+  /// file or a symlink, never followed; a directory there is an Error). On an Error ("cannot
+  /// write: ...", "cannot put in place: ..."), nothing of the file is left.
+  Result<void> commit();
+
+ private:
+  UnpackFile(int dir, const std::string& name, std::string temp_name, bool under_temp_name, int fd)
+      : dir_(dir),
+        name_(name),
+        temp_name_(std::move(temp_name)),
+        under_temp_name_(under_temp_name),
+        fd_(fd) {}
+
+  int dir_;
+  std::string name_;
+  std::string temp_name_;
+  bool under_temp_name_;  // else unnamed, or committed
+  int fd_;                // until closed
+};
+
+}  // namespace pdx

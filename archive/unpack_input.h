@@ -1,0 +1,53 @@
+#pragma once
+// The stream unpack reads: the parts in order, decoded (gzip, zstd) by StreamDecoder. Decoding
+// runs on a thread of its own, a few blocks ahead of the reader -- as GNU tar's gzip or zstd
+// child does -- so that it overlaps with writing the files out. An undecoded stream is read
+// on the caller's thread, and can seek.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/result.h"
+
+namespace pdx {
+
+class UnpackInput {
+ public:
+  /// parts in stream order, as for PartReader.
+  explicit UnpackInput(std::vector<std::string> parts);
+  /// Stops the decoding thread: joined when the parts are regular files; else left to end by
+  /// itself (it owns what it uses), since a read from a pipe may not return soon.
+  ~UnpackInput();
+  UnpackInput(const UnpackInput&) = delete;
+  UnpackInput& operator=(const UnpackInput&) = delete;
+
+  /// Checks the parts (PartReader::check), tells the format from the first bytes
+  /// (StreamDecoder::open) and starts decoding. The caller may change directory afterwards.
+  Result<void> open();
+  /// The next block of the stream, valid until the next call; empty at the end. An Error names
+  /// the part; the blocks before it are delivered first.
+  Result<std::span<const char>> read();
+  /// True when the stream is undecoded and every part a regular file, so that seek() works.
+  bool seekable() const;
+  /// Moves to an offset of the (undecoded) stream, whence as for lseek; returns the new offset.
+  Result<std::uint64_t> seek(std::int64_t offset, int whence);
+
+  /// The part the last block came from.
+  const std::string& current_part() const;
+  /// Bytes of the parts read up to the last block (decoding reads ahead of it).
+  std::uint64_t position() const;
+  /// Sum of the part sizes, 0 when a part is a pipe.
+  std::uint64_t total_size() const;
+
+  /// What the decoding thread and the reader share (defined in unpack_input.cpp).
+  struct Shared;
+
+ private:
+  std::shared_ptr<Shared> shared_;
+  std::thread decoding_;
+};
+
+}  // namespace pdx
