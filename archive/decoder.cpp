@@ -1,8 +1,12 @@
 #include "archive/decoder.h"
 
+#include <bzlib.h>
+#include <lzma.h>
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -13,6 +17,8 @@ namespace {
 constexpr std::size_t kInputSize = 1 << 20;
 constexpr unsigned char kGzipMagic[] = {0x1f, 0x8b};
 constexpr unsigned char kZstdMagic[] = {0x28, 0xb5, 0x2f, 0xfd};
+constexpr unsigned char kBzip2Magic[] = {'B', 'Z', 'h'};
+constexpr unsigned char kXzMagic[] = {0xfd, '7', 'z', 'X', 'Z', 0x00};
 
 template <std::size_t N>
 bool starts_with(const std::vector<char>& data, const unsigned char (&magic)[N]) {
@@ -36,6 +42,8 @@ struct StreamDecoder::Codec {
   virtual bool mid_stream() const = 0;
   /// True when a member ended and the next byte must say whether another one follows.
   virtual bool between_members() const { return false; }
+  /// The first byte of a member: another follows only if the next byte is this one.
+  virtual unsigned char member_start() const { return 0; }
   virtual void next_member() {}
 };
 
@@ -63,6 +71,7 @@ class GzipCodec : public StreamDecoder::Codec {
   }
   bool mid_stream() const override { return !member_ended_; }
   bool between_members() const override { return member_ended_; }
+  unsigned char member_start() const override { return kGzipMagic[0]; }
   void next_member() override {
     inflateReset(&z_);
     member_ended_ = false;
@@ -71,6 +80,77 @@ class GzipCodec : public StreamDecoder::Codec {
  private:
   z_stream z_{};
   bool member_ended_ = false;
+};
+
+// bzip2, stream after stream as bzip2 -d reads them (pbzip2 and pdx pack -j write several);
+// libbz2 checks each block's and each stream's CRC.
+class Bzip2Codec : public StreamDecoder::Codec {
+ public:
+  Bzip2Codec() { BZ2_bzDecompressInit(&bz_, 0, 0); }
+  ~Bzip2Codec() override { BZ2_bzDecompressEnd(&bz_); }
+  const char* name() const override { return "bzip2"; }
+  Result<Step> decode(const char* in, std::size_t in_size, char* out,
+                      std::size_t out_size) override {
+    bz_.next_in = const_cast<char*>(in);
+    bz_.avail_in = static_cast<unsigned>(std::min<std::size_t>(in_size, UINT32_MAX));
+    bz_.next_out = out;
+    bz_.avail_out = static_cast<unsigned>(std::min<std::size_t>(out_size, UINT32_MAX));
+    unsigned in_before = bz_.avail_in, out_before = bz_.avail_out;
+    int r = BZ2_bzDecompress(&bz_);
+    if (r != BZ_OK && r != BZ_STREAM_END)
+      return Error{"bzip2 data is corrupt (libbz2 error " + std::to_string(r) + ")"};
+    stream_ended_ = r == BZ_STREAM_END;
+    return Step{in_before - bz_.avail_in, out_before - bz_.avail_out};
+  }
+  bool mid_stream() const override { return !stream_ended_; }
+  bool between_members() const override { return stream_ended_; }
+  unsigned char member_start() const override { return kBzip2Magic[0]; }
+  void next_member() override {
+    BZ2_bzDecompressEnd(&bz_);
+    bz_ = bz_stream{};
+    BZ2_bzDecompressInit(&bz_, 0, 0);
+    stream_ended_ = false;
+  }
+
+ private:
+  bz_stream bz_{};
+  bool stream_ended_ = false;
+};
+
+// xz, stream after stream; liblzma checks each block's check (CRC64 by default) and the index.
+class XzCodec : public StreamDecoder::Codec {
+ public:
+  XzCodec() { next_member(); }
+  ~XzCodec() override { lzma_end(&xz_); }
+  const char* name() const override { return "xz"; }
+  Result<Step> decode(const char* in, std::size_t in_size, char* out,
+                      std::size_t out_size) override {
+    xz_.next_in = reinterpret_cast<const uint8_t*>(in);
+    xz_.avail_in = in_size;
+    xz_.next_out = reinterpret_cast<uint8_t*>(out);
+    xz_.avail_out = out_size;
+    if (init_ != LZMA_OK)
+      return Error{"cannot start xz decoding (liblzma error " + std::to_string(init_) + ")"};
+    lzma_ret r = lzma_code(&xz_, LZMA_RUN);
+    if (r != LZMA_OK && r != LZMA_STREAM_END && r != LZMA_BUF_ERROR)
+      return Error{"xz data is corrupt (liblzma error " + std::to_string(r) + ")"};
+    stream_ended_ = r == LZMA_STREAM_END;
+    return Step{in_size - xz_.avail_in, out_size - xz_.avail_out};
+  }
+  bool mid_stream() const override { return !stream_ended_; }
+  bool between_members() const override { return stream_ended_; }
+  unsigned char member_start() const override { return kXzMagic[0]; }
+  void next_member() override {
+    lzma_end(&xz_);
+    xz_ = LZMA_STREAM_INIT;
+    init_ = lzma_stream_decoder(&xz_, UINT64_MAX, 0);
+    stream_ended_ = false;
+  }
+
+ private:
+  lzma_stream xz_ = LZMA_STREAM_INIT;
+  lzma_ret init_ = LZMA_OK;
+  bool stream_ended_ = false;
 };
 
 // zstd, frame after frame; libzstd checks each frame's checksum when it has one.
@@ -114,11 +194,13 @@ Result<bool> StreamDecoder::fill() {
 }
 
 Result<void> StreamDecoder::open() {
-  while (input_.size() < sizeof kZstdMagic && !at_end_) {
+  while (input_.size() < sizeof kXzMagic && !at_end_) {
     if (auto more = fill(); !more) return Error{more.error()};
   }
   if (starts_with(input_, kGzipMagic)) codec_ = std::make_unique<GzipCodec>();
   if (starts_with(input_, kZstdMagic)) codec_ = std::make_unique<ZstdCodec>();
+  if (starts_with(input_, kBzip2Magic)) codec_ = std::make_unique<Bzip2Codec>();
+  if (starts_with(input_, kXzMagic)) codec_ = std::make_unique<XzCodec>();
   return {};
 }
 
@@ -143,8 +225,9 @@ Result<std::size_t> StreamDecoder::read(void* buffer, std::size_t size) {
     }
     if (codec_->between_members()) {
       // Another member follows only if it starts with the magic; anything else is trailing
-      // garbage (zero padding, say), which gzip -d ignores too.
-      if (static_cast<unsigned char>(input_[input_pos_]) != kGzipMagic[0]) return std::size_t{0};
+      // garbage (zero padding, say), which gzip -d ignores too (xz -d only takes zero padding).
+      if (static_cast<unsigned char>(input_[input_pos_]) != codec_->member_start())
+        return std::size_t{0};
       codec_->next_member();
     }
     auto step = codec_->decode(input_.data() + input_pos_, input_.size() - input_pos_, out, size);

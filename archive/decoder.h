@@ -1,7 +1,9 @@
 #pragma once
-// Decompresses gzip and zstd streams for unpack, checking what the formats carry: gzip's
-// CRC-32 and length, zstd's content checksum when the frame has one. libarchive 3.6 checks
-// neither, so without this a corrupt part could unpack into silently wrong files.
+// Decompresses gzip, zstd, bzip2 and xz streams for unpack, checking what the formats carry:
+// gzip's CRC-32 and length, zstd's content checksum when the frame has one (libarchive 3.6
+// checks neither, so without this a corrupt part could unpack into silently wrong files),
+// bzip2's block and stream CRCs, xz's block checks. Decoding here rather than in libarchive
+// also lets unpack decode on a thread of its own (unpack_input.h).
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -18,8 +20,8 @@ class StreamDecoder {
   StreamDecoder(const StreamDecoder&) = delete;
   StreamDecoder& operator=(const StreamDecoder&) = delete;
 
-  /// Looks at the first bytes to tell gzip (any number of members) and zstd (any number of
-  /// frames) from anything else, which is passed through as it is.
+  /// Looks at the first bytes to tell gzip (any number of members), zstd (frames), bzip2 and
+  /// xz (streams) from anything else, which is passed through as it is.
   Result<void> open();
   /// True when the stream is passed through undecoded (so the parts may be seeked directly).
   bool passthrough() const { return codec_ == nullptr; }

@@ -3,7 +3,7 @@
 source "$PDX_SRC/tests/lib/archive_common.sh"
 make_tree src
 head -c 2000000 /dev/urandom >src/big.bin
-for format in tar.gz tar.zst tar.xz tar; do
+for format in tar.gz tar.zst tar.xz tar.bz2 tar; do
   rm -rf p && mkdir p
   "$PDX" pack src -o "p/a.$format" --split 500K -a 1
   parts=(p/a.$format.part-*)
@@ -31,7 +31,7 @@ for format in tar.gz tar.zst tar.xz tar; do
 done
 
 # Corrupt bytes inside a compressed part: the checksum at the end of the stream catches them.
-for format in tar.gz tar.zst; do
+for format in tar.gz tar.zst tar.bz2 tar.xz; do
   "$PDX" pack src -o "c.$format" --split 500K -a 1
   printf 'CORRUPT' | dd of="c.$format.part-1" bs=1 seek=1000 conv=notrunc status=none
   expect_error 1 "c.$format.part-[0-9]: .*(corrupt|checksum|data check)" "$PDX" unpack "c.$format" -C z

@@ -1,6 +1,7 @@
 #include "archive/decoder.h"
 
 #include <gtest/gtest.h>
+#include <lzma.h>
 
 #include "archive/compressor.h"
 #include "tests/unit/archive_memory_sink.h"
@@ -10,7 +11,27 @@ namespace pdx {
 
 namespace {
 
-std::string compressed(Codec codec, const std::string& input) {
+// pdx compresses xz through libarchive, not compressing_sink: liblzma's one-shot encoder.
+std::string xz_compressed(const std::string& input) {
+  std::string out(lzma_stream_buffer_bound(input.size()), '\0');
+  std::size_t size = 0;
+  EXPECT_EQ(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, nullptr,
+                                    reinterpret_cast<const uint8_t*>(input.data()), input.size(),
+                                    reinterpret_cast<uint8_t*>(out.data()), &size, out.size()),
+            LZMA_OK);
+  out.resize(size);
+  return out;
+}
+
+enum class Compression { gzip, zstd, bzip2, xz };
+constexpr Compression kAll[] = {Compression::gzip, Compression::zstd, Compression::bzip2,
+                                Compression::xz};
+
+std::string compressed(Compression format, const std::string& input) {
+  if (format == Compression::xz) return xz_compressed(input);
+  Codec codec = format == Compression::gzip   ? Codec::gzip
+                : format == Compression::zstd ? Codec::zstd
+                                              : Codec::bzip2;
   test::MemorySink out;
   auto sink = compressing_sink({codec, std::nullopt, 1}, out);
   EXPECT_TRUE((*sink)->write(input.data(), input.size()).ok());
@@ -42,9 +63,9 @@ std::string text() {
 
 }  // namespace
 
-TEST(StreamDecoder, DecodesGzipAndZstd) {
+TEST(StreamDecoder, DecodesEveryCodec) {
   test::TempDir dir;
-  for (Codec codec : {Codec::gzip, Codec::zstd}) {
+  for (Compression codec : kAll) {
     test::write_file(dir / "a", compressed(codec, text()));
     auto out = decode(dir / "a");
     ASSERT_TRUE(out.ok()) << out.error();
@@ -63,15 +84,17 @@ TEST(StreamDecoder, PassesOtherDataThrough) {
   EXPECT_EQ(*decode(dir / "a"), "PK plain bytes");
 }
 
-TEST(StreamDecoder, ReadsGzipMembersOneAfterAnother) {
+TEST(StreamDecoder, ReadsMembersOneAfterAnother) {
   test::TempDir dir;
-  test::write_file(dir / "a", compressed(Codec::gzip, "one\n") + compressed(Codec::gzip, "two\n"));
-  EXPECT_EQ(*decode(dir / "a"), "one\ntwo\n");
+  for (Compression codec : kAll) {
+    test::write_file(dir / "a", compressed(codec, "one\n") + compressed(codec, "two\n"));
+    EXPECT_EQ(*decode(dir / "a"), "one\ntwo\n");
+  }
 }
 
 TEST(StreamDecoder, CorruptDataFailsItsChecksum) {
   test::TempDir dir;
-  for (Codec codec : {Codec::gzip, Codec::zstd}) {
+  for (Compression codec : kAll) {
     std::string data = compressed(codec, text());
     data[data.size() / 2] ^= 0x55;
     test::write_file(dir / "a", data);
@@ -84,7 +107,7 @@ TEST(StreamDecoder, CorruptDataFailsItsChecksum) {
 
 TEST(StreamDecoder, TruncatedDataEndsEarly) {
   test::TempDir dir;
-  for (Codec codec : {Codec::gzip, Codec::zstd}) {
+  for (Compression codec : kAll) {
     std::string data = compressed(codec, text());
     test::write_file(dir / "a", data.substr(0, data.size() - 10));
     auto out = decode(dir / "a");
