@@ -15,9 +15,10 @@ void SshWaiter::abort(Failure failure, std::string error) {
   socket_.cancel(ignored);  // the pending wait completes with operation_aborted
 }
 
-asio::awaitable<bool> SshWaiter::wait() {
+asio::awaitable<bool> SshWaiter::wait(Until until) {
   if (abort_) co_return false;
-  int directions = libssh2_session_block_directions(session_);
+  int directions = until == Until::writable ? LIBSSH2_SESSION_BLOCK_OUTBOUND
+                                            : libssh2_session_block_directions(session_);
   boost::system::error_code ec;  // a socket error is left for libssh2's next call to report
   if (directions & LIBSSH2_SESSION_BLOCK_OUTBOUND)
     co_await socket_.async_wait(tcp::socket::wait_write,
@@ -27,14 +28,6 @@ asio::awaitable<bool> SshWaiter::wait() {
                                 asio::redirect_error(asio::use_awaitable, ec));
   else
     co_await asio::post(socket_.get_executor(), asio::use_awaitable);
-  co_return !abort_;
-}
-
-asio::awaitable<bool> SshWaiter::wait_writable() {
-  if (abort_) co_return false;
-  boost::system::error_code ec;  // left for libssh2's next call to report
-  co_await socket_.async_wait(tcp::socket::wait_write,
-                              asio::redirect_error(asio::use_awaitable, ec));
   co_return !abort_;
 }
 

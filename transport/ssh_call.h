@@ -44,10 +44,11 @@ class SshWaiter {
   /// deadline).
   void resume() { abort_.reset(); }
 
-  /// Waits until the socket is ready the way libssh2 is blocked. False once aborted.
-  boost::asio::awaitable<bool> wait();
-  /// Waits until the socket is writable, whatever libssh2 says. False once aborted.
-  boost::asio::awaitable<bool> wait_writable();
+  /// What wait() waits for: the socket ready the way libssh2 is blocked, or writable whatever
+  /// libssh2 says.
+  enum class Until { libssh2_unblocked, writable };
+  /// Waits until the socket is ready as `until` says. False once aborted.
+  boost::asio::awaitable<bool> wait(Until until = Until::libssh2_unblocked);
 
   /// The failure of a step whose libssh2 call returned `rc` (< 0): the abort reason for
   /// kWaitAborted, else a protocol failure naming `what` and libssh2's message.

@@ -339,7 +339,8 @@ asio::awaitable<Step> HostSession::stream() {
         if (!co_await waiter_.wait()) co_return waiter_.failure(kWaitAborted, "");
         continue;
       case Next::wait_writable:
-        if (!co_await waiter_.wait_writable()) co_return waiter_.failure(kWaitAborted, "");
+        if (!co_await waiter_.wait(SshWaiter::Until::writable))
+          co_return waiter_.failure(kWaitAborted, "");
         continue;
     }
   }
@@ -468,7 +469,7 @@ asio::awaitable<void> HostSession::kill_command() {
                                            static_cast<unsigned>(kKillCommand.size()));
   });
   // Waited for: once this connection ends, its commands no longer have sshd as their parent.
-  if (rc == 0) rc = co_await ssh_call(waiter_, [&] { return libssh2_channel_wait_eof(killer); });
+  if (rc == 0) co_await ssh_call(waiter_, [&] { return libssh2_channel_wait_eof(killer); });
   libssh2_channel_free(killer);
 }
 
