@@ -1,9 +1,10 @@
 #include "transport/known_hosts.h"
 
 #include <fcntl.h>
+#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
+#include <openssl/params.h>
 #include <openssl/rand.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -44,34 +45,6 @@ std::optional<std::string> unbase64(std::string_view text) {
   auto padding = static_cast<std::size_t>(std::count(text.end() - 2, text.end(), '='));
   out.resize(static_cast<std::size_t>(n) - padding);
   return out;
-}
-
-std::string hmac_sha1(std::string_view key, std::string_view text) {
-  unsigned char mac[EVP_MAX_MD_SIZE];
-  unsigned size = 0;
-  HMAC(EVP_sha1(), key.data(), static_cast<int>(key.size()),
-       reinterpret_cast<const unsigned char*>(text.data()), text.size(), mac, &size);
-  return std::string(reinterpret_cast<const char*>(mac), size);
-}
-
-/// ssh's hashed form of a known_hosts name: |1|base64(salt)|base64(HMAC-SHA1(salt, name)).
-std::string hashed_name(const std::string& name) {
-  unsigned char salt[20];
-  RAND_bytes(salt, sizeof salt);
-  std::string_view key(reinterpret_cast<const char*>(salt), sizeof salt);
-  return "|1|" + base64(key) + "|" + base64(hmac_sha1(key, name));
-}
-
-/// True if the hashed host field "|1|salt|hash" is `name`'s.
-bool hashed_matches(std::string_view field, const std::string& name) {
-  field.remove_prefix(3);
-  auto bar = field.find('|');
-  if (bar == std::string_view::npos) return false;
-  auto salt = unbase64(field.substr(0, bar));
-  auto hash = unbase64(field.substr(bar + 1));
-  if (!salt || !hash) return false;
-  auto mac = hmac_sha1(*salt, name);
-  return mac.size() == hash->size() && CRYPTO_memcmp(mac.data(), hash->data(), mac.size()) == 0;
 }
 
 /// The key type name at the start of an SSH key blob ("ssh-ed25519").
@@ -130,6 +103,43 @@ std::string read_all(int fd) {
 
 }  // namespace
 
+KnownHosts::Hasher::Hasher() {
+  EVP_MAC* hmac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
+  ctx_ = hmac ? EVP_MAC_CTX_new(hmac) : nullptr;
+  EVP_MAC_free(hmac);  // ctx_ holds its own reference
+  char digest[] = "SHA1";
+  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
+                         OSSL_PARAM_construct_end()};
+  if (ctx_ && EVP_MAC_CTX_set_params(ctx_, params) != 1) {
+    EVP_MAC_CTX_free(ctx_);
+    ctx_ = nullptr;
+  }
+}
+
+KnownHosts::Hasher::~Hasher() {
+  EVP_MAC_CTX_free(ctx_);
+}
+
+std::string KnownHosts::Hasher::hmac_sha1(std::string_view salt, std::string_view name) {
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  std::size_t size = 0;
+  bool ok =
+      ctx_ &&
+      EVP_MAC_init(ctx_, reinterpret_cast<const unsigned char*>(salt.data()), salt.size(),
+                   nullptr) == 1 &&
+      EVP_MAC_update(ctx_, reinterpret_cast<const unsigned char*>(name.data()), name.size()) == 1 &&
+      EVP_MAC_final(ctx_, mac, &size, sizeof mac) == 1;
+  return ok ? std::string(reinterpret_cast<const char*>(mac), size) : std::string();
+}
+
+// ssh's hashed form of a known_hosts name: |1|base64(salt)|base64(HMAC-SHA1(salt, name)).
+std::string KnownHosts::Hasher::hashed_name(const std::string& name) {
+  unsigned char salt[20];
+  RAND_bytes(salt, sizeof salt);
+  std::string_view key(reinterpret_cast<const char*>(salt), sizeof salt);
+  return "|1|" + base64(key) + "|" + base64(hmac_sha1(key, name));
+}
+
 HostKeyPolicy parse_host_key_policy(std::string_view value) {
   if (value == "accept-new") return HostKeyPolicy::accept_new;
   if (value == "no" || value == "off") return HostKeyPolicy::no;
@@ -174,13 +184,19 @@ std::vector<KnownHosts::Entry> KnownHosts::parse(std::string_view text) {
     std::istringstream words(line);
     std::string first, type, key;
     if (!(words >> first) || first.front() == '#') continue;
-    Entry e{first == "@revoked", "", {}, "", line_no};
+    Entry e;
+    e.revoked = first == "@revoked";
+    e.line = line_no;
     if (first.front() == '@' && !e.revoked) continue;
     if (e.revoked && !(words >> first)) continue;
     auto blob = words >> type >> key ? unbase64(key) : std::nullopt;
     if (!blob || key_type_name(*blob) != type) continue;
-    if (first.rfind("|1|", 0) == 0) {
-      e.hashed = first;
+    if (first.rfind("|1|", 0) == 0) {  // |1|base64(salt)|base64(hash); one that is not, never
+      e.hashed = true;                 // matches
+      auto bar = first.find('|', 3);
+      auto salt = bar == std::string::npos ? std::nullopt : unbase64(first.substr(3, bar - 3));
+      auto hash = bar == std::string::npos ? std::nullopt : unbase64(first.substr(bar + 1));
+      if (salt && hash) e.salt = std::move(*salt), e.hash = std::move(*hash);
     } else {
       std::stringstream patterns(lower_case(first));
       for (std::string p; std::getline(patterns, p, ',');) e.patterns.push_back(p);
@@ -194,57 +210,70 @@ std::vector<KnownHosts::Entry> KnownHosts::parse(std::string_view text) {
 KnownHosts::HostFile::HostFile(std::string_view text) : entries(parse(text)) {
   auto literal = [](const std::string& p) { return p.find_first_of("*?!") == std::string::npos; };
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    const auto& patterns = entries[i].patterns;
-    if (!entries[i].hashed.empty() || !std::all_of(patterns.begin(), patterns.end(), literal)) {
+    const Entry& e = entries[i];
+    auto type = std::string(key_type_name(e.blob));
+    if (!e.revoked && std::find(types.begin(), types.end(), type) == types.end())
+      types.push_back(type);
+    if (e.hashed || !std::all_of(e.patterns.begin(), e.patterns.end(), literal)) {
       scanned.push_back(i);
       continue;
     }
-    for (const auto& name : patterns) {
+    for (const auto& name : e.patterns) {
       auto& lines = by_name[name];
       if (lines.empty() || lines.back() != i) lines.push_back(i);  // "a,a" once
     }
   }
 }
 
-std::vector<const KnownHosts::Entry*> KnownHosts::HostFile::lookup(const std::string& name) const {
+std::vector<const KnownHosts::Entry*> KnownHosts::HostFile::lookup(
+    const std::string& name, Hasher& hasher, const std::string_view* only_blob) const {
   std::vector<std::size_t> lines;
   if (auto found = by_name.find(name); found != by_name.end()) lines = found->second;
   for (std::size_t i : scanned)
-    if (matches(entries[i], name)) lines.push_back(i);
+    if ((!only_blob || entries[i].blob == *only_blob) && matches(entries[i], name, hasher))
+      lines.push_back(i);
   std::sort(lines.begin(), lines.end());
   std::vector<const Entry*> out;
-  for (std::size_t i : lines) out.push_back(&entries[i]);
+  for (std::size_t i : lines)
+    if (!only_blob || entries[i].blob == *only_blob) out.push_back(&entries[i]);
   return out;
 }
 
 // ssh's match_hostname: the hashed name, or some pattern and no `!pattern` matches.
-bool KnownHosts::matches(const Entry& entry, const std::string& name) {
-  return entry.hashed.empty() ? host_matches(name, entry.patterns)
-                              : hashed_matches(entry.hashed, name);
+bool KnownHosts::matches(const Entry& entry, const std::string& name, Hasher& hasher) {
+  if (!entry.hashed) return host_matches(name, entry.patterns);
+  if (entry.salt.empty()) return false;
+  std::string mac = hasher.hmac_sha1(entry.salt, name);
+  return mac.size() == entry.hash.size() &&
+         CRYPTO_memcmp(mac.data(), entry.hash.data(), mac.size()) == 0;
 }
 
 // As ssh's check_key_in_hostkeys: a revoked key is refused first; then any entry with this
 // key is a match; else one of its type with another key is a change; else one of another type.
-KnownHosts::Verdict KnownHosts::check(const std::string& name, std::string_view blob) const {
-  Verdict changed, other_type;
+// The entries with this key are looked at first: they alone decide a match or a revocation, and
+// only they need a hashed name computed (a cluster's known_hosts may hold thousands of those).
+KnownHosts::Verdict KnownHosts::check(const std::string& name, std::string_view blob) {
   bool matched = false;
   for (std::size_t f = 0; f < entries_.size(); ++f) {
-    for (const Entry* entry : entries_[f].lookup(name)) {
-      const Entry& e = *entry;
-      std::string where = files_[f] + ":" + std::to_string(e.line);
-      if (e.blob == blob && e.revoked) return Verdict{Found::revoked, where, ""};
-      if (e.revoked) continue;
-      auto type = std::string(key_type_name(e.blob));
-      if (e.blob == blob) {
-        matched = true;
-      } else if (type == key_type_name(blob)) {
+    for (const Entry* e : entries_[f].lookup(name, hasher_, &blob)) {
+      if (e->revoked) return Verdict{Found::revoked, files_[f] + ":" + std::to_string(e->line), ""};
+      matched = true;
+    }
+  }
+  if (matched) return Verdict{Found::match, "", ""};
+  Verdict changed, other_type;
+  for (std::size_t f = 0; f < entries_.size(); ++f) {
+    for (const Entry* e : entries_[f].lookup(name, hasher_)) {
+      if (e->revoked) continue;
+      std::string where = files_[f] + ":" + std::to_string(e->line);
+      auto type = std::string(key_type_name(e->blob));
+      if (type == key_type_name(blob)) {
         if (changed.where.empty()) changed = Verdict{Found::changed, where, type};
       } else if (other_type.where.empty()) {
         other_type = Verdict{Found::other_type, where, type};
       }
     }
   }
-  if (matched) return Verdict{Found::match, "", ""};
   if (!changed.where.empty()) return changed;
   if (!other_type.where.empty()) return other_type;
   return Verdict{};
@@ -263,7 +292,7 @@ Result<void> KnownHosts::record(const std::string& name, const HostKey& key, Has
   entries_.front() = HostFile(text);
   verdict = check(name, key.blob);
   if (verdict.found != Found::unknown) return {};
-  std::string host_field = hash == HashNames::yes ? hashed_name(name) : name;
+  std::string host_field = hash == HashNames::yes ? hasher_.hashed_name(name) : name;
   std::string out = (!text.empty() && text.back() != '\n' ? "\n" : "") + host_field + " " +
                     std::string(key_type_name(key.blob)) + " " + base64(key.blob) + "\n";
   if (::write(fd.fd, out.data(), out.size()) != static_cast<ssize_t>(out.size()))
@@ -334,12 +363,18 @@ std::vector<std::string> KnownHosts::known_types(std::string_view host, int port
   std::string name = known_hosts_name(host, port);
   std::lock_guard lock(mutex_);
   std::vector<std::string> types;
+  auto add = [&types](const std::string& type) {
+    if (std::find(types.begin(), types.end(), type) == types.end()) types.push_back(type);
+  };
   for (const auto& file : entries_)
-    for (const Entry* e : file.lookup(name)) {
-      auto type = std::string(key_type_name(e->blob));
-      if (!e->revoked && std::find(types.begin(), types.end(), type) == types.end())
-        types.push_back(type);
-    }
+    for (const auto& type : file.types) add(type);
+  // One type in all the files (the usual case): that is the one to ask for, and no host's
+  // hashed names need computing.
+  if (types.size() <= 1) return types;
+  types.clear();
+  for (const auto& file : entries_)
+    for (const Entry* e : file.lookup(name, hasher_))
+      if (!e->revoked) add(std::string(key_type_name(e->blob)));
   return types;
 }
 

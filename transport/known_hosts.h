@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <openssl/types.h>
+
 #include "core/result.h"
 
 namespace pdx {
@@ -49,16 +51,31 @@ class KnownHosts {
   Result<void> verify(std::string_view host, int port, const HostKey& key, HostKeyPolicy policy,
                       HashNames hash);
 
-  /// The key types ("ssh-ed25519") known for host:port, in the order of the files.
+  /// The key types ("ssh-ed25519") known for host:port, in the order of the files; when the
+  /// files hold keys of one type only, that type for every host (without matching its name).
   std::vector<std::string> known_types(std::string_view host, int port);
 
  private:
   struct Entry {
     bool revoked = false;               // an @revoked line
-    std::string hashed;                 // a hashed host field, "|1|salt|hash"; else
+    bool hashed = false;                // a hashed host field, "|1|salt|hash": these decoded
+    std::string salt, hash;             //   (empty if they do not decode); else
     std::vector<std::string> patterns;  // the host field "a,[b]:2222,!c*" split, lower case
     std::string blob;                   // the key's wire encoding
     int line = 0;
+  };
+  // HMAC-SHA1 for hashed names, with the MAC fetched once (not per name, as HMAC() does).
+  class Hasher {
+   public:
+    Hasher();
+    ~Hasher();
+    Hasher(const Hasher&) = delete;
+    Hasher& operator=(const Hasher&) = delete;
+    std::string hmac_sha1(std::string_view salt, std::string_view name);  // "" on failure
+    std::string hashed_name(const std::string& name);  // |1|salt|hash, with a new salt
+
+   private:
+    EVP_MAC_CTX* ctx_;
   };
   enum class Found { match, unknown, changed, other_type, revoked };
   struct Verdict {
@@ -72,12 +89,15 @@ class KnownHosts {
     std::vector<Entry> entries;                                         // in line order
     std::unordered_map<std::string, std::vector<std::size_t>> by_name;  // literal names
     std::vector<std::size_t> scanned;  // hashed, wildcard or negated: matched one by one
+    std::vector<std::string> types;    // the key types of its entries, revoked ones aside
     explicit HostFile(std::string_view text);
-    std::vector<const Entry*> lookup(const std::string& name) const;  // in line order
+    /// The entries for `name` in line order; only those with key `*only_blob` if given.
+    std::vector<const Entry*> lookup(const std::string& name, Hasher& hasher,
+                                     const std::string_view* only_blob = nullptr) const;
   };
   static std::vector<Entry> parse(std::string_view text);
-  static bool matches(const Entry& entry, const std::string& name);
-  Verdict check(const std::string& name, std::string_view blob) const;
+  static bool matches(const Entry& entry, const std::string& name, Hasher& hasher);
+  Verdict check(const std::string& name, std::string_view blob);
   Result<void> record(const std::string& name, const HostKey& key, HashNames hash,
                       Verdict& verdict);
   Result<void> judge(const std::string& name, const HostKey& key, const Verdict& verdict) const;
@@ -86,7 +106,8 @@ class KnownHosts {
   bool writable_ = false;           // files_.front() is the user file new keys go to
   std::vector<HostFile> entries_;   // per file
   WarningSink warn_;
-  std::mutex mutex_;  // guards entries_: accept-new adds to it from every strand
+  Hasher hasher_;
+  std::mutex mutex_;  // guards entries_ and hasher_: accept-new adds to it from every strand
 };
 
 /// HostKeyAlgorithms `algorithms` (comma-separated) with those for a key of one of

@@ -210,7 +210,6 @@ TEST_F(KnownHostsTest, KeyOfAnotherTypeKnownIsRefusedUnderEveryPolicy) {
   write("# x\n[node1]:2222 ecdsa-sha2-nistp256 " + b64(ecdsa) + "\n");
   KnownHosts kh({file_}, {});
   EXPECT_EQ(kh.known_types("NODE1", 2222), std::vector<std::string>{"ecdsa-sha2-nistp256"});
-  EXPECT_TRUE(kh.known_types("node1", 22).empty());
   for (auto policy : {HostKeyPolicy::strict, HostKeyPolicy::accept_new, HostKeyPolicy::no}) {
     auto r = kh.verify("node1", 2222, key(a_), policy, HashNames::no);
     ASSERT_FALSE(r.ok());
@@ -280,6 +279,36 @@ TEST_F(KnownHostsTest, NamesThatWouldInjectALineAreNotRecorded) {
     EXPECT_NE(r.error().find("cannot be written to known_hosts"), std::string::npos) << r.error();
   }
   EXPECT_EQ(read(), "");
+}
+
+TEST_F(KnownHostsTest, KnownTypesArePerHostWhenTheFilesHoldSeveral) {
+  const std::string ecdsa = ecdsa_blob('e');
+  write("[node1]:2222 ecdsa-sha2-nistp256 " + b64(ecdsa) + "\n" + hashed("[node2]:2222") +
+        " ssh-ed25519 " + b64(a_) + "\n@revoked [node3]:2222 ecdsa-sha2-nistp256 " + b64(ecdsa) +
+        "\n");
+  KnownHosts kh({file_}, {});
+  EXPECT_EQ(kh.known_types("node1", 2222), std::vector<std::string>{"ecdsa-sha2-nistp256"});
+  EXPECT_EQ(kh.known_types("node2", 2222), std::vector<std::string>{"ssh-ed25519"});
+  EXPECT_TRUE(kh.known_types("node3", 2222).empty());
+}
+
+TEST_F(KnownHostsTest, OneKeyTypeInTheFilesIsAskedOfEveryHost) {
+  write(hashed("[node1]:2222") + " ssh-ed25519 " + b64(a_) + "\n@revoked [node2]:2222 " +
+        "ecdsa-sha2-nistp256 " + b64(ecdsa_blob('e')) + "\n");
+  KnownHosts kh({file_}, {});
+  EXPECT_EQ(kh.known_types("node1", 2222), std::vector<std::string>{"ssh-ed25519"});
+  EXPECT_EQ(kh.known_types("node9", 22), std::vector<std::string>{"ssh-ed25519"});
+}
+
+TEST_F(KnownHostsTest, HashedEntriesWithOtherKeysStillTellAChange) {
+  write(hashed("[node2]:2222") + " ssh-ed25519 " + b64(a_) + "\n" + hashed("[node1]:2222") +
+        " ssh-ed25519 " + b64(a_) + "\n|1|bm90IGJhc2U2NA|x ssh-ed25519 " + b64(b_) + "\n");
+  KnownHosts kh({file_}, {});
+  EXPECT_TRUE(kh.verify("node1", 2222, key(a_), HostKeyPolicy::strict, HashNames::no).ok());
+  auto r = kh.verify("node1", 2222, key(b_), HostKeyPolicy::accept_new, HashNames::no);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("does not match " + file_ + ":2"), std::string::npos) << r.error();
+  EXPECT_EQ(lines(), 3);  // the undecodable hashed line matched nothing, and nothing was added
 }
 
 TEST_F(KnownHostsTest, KnownKeyTypesAreAskedForFirst) {
