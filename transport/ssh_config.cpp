@@ -212,6 +212,7 @@ Result<void> SshConfig::add_option(std::string_view option) {
   auto pos = std::find_if(entries_.begin(), entries_.end(),
                           [](const Entry& e) { return e.keyword.empty(); });
   entries_.insert(pos, Entry{{}, keyword, value});
+  index();
   return {};
 }
 
@@ -228,7 +229,29 @@ Result<void> SshConfig::add_file(const std::string& path, bool user_file) {
 Result<void> SshConfig::add_text(std::string_view text, const std::string& origin, bool user_file) {
   // A marker entry ends the -o section: every option added later still goes before the files.
   entries_.push_back(Entry{{}, "", ""});
-  return parse(text, origin, user_file, {}, 0);
+  auto parsed = parse(text, origin, user_file, {}, 0);
+  index();
+  return parsed;
+}
+
+// A cluster's config may hold a Host block per node, and every node looks itself up: an entry
+// under one Host line of plain names is found by name, the others are matched one by one.
+void SshConfig::index() {
+  by_name_.clear();
+  scanned_.clear();
+  auto plain = [](const std::string& p) { return p.find_first_of("*?!") == std::string::npos; };
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    const auto& conditions = entries_[i].conditions;
+    if (entries_[i].keyword.empty()) continue;  // a marker
+    if (conditions.size() != 1 || !std::all_of(conditions[0].begin(), conditions[0].end(), plain)) {
+      scanned_.push_back(i);
+      continue;
+    }
+    for (const auto& name : conditions[0]) {
+      auto& found = by_name_[name];
+      if (found.empty() || found.back() != i) found.push_back(i);  // "Host a a" once
+    }
+  }
 }
 
 Result<void> SshConfig::parse(std::string_view text, const std::string& origin, bool user_file,
@@ -244,7 +267,7 @@ Result<void> SshConfig::parse(std::string_view text, const std::string& origin, 
     if (!split_line(line, keyword, value)) continue;
     if (keyword == "host" || keyword == "match") {
       conditions = outer;
-      auto words = split_words(value);
+      auto words = split_words(lower_case(value));  // matched without case, as by ssh(1)
       // Only `Match all` is understood; any other Match block never applies.
       if (keyword == "match")
         words =
@@ -293,11 +316,17 @@ HostConfig SshConfig::lookup(std::string_view given) const {
   const std::string host = lower_case(given);  // as ssh(1), before Host matching and %h
   HostConfig c;
   bool seen[std::size(kFirstWins)] = {};
-  for (const auto& e : entries_) {
-    if (e.keyword.empty() ||
-        !std::all_of(e.conditions.begin(), e.conditions.end(),
-                     [&](const auto& patterns) { return host_matches(host, patterns); }))
-      continue;
+  std::vector<std::size_t> applying;
+  if (auto found = by_name_.find(host); found != by_name_.end()) applying = found->second;
+  for (std::size_t i : scanned_) {
+    const auto& conditions = entries_[i].conditions;
+    if (std::all_of(conditions.begin(), conditions.end(),
+                    [&](const auto& patterns) { return host_matches(host, patterns); }))
+      applying.push_back(i);
+  }
+  std::sort(applying.begin(), applying.end());  // in file order: the first value wins
+  for (std::size_t i : applying) {
+    const Entry& e = entries_[i];
     if (e.keyword == "identityfile") {  // the one keyword pdx reads whose values add up
       c.identity_files.push_back(split_words(e.value).front());
       continue;

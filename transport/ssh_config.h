@@ -8,6 +8,7 @@
 #include <chrono>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/result.h"
@@ -68,7 +69,10 @@ class SshConfig {
                      const std::vector<std::vector<std::string>>& outer, int depth);
   Result<void> include(std::string_view value, bool user_file,
                        const std::vector<std::vector<std::string>>& conditions, int depth);
+  void index();
   std::vector<Entry> entries_;
+  std::unordered_map<std::string, std::vector<std::size_t>> by_name_;  // under plain Host names
+  std::vector<std::size_t> scanned_;                                   // the other entries
 };
 
 /// ASCII lower case: host names are compared in it.

@@ -113,6 +113,28 @@ TEST(SshConfig, HostIsMatchedInLowerCase) {
   EXPECT_EQ(c.lookup("Node1").hostname, "node1.cluster");
   EXPECT_EQ(c.lookup("OTHER").hostname, "other");
   EXPECT_EQ(parse("HostName NODE1.Example\n").lookup("x").hostname, "node1.example");
+  EXPECT_EQ(parse("Host GPU1 Gpu*\n  User g\n").lookup("gpu1").user, "g");  // patterns too
+  EXPECT_EQ(parse("Host Gpu*\n  User g\n").lookup("GPU7").user, "g");
+}
+
+TEST(SshConfig, BlockPerHostKeepsFileOrderAcrossPlainAndPatternHosts) {
+  std::string text = "Host *.lab\n  Port 2000\n";
+  for (int i = 0; i < 300; ++i)
+    text += "Host n" + std::to_string(i) + " n" + std::to_string(i) + ".lab\n  User u" +
+            std::to_string(i) + "\n  Port " + std::to_string(3000 + i) + "\n";
+  text += "Host n1*\n  User pattern\n  IdentityFile ~/k1\nHost n12\n  IdentityFile ~/k2\n";
+  auto c = parse(text);
+  EXPECT_EQ(c.lookup("n12").user, "u12");
+  EXPECT_EQ(c.lookup("n12").port, 3012);
+  EXPECT_EQ(c.lookup("n12").identity_files, (std::vector<std::string>{"~/k1", "~/k2"}));
+  EXPECT_EQ(c.lookup("n12.lab").port, 2000);  // the *.lab block comes first
+  EXPECT_EQ(c.lookup("n12.lab").user, "u12");
+  EXPECT_EQ(c.lookup("n1000").user, "pattern");
+  EXPECT_EQ(c.lookup("x9").user, "");
+  SshConfig with_option = parse(text);
+  ASSERT_TRUE(with_option.add_option("User=opt").ok());
+  EXPECT_EQ(with_option.lookup("n12").user, "opt");
+  EXPECT_EQ(with_option.lookup("n12").port, 3012);
 }
 
 TEST(SshConfig, EmptyIncludeIsAnError) {
