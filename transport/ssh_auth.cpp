@@ -193,18 +193,21 @@ std::optional<Step> settled(SshWaiter& w, long rc) {
   }
 }
 
-/// The agent's keys, in its order (only those matching `only` when IdentitiesOnly is set).
-/// `offered_rsa` is set when one of them was an RSA key.
+/// The agent's keys, in its order (only those matching `only` when IdentitiesOnly is set);
+/// "ssh-agent" is added to `tried` if one was offered. `offered_rsa` is set when one of them was
+/// an RSA key.
 asio::awaitable<long> try_agent(SshWaiter& w, const Credentials& credentials,
                                 const AuthRequest& request,
                                 const std::vector<std::shared_ptr<const Identity>>& only,
-                                bool& offered_rsa) {
+                                std::vector<std::string>& tried, bool& offered_rsa) {
   long rc = LIBSSH2_ERROR_AUTHENTICATION_FAILED;
+  bool first = true;
   for (const auto& blob : credentials.agent_keys()) {
     if (request.identities_only && std::none_of(only.begin(), only.end(), [&](const auto& id) {
           return id->public_blob() == blob;
         }))
       continue;
+    if (std::exchange(first, false)) tried.push_back("ssh-agent");
     if (is_rsa(key_type_of(blob))) offered_rsa = true;
     AgentKey key{&credentials.agent_socket(), &blob};
     void* abstract = &key;
@@ -370,8 +373,7 @@ asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
   }
   if (!methods || offers(*methods, "publickey")) {
     if (!credentials.agent_socket().empty()) {
-      tried.push_back("ssh-agent");
-      auto rc = co_await try_agent(w, credentials, request, identities, tried_rsa);
+      auto rc = co_await try_agent(w, credentials, request, identities, tried, tried_rsa);
       if (auto done = settled(w, rc)) co_return *done;
     }
     for (const auto& id : identities) {

@@ -27,7 +27,7 @@ expect_lines "$out" 4 "every host authenticated through the agent"
 # IdentitiesOnly: the agent's key is not one of the identity files, so it is not offered.
 run_pdx -F "$only" -w "$(host 1)" 'echo ran'
 expect_status 255
-expect_contains "$err" "tried ssh-agent, $SCRATCH/stranger" "IdentitiesOnly"
+expect_contains "$err" "tried $SCRATCH/stranger)" "IdentitiesOnly: no agent key offered"
 
 # With the cluster's key as the identity file too, the agent's copy of it is used.
 run_pdx -F "$CONFIG" -w "$hosts" 'echo ran'
