@@ -154,7 +154,7 @@ void answer_with_password(const char*, int, const char*, int, int prompts,
                           const LIBSSH2_USERAUTH_KBDINT_PROMPT* questions,
                           LIBSSH2_USERAUTH_KBDINT_RESPONSE* responses, void** abstract) {
   if (prompts != 1 || questions[0].echo != 0) return;
-  const auto& password = *static_cast<const std::string*>(*abstract);
+  const auto& password = *static_cast<SessionContext*>(*abstract)->password;
   responses[0].text = static_cast<char*>(std::malloc(password.size() + 1));
   if (!responses[0].text) return;
   std::memcpy(responses[0].text, password.c_str(), password.size() + 1);
@@ -257,7 +257,7 @@ asio::awaitable<long> try_password(SshWaiter& w, const std::string& user,
   }
   if (offers(methods, "keyboard-interactive")) {
     tried.push_back("keyboard-interactive");
-    *libssh2_session_abstract(w.session()) = const_cast<std::string*>(&password);
+    w.context().password = &password;
     rc = co_await ssh_call(w, [&] {
       return libssh2_userauth_keyboard_interactive_ex(
           w.session(), user.data(), static_cast<unsigned>(user.size()), answer_with_password);

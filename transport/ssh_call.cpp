@@ -15,6 +15,11 @@ void SshWaiter::abort(Failure failure, std::string error) {
   socket_.cancel(ignored);  // the pending wait completes with operation_aborted
 }
 
+void SshWaiter::set_session(LIBSSH2_SESSION* session) {
+  session_ = session;
+  if (session_) *libssh2_session_abstract(session_) = &context_;
+}
+
 asio::awaitable<bool> SshWaiter::wait(Until until) {
   if (abort_) co_return false;
   int directions = until == Until::writable ? LIBSSH2_SESSION_BLOCK_OUTBOUND
@@ -28,6 +33,7 @@ asio::awaitable<bool> SshWaiter::wait(Until until) {
                                 asio::redirect_error(asio::use_awaitable, ec));
   else
     co_await asio::post(socket_.get_executor(), asio::use_awaitable);
+  context_.recv.would_block = false;  // whatever woke us, recv() may find something now
   co_return !abort_;
 }
 

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "transport/ssh_recv.h"
 #include "transport/transport.h"
 
 namespace pdx {
@@ -26,15 +27,26 @@ using Step = std::optional<StepFailure>;
 /// A ssh_call() result that is not libssh2's: the wait was ended by a deadline or Ctrl-C.
 inline constexpr long kWaitAborted = -100000;
 
+/// What libssh2's callbacks for one session share; the session's abstract pointer points at it.
+struct SessionContext {
+  RecvState recv;                         // pdx_recv's (ssh_recv.h)
+  const std::string* password = nullptr;  // keyboard-interactive's answer (ssh_auth.cpp)
+};
+
 /// One host's socket and libssh2 session, and whether its waiting has been ended. Lives on the
-/// host's strand; abort() is called there (by a deadline timer or the stop callback).
+/// host's strand; abort() is called there (by a deadline timer or the stop callback). Not moved:
+/// its session points at its context.
 class SshWaiter {
  public:
   explicit SshWaiter(boost::asio::ip::tcp::socket socket) : socket_(std::move(socket)) {}
+  SshWaiter(const SshWaiter&) = delete;
+  SshWaiter& operator=(const SshWaiter&) = delete;
 
   boost::asio::ip::tcp::socket& socket() { return socket_; }
   LIBSSH2_SESSION* session() const { return session_; }
-  void set_session(LIBSSH2_SESSION* session) { session_ = session; }
+  /// Takes `session` on (null: none), its abstract pointer set to context().
+  void set_session(LIBSSH2_SESSION* session);
+  SessionContext& context() { return context_; }
 
   /// Ends the current wait and every later one: the step in progress reports `failure`.
   /// The first reason given wins (a deadline that fires after Ctrl-C does not rename it).
@@ -57,6 +69,7 @@ class SshWaiter {
  private:
   boost::asio::ip::tcp::socket socket_;
   LIBSSH2_SESSION* session_ = nullptr;  // owned by the host's session, freed before socket_
+  SessionContext context_;
   std::optional<StepFailure> abort_;
 };
 

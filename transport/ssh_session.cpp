@@ -37,8 +37,8 @@
 #include <vector>
 
 #include "transport/seconds.h"
-#include "transport/ssh_banner.h"
 #include "transport/ssh_config.h"
+#include "transport/ssh_recv.h"
 #include "transport/ssh_wiping_session.h"
 
 namespace pdx {
@@ -239,7 +239,7 @@ asio::awaitable<Step> HostSession::handshake() {
   if (!session_) co_return StepFailure{Failure::local, "cannot create an ssh session"};
   waiter_.set_session(session_);
   libssh2_session_set_blocking(session_, 0);
-  read_banner_whole(session_);
+  use_pdx_recv(session_);
   const std::pair<int, const std::string*> preferences[] = {
       {LIBSSH2_METHOD_KEX, &plan_.kex_algorithms},
       {LIBSSH2_METHOD_HOSTKEY, &plan_.host_key_algorithms},
