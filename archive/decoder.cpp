@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <thread>
 
 namespace pdx {
 
@@ -118,6 +119,8 @@ class Bzip2Codec : public StreamDecoder::Codec {
 };
 
 // xz, stream after stream; liblzma checks each block's check (CRC64 by default) and the index.
+// Blocks are decoded on a thread per core when the stream has several whose sizes are written
+// in their headers (what xz -T and pdx pack -j write), as xz -T0 -d does; else on one thread.
 class XzCodec : public StreamDecoder::Codec {
  public:
   XzCodec() { next_member(); }
@@ -143,7 +146,11 @@ class XzCodec : public StreamDecoder::Codec {
   void next_member() override {
     lzma_end(&xz_);
     xz_ = LZMA_STREAM_INIT;
-    init_ = lzma_stream_decoder(&xz_, UINT64_MAX, 0);
+    lzma_mt mt{};
+    mt.threads = std::max(1u, std::thread::hardware_concurrency());
+    mt.memlimit_threading = lzma_physmem() / 4;  // past it, one thread (xz's default too)
+    mt.memlimit_stop = UINT64_MAX;
+    init_ = lzma_stream_decoder_mt(&xz_, &mt);
     stream_ended_ = false;
   }
 
@@ -219,6 +226,10 @@ Result<std::size_t> StreamDecoder::read(void* buffer, std::size_t size) {
       if (!more) return Error{more.error()};
       if (!*more) {
         if (!codec_->mid_stream()) return std::size_t{0};
+        // A decoder may hold decoded bytes it took all the input for (xz's threads do).
+        auto step = codec_->decode(input_.data(), 0, out, size);
+        if (step && step->produced > 0) return step->produced;
+        if (step && !codec_->mid_stream()) return std::size_t{0};
         return Error{in_.current_part() + ": " + codec_->name() +
                      " data ends early: this part is truncated or parts after it are missing"};
       }

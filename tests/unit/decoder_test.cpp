@@ -23,6 +23,27 @@ std::string xz_compressed(const std::string& input) {
   return out;
 }
 
+// As xz -T2 --block-size=64KiB writes it: blocks with their sizes in their headers, which
+// liblzma's threaded decoder decodes in parallel.
+std::string xz_blocks(const std::string& input) {
+  lzma_stream xz = LZMA_STREAM_INIT;
+  lzma_mt mt{};
+  mt.threads = 2;
+  mt.block_size = 64 << 10;
+  mt.preset = 1;
+  mt.check = LZMA_CHECK_CRC64;
+  EXPECT_EQ(lzma_stream_encoder_mt(&xz, &mt), LZMA_OK);
+  std::string out(lzma_stream_buffer_bound(input.size()), '\0');
+  xz.next_in = reinterpret_cast<const uint8_t*>(input.data());
+  xz.avail_in = input.size();
+  xz.next_out = reinterpret_cast<uint8_t*>(out.data());
+  xz.avail_out = out.size();
+  EXPECT_EQ(lzma_code(&xz, LZMA_FINISH), LZMA_STREAM_END);
+  out.resize(out.size() - xz.avail_out);
+  lzma_end(&xz);
+  return out;
+}
+
 enum class Compression { gzip, zstd, bzip2, xz };
 constexpr Compression kAll[] = {Compression::gzip, Compression::zstd, Compression::bzip2,
                                 Compression::xz};
@@ -114,6 +135,29 @@ TEST(StreamDecoder, TruncatedDataEndsEarly) {
     ASSERT_FALSE(out.ok());
     EXPECT_NE(out.error().find("ends early"), std::string::npos) << out.error();
   }
+}
+
+TEST(StreamDecoder, XzInBlocksDecodesWholeAndChecked) {
+  test::TempDir dir;
+  std::string input;
+  for (int i = 0; i < 8; ++i) input += text();  // ~5 MiB: ~80 blocks
+  std::string xz = xz_blocks(input);
+  test::write_file(dir / "a.xz", xz + xz);  // two streams
+  auto out = decode(dir / "a.xz");
+  ASSERT_TRUE(out.ok()) << out.error();
+  EXPECT_TRUE(*out == input + input);
+
+  test::write_file(dir / "cut.xz", xz.substr(0, xz.size() * 2 / 3));
+  auto cut = decode(dir / "cut.xz");
+  ASSERT_FALSE(cut.ok());
+  EXPECT_NE(cut.error().find("xz data ends early"), std::string::npos) << cut.error();
+
+  std::string bad = xz;
+  bad[bad.size() / 2] ^= 0x55;
+  test::write_file(dir / "bad.xz", bad);
+  auto broken = decode(dir / "bad.xz");
+  ASSERT_FALSE(broken.ok());
+  EXPECT_NE(broken.error().find("xz data is corrupt"), std::string::npos) << broken.error();
 }
 
 }  // namespace pdx
