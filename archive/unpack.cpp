@@ -186,6 +186,9 @@ struct ArchiveInput {
 constexpr la_int64_t kQueuedFileMax = 1 << 20;
 // The memory the files queued for the writer threads may hold.
 constexpr std::size_t kQueueBytes = 32 << 20;
+// The names of queued files remembered: past this many, unpack waits for the writer threads and
+// starts afresh, so that the names of a huge archive are not all kept.
+constexpr std::size_t kQueuedNamesMax = 1 << 14;
 
 constexpr int kExtractFlags = ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_SPARSE |
                               ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT |
@@ -308,8 +311,12 @@ class Unpacker {
       return write_file(entry, original, *name);
     }
     // Anything else goes through libarchive, which may turn names into symlinks, and needs the
-    // files before it in place (a hard link's target, say).
-    if (auto ok = wait_for_writers(); !ok) return ok;
+    // files before it in place (a hard link's target, say). A directory needs only its own name
+    // and those above it settled: it makes no symlink, and the files being written under it
+    // are not in its way.
+    if (archive_entry_filetype(entry) != AE_IFDIR || queued_at_or_above(*name)) {
+      if (auto ok = wait_for_writers(); !ok) return ok;
+    }
     dirs_.forget();
     if (auto ok = check_entry(entry, original, *name); !ok) return ok;
     archive_entry_set_pathname(entry, name->c_str());
@@ -353,7 +360,8 @@ class Unpacker {
     std::size_t slash = name.rfind('/');
     std::string dir = slash == std::string::npos ? "" : name.substr(0, slash);
     std::string base = slash == std::string::npos ? name : name.substr(slash + 1);
-    if (queued_names_.contains(name) || (!dirs_.holds(dir) && queued_prefix(dir))) {
+    if (queued_names_.size() >= kQueuedNamesMax || queued_names_.contains(name) ||
+        (!dirs_.holds(dir) && queued_at_or_above(dir))) {
       if (auto ok = wait_for_writers(); !ok) return ok;
     }
     auto opened = dirs_.open(dir);
@@ -392,13 +400,14 @@ class Unpacker {
     stats_.file_bytes += static_cast<std::uint64_t>(archive_entry_size(entry));
   }
 
-  // True if a file queued for the writer threads has the name of `dir` or of a directory above.
-  bool queued_prefix(const std::string& dir) const {
-    for (std::size_t slash = dir.find('/'); slash != std::string::npos;
-         slash = dir.find('/', slash + 1)) {
-      if (queued_names_.contains(dir.substr(0, slash))) return true;
+  // True if a file queued for the writer threads has the name `path`, or that of a directory
+  // above it.
+  bool queued_at_or_above(const std::string& path) const {
+    for (std::size_t slash = path.find('/'); slash != std::string::npos;
+         slash = path.find('/', slash + 1)) {
+      if (queued_names_.contains(path.substr(0, slash))) return true;
     }
-    return queued_names_.contains(dir);
+    return queued_names_.contains(path);
   }
 
   // What the entry says of its file, resolved here: owner (root only; names looked up as
@@ -502,7 +511,8 @@ class Unpacker {
   ArchivePtr reader_;
   ArchivePtr writer_;
   UnpackStats stats_;
-  // The names of the files queued for the writer threads since they were last all written.
+  // The names of the files queued for the writer threads since they were last all written
+  // (kQueuedNamesMax at most).
   std::unordered_set<std::string> queued_names_;
   // Last: destroyed (the threads joined) first, while what their files need is still there.
   std::optional<UnpackWriters> writers_;

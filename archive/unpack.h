@@ -38,10 +38,10 @@ struct UnpackStats {
 /// leaves a half-written file under a final name.
 ///
 /// Regular files up to 1 MiB are read into memory and written by threads, one per core
-/// (archive/unpack_writers.h), while reading goes on; the archive's order still decides: an
-/// entry that is not a regular file waits until every file before it is written, and so does a
-/// file whose name (or a directory above it) is still being written. The first failure of a
-/// thread stops the run.
+/// (archive/unpack_writers.h), while reading goes on; the archive's order still decides: a
+/// link, device or fifo waits until every file before it is written, and a directory, or a
+/// file, whose name or a name above it is still being written, waits too. The first failure of
+/// a thread stops the run.
 /// A read or decode error names the part the stream was in.
 ///
 /// Changes the process's working directory to options.directory for the call (libarchive's

@@ -1,6 +1,7 @@
 # Small files are written by threads while unpack reads on; what the archive's order means
 # stays: a name given twice ends with the later entry, a hard link finds the file just before
-# it, and an entry that makes a symlink sees (and is seen by) the files before it.
+# it, an entry that makes a symlink sees (and is seen by) the files before it, and a directory
+# the file of its name.
 source "$PDX_SRC/tests/lib/archive_common.sh"
 mkdir outside
 tarball() {  # tarball NAME PYTHON-STATEMENTS: writes NAME.tar with tarfile (t, add(name, ...))
@@ -50,6 +51,17 @@ tarball symdir "add('y/z', b'file\n'); add('y/z', kind=tarfile.SYMTYPE, link='$W
 add('y/z/d', kind=tarfile.DIRTYPE)"
 expect_error 1 "symdir.tar: entry y/z/d/: refused: y/z is a symlink" "$PDX" unpack symdir.tar -C x4
 [ -z "$(ls -A outside)" ] || fail "something was written outside: $(ls -A outside)"
+
+# A directory waits only for a file of its name, or of a name above it: a file then a directory
+# of that name ends a directory; a directory under a file is refused, the file complete.
+tarball dirs 'add("p", b"file\n"); add("p", kind=tarfile.DIRTYPE); add("p/f", b"in\n")
+for i in range(200): add("d%d" % i, kind=tarfile.DIRTYPE); add("d%d/f" % i, b"%d\n" % i)'
+"$PDX" unpack dirs.tar -C x6
+[ -d x6/p ] && [ "$(cat x6/p/f)" = in ] || fail "p is not the later entry, a directory"
+for i in 0 99 199; do [ "$(cat "x6/d$i/f")" = "$i" ] || fail "d$i/f is not complete"; done
+tarball dirunder 'add("q", b"file\n"); add("q/r", kind=tarfile.DIRTYPE)'
+expect_error 1 "dirunder.tar: entry q/r/: refused" "$PDX" unpack dirunder.tar -C x7
+[ "$(cat x7/q)" = file ] || fail "q, before the refused entry, is not complete"
 
 # A file, then a file under its name: refused as when the first was written at once.
 tarball under 'add("a", b"file\n"); add("a/b")'
