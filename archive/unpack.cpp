@@ -13,11 +13,14 @@
 #include <memory>
 #include <optional>
 #include <system_error>
+#include <thread>
+#include <unordered_set>
 #include <utility>
 #include <variant>
 
 #include "archive/unpack_file.h"
 #include "archive/unpack_input.h"
+#include "archive/unpack_writers.h"
 
 namespace pdx {
 
@@ -59,7 +62,7 @@ class Fd {
     }
     return *this;
   }
-  int get() const { return fd_; }
+  int release() { return std::exchange(fd_, -1); }
   void reset() {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
@@ -73,14 +76,10 @@ class Fd {
 // unpack directory one component at a time with O_NOFOLLOW (a symlink on the way is refused, not
 // followed), made where missing, and reused while entries stay in it. Files are created and
 // named relative to it, so no path walk per file, and none that a symlink could redirect.
+// Used by the reading thread only; a directory handed out stays open while a file queued for
+// the writer threads holds it.
 class DirectoryCache {
  public:
-  // An open directory, and the group of the files created in it, once one was (it depends on
-  // the directory's set-group-ID bit and on the filesystem's grpid mount option).
-  struct Directory {
-    Fd fd;
-    std::optional<gid_t> file_gid;
-  };
   // Why a directory could not be opened: errno, and the component it failed at.
   struct Failure {
     int error;
@@ -89,18 +88,25 @@ class DirectoryCache {
   };
 
   bool open_root() {
-    root_.fd = Fd(::open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    return root_.fd.get() >= 0;
+    int fd = ::open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return false;
+    root_ = std::make_shared<UnpackDirectory>(fd);
+    return true;
   }
-  int root_fd() const { return root_.fd.get(); }
+  int root_fd() const { return root_->fd(); }
+
+  // True when open(dir) would not walk.
+  bool holds(const std::string& dir) const {
+    return dir.empty() || (cached_ && dir == cached_name_);
+  }
 
   // The directory `dir` (relative, "" for the unpack directory), or why not.
-  std::variant<Directory*, Failure> open(const std::string& dir) {
-    if (dir.empty()) return &root_;
-    if (cached_.fd.get() >= 0 && dir == cached_name_) return &cached_;
+  std::variant<std::shared_ptr<UnpackDirectory>, Failure> open(const std::string& dir) {
+    if (dir.empty()) return root_;
+    if (holds(dir)) return cached_;
     forget();
     Fd current;
-    int parent = root_.fd.get();
+    int parent = root_->fd();
     for (std::size_t start = 0; start < dir.size();) {
       std::size_t end = std::min(dir.find('/', start), dir.size());
       std::string part = dir.substr(start, end - start);
@@ -120,23 +126,23 @@ class DirectoryCache {
       parent = fd;
       start = end + 1;
     }
-    cached_.fd = std::move(current);
+    cached_ = std::make_shared<UnpackDirectory>(current.release());
     cached_name_ = dir;
-    return &cached_;
+    return cached_;
   }
 
   // Entries written by libarchive may change what names mean, and directories' modes: walk
   // again next time.
   void forget() {
-    cached_ = Directory{};
+    cached_.reset();
     cached_name_.clear();
-    root_.file_gid.reset();
+    root_->forget_file_gid();
   }
 
  private:
   static constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-  Directory root_;
-  Directory cached_;
+  std::shared_ptr<UnpackDirectory> root_;
+  std::shared_ptr<UnpackDirectory> cached_;
   std::string cached_name_;
 };
 
@@ -145,6 +151,7 @@ class DirectoryCache {
 struct ArchiveInput {
   UnpackInput stream;
   std::string error;
+  std::function<void()> before_read;  // called before each read, which may wait for input
 
   explicit ArchiveInput(std::vector<std::string> parts) : stream(std::move(parts)) {}
 
@@ -157,6 +164,7 @@ struct ArchiveInput {
 
   static la_ssize_t read_callback(struct archive* a, void* self, const void** block) {
     auto* in = static_cast<ArchiveInput*>(self);
+    if (in->before_read) in->before_read();
     auto data = in->stream.read();
     if (!data) {
       in->error = data.error();
@@ -172,6 +180,16 @@ struct ArchiveInput {
     return done ? static_cast<la_int64_t>(*done) : ARCHIVE_FATAL;
   }
 };
+
+// Regular files up to this size are read into memory and written by UnpackWriters' threads;
+// larger ones, and those of unknown size, are written by the reading thread as they are read.
+constexpr la_int64_t kQueuedFileMax = 1 << 20;
+// The memory the files queued for the writer threads may hold.
+constexpr std::size_t kQueueBytes = 32 << 20;
+// The names of queued files remembered: past this many, unpack waits for the writer threads and
+// starts afresh, so that the names of a huge archive are not all kept (a small set measured
+// faster, too).
+constexpr std::size_t kQueuedNamesMax = 1 << 11;
 
 constexpr int kExtractFlags = ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_PERM | ARCHIVE_EXTRACT_SPARSE |
                               ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT |
@@ -206,16 +224,21 @@ class Unpacker {
       return Error{options_.directory + ": cannot unpack here: " +
                    (ec ? ec.message() : std::string(std::strerror(errno)))};
     }
-    umask_ = ::umask(0);
-    ::umask(umask_);
-    hiding_ = hiding_in(dirs_.root_fd());
+    creation_.umask = ::umask(0);
+    ::umask(creation_.umask);
+    creation_.hiding = hiding_in(dirs_.root_fd());
+    creation_.uid = euid_;
+    writers_.emplace(std::max(1u, std::thread::hardware_concurrency()), kQueueBytes, creation_);
+    // The files read so far are written while the next block is read (or waited for).
+    input_.before_read = [this] { writers_->wake(); };
     auto extracted = extract_all();
+    auto written = wait_for_writers();
     // Closing applies the deferred directory modes and times by relative name: it must run
-    // here, in the directory, on failure too.
-    if (archive_write_close(writer_.get()) != ARCHIVE_OK && extracted) {
-      return Error{options_.directory + ": " + archive_message(writer_.get())};
-    }
+    // here, in the directory, on failure too, and after the last file is written.
+    bool closed = archive_write_close(writer_.get()) == ARCHIVE_OK;
     if (!extracted) return Error{extracted.error()};
+    if (!written) return Error{written.error()};
+    if (!closed) return Error{options_.directory + ": " + archive_message(writer_.get())};
     return stats_;
   }
 
@@ -288,7 +311,13 @@ class Unpacker {
       if (options_.on_entry) options_.on_entry(*name);
       return write_file(entry, original, *name);
     }
-    // Anything else goes through libarchive, which may turn names into symlinks.
+    // Anything else goes through libarchive, which may turn names into symlinks, and needs the
+    // files before it in place (a hard link's target, say). A directory needs only its own name
+    // and those above it settled: it makes no symlink, and the files being written under it
+    // are not in its way.
+    if (archive_entry_filetype(entry) != AE_IFDIR || queued_at_or_above(*name)) {
+      if (auto ok = wait_for_writers(); !ok) return ok;
+    }
     dirs_.forget();
     if (auto ok = check_entry(entry, original, *name); !ok) return ok;
     archive_entry_set_pathname(entry, name->c_str());
@@ -315,15 +344,27 @@ class Unpacker {
     return {};
   }
 
+  // Waits until the files queued for the writer threads are written.
+  Result<void> wait_for_writers() {
+    queued_names_.clear();
+    return writers_->wait();
+  }
+
   // A regular file, written by pdx itself relative to the held directory: created out of sight
   // (UnpackFile; DIR/.NAME.pdx-PID-N where it needs a temporary name), its data, owner (root
   // only), mode and times set on the open descriptor, then given its name NAME -- a few system
-  // calls, where libarchive walks the whole path again per file.
+  // calls, where libarchive walks the whole path again per file. A small file is read into
+  // memory and handed to the writer threads; a name one of them may still be writing waits for
+  // them first, so that the later entry wins, and no directory is made where a file is due.
   Result<void> write_file(archive_entry* entry, const std::string& original,
                           const std::string& name) {
     std::size_t slash = name.rfind('/');
     std::string dir = slash == std::string::npos ? "" : name.substr(0, slash);
     std::string base = slash == std::string::npos ? name : name.substr(slash + 1);
+    if (queued_names_.size() >= kQueuedNamesMax || queued_names_.contains(name) ||
+        (!dirs_.holds(dir) && queued_at_or_above(dir))) {
+      if (auto ok = wait_for_writers(); !ok) return ok;
+    }
     auto opened = dirs_.open(dir);
     if (auto* failure = std::get_if<DirectoryCache::Failure>(&opened)) {
       std::string why = failure->symlink ? " is a symlink, and writing through it could leave " +
@@ -332,25 +373,92 @@ class Unpacker {
       return Error{input_.stream.current_part() + ": entry " + original +
                    ": refused: " + failure->at + why};
     }
-    DirectoryCache::Directory& directory = *std::get<DirectoryCache::Directory*>(opened);
-    mode_t mode = archive_entry_perm(entry);
-    if (!root_) {  // as libarchive does: no set-id bits for an owner that was not restored
-      if (archive_entry_uid(entry) != euid_) mode &= ~S_ISUID;
-      if (archive_entry_gid(entry) != egid_) mode &= ~S_ISGID;
+    FileToWrite file = file_to_write(entry, original, name, base);
+    file.directory = std::get<std::shared_ptr<UnpackDirectory>>(std::move(opened));
+    la_int64_t size = archive_entry_size(entry);
+    bool has_data = size > 0 || !archive_entry_size_is_set(entry);
+    if (archive_entry_size_is_set(entry) && size <= kQueuedFileMax) {
+      std::vector<char> data;
+      if (has_data) {
+        if (auto ok = read_file_data(data, size); !ok) return ok;
+      }
+      queued_names_.insert(name);
+      count_file(entry);
+      return writers_->write(std::move(file), std::move(data));
     }
-    auto file = UnpackFile::create(
-        directory.fd.get(), base,
-        "." + base + ".pdx-" + pid_ + "-" + std::to_string(stats_.entries), mode & 0777, hiding_);
-    if (!file) return Error{original + ": cannot create: " + file.error()};
-    if (archive_entry_size(entry) > 0 || !archive_entry_size_is_set(entry)) {
-      if (auto ok = copy_file_data(file->fd(), entry, original); !ok) return ok;
+    auto out = create_file(file, creation_);
+    if (!out) return Error{out.error()};
+    if (has_data) {
+      if (auto ok = copy_file_data(*out, entry, original); !ok) return ok;
     }
-    set_metadata(file->fd(), entry, mode, directory);
-    if (auto ok = file->commit(); !ok) return Error{name + ": " + ok.error()};
-    ++stats_.files;
-    stats_.file_bytes += static_cast<std::uint64_t>(archive_entry_size(entry));
+    if (auto ok = finish_file(*out, file, creation_); !ok) return ok;
+    count_file(entry);
     return {};
   }
+
+  void count_file(archive_entry* entry) {
+    ++stats_.files;
+    stats_.file_bytes += static_cast<std::uint64_t>(archive_entry_size(entry));
+  }
+
+  // True if a file queued for the writer threads has the name `path`, or that of a directory
+  // above it.
+  bool queued_at_or_above(const std::string& path) const {
+    for (std::size_t slash = path.find('/'); slash != std::string::npos;
+         slash = path.find('/', slash + 1)) {
+      if (queued_names_.contains(path.substr(0, slash))) return true;
+    }
+    return queued_names_.contains(path);
+  }
+
+  // What the entry says of its file, resolved here: owner (root only; names looked up as
+  // libarchive does), and no set-id bits for an owner that is not restored.
+  FileToWrite file_to_write(archive_entry* entry, const std::string& original,
+                            const std::string& name, const std::string& base) {
+    FileToWrite file;
+    file.base = base;
+    file.temp_name = "." + base + ".pdx-" + pid_ + "-" + std::to_string(stats_.entries);
+    file.original = original;
+    file.name = name;
+    file.mode = archive_entry_perm(entry);
+    if (root_) {
+      file.owner = FileToWrite::Owner{
+          static_cast<uid_t>(archive_write_disk_uid(writer_.get(), archive_entry_uname(entry),
+                                                    archive_entry_uid(entry))),
+          static_cast<gid_t>(archive_write_disk_gid(writer_.get(), archive_entry_gname(entry),
+                                                    archive_entry_gid(entry)))};
+    } else {  // as libarchive does
+      if (archive_entry_uid(entry) != euid_) file.mode &= ~S_ISUID;
+      if (archive_entry_gid(entry) != egid_) file.mode &= ~S_ISGID;
+    }
+    if (archive_entry_atime_is_set(entry)) {
+      file.atime = timespec{archive_entry_atime(entry), archive_entry_atime_nsec(entry)};
+    }
+    if (archive_entry_mtime_is_set(entry)) {
+      file.mtime = timespec{archive_entry_mtime(entry), archive_entry_mtime_nsec(entry)};
+    }
+    return file;
+  }
+
+  // The entry's data, read into `data`: `size` bytes, or up to the end of the last block, the
+  // gaps between blocks zero-filled.
+  Result<void> read_file_data(std::vector<char>& data, la_int64_t size) {
+    data.resize(static_cast<std::size_t>(size));
+    const void* block;
+    size_t length;
+    la_int64_t offset;
+    int r;
+    while ((r = archive_read_data_block(reader_.get(), &block, &length, &offset)) == ARCHIVE_OK) {
+      auto at = static_cast<std::size_t>(offset);
+      if (at + length > data.size()) data.resize(at + length);
+      std::memcpy(data.data() + at, block, length);
+      if (options_.on_progress)
+        options_.on_progress(input_.stream.position(), input_.stream.total_size());
+    }
+    if (r != ARCHIVE_EOF) return Error{read_error()};
+    return {};
+  }
+
   Result<void> copy_data(const std::string& name) {
     const void* block;
     size_t size;
@@ -369,83 +477,25 @@ class Unpacker {
     return {};
   }
 
-  // Writes the data blocks at their offsets; a gap between them, a run of zeros filling a whole
-  // aligned chunk, and what is missing up to the entry's size stay holes (so a sparse file stays
-  // sparse, from zip too, as ARCHIVE_EXTRACT_SPARSE does).
-  Result<void> copy_file_data(int fd, archive_entry* entry, const std::string& name) {
-    constexpr la_int64_t kChunk = 4096;
-    auto zeros = [](const char* p, size_t n) {
-      return p[0] == 0 && std::memcmp(p, p + 1, n - 1) == 0;
-    };
+  // Writes the data blocks as they are read (UnpackFile::write: zeros may stay holes); a gap
+  // between them, and what is missing up to the entry's size, stay holes.
+  Result<void> copy_file_data(UnpackFile& out, archive_entry* entry, const std::string& name) {
     const void* block;
     size_t size;
     la_int64_t offset;
-    la_int64_t position = 0;  // of the descriptor
     la_int64_t end = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : 0;
     int r;
     while ((r = archive_read_data_block(reader_.get(), &block, &size, &offset)) == ARCHIVE_OK) {
-      const char* data = static_cast<const char*>(block);
       end = std::max(end, offset + static_cast<la_int64_t>(size));
-      while (size > 0) {
-        // A run of whole chunks that are not all zeros, or one that is.
-        size_t run = 0;
-        for (size_t next; run < size; run += next) {
-          next = std::min(size - run, static_cast<size_t>(kChunk - (offset + run) % kChunk));
-          if (zeros(data + run, next)) break;
-        }
-        if (run == 0)
-          run = std::min(size, static_cast<size_t>(kChunk - offset % kChunk));
-        else {
-          if (offset != position && ::lseek(fd, offset, SEEK_SET) < 0) return write_error(name);
-          for (size_t done = 0; done < run;) {
-            ssize_t n = ::write(fd, data + done, run - done);
-            if (n < 0 && errno == EINTR) continue;
-            if (n < 0) return write_error(name);
-            done += static_cast<size_t>(n);
-          }
-          position = offset + static_cast<la_int64_t>(run);
-        }
-        data += run;
-        offset += static_cast<la_int64_t>(run);
-        size -= run;
+      if (auto ok = out.write({static_cast<const char*>(block), size}, offset); !ok) {
+        return Error{name + ": " + ok.error()};
       }
       if (options_.on_progress)
         options_.on_progress(input_.stream.position(), input_.stream.total_size());
     }
     if (r != ARCHIVE_EOF) return Error{read_error()};
-    if (end > position && ::ftruncate(fd, end) != 0) return write_error(name);
+    if (auto ok = out.extend_to(end); !ok) return Error{name + ": " + ok.error()};
     return {};
-  }
-
-  static Error write_error(const std::string& name) {
-    return Error{name + ": cannot write: " + std::strerror(errno)};
-  }
-
-  // Owner (root only), mode and times, on the open file in `directory`, each only where
-  // creating the file did not set it already. Best effort, as libarchive does: a failure is no
-  // error, but set-id bits are kept only for an owner that was set.
-  void set_metadata(int fd, archive_entry* entry, mode_t mode,
-                    DirectoryCache::Directory& directory) {
-    if (root_) {
-      auto uid = static_cast<uid_t>(archive_write_disk_uid(
-          writer_.get(), archive_entry_uname(entry), archive_entry_uid(entry)));
-      auto gid = static_cast<gid_t>(archive_write_disk_gid(
-          writer_.get(), archive_entry_gname(entry), archive_entry_gid(entry)));
-      struct stat st;
-      if (!directory.file_gid && ::fstat(fd, &st) == 0) directory.file_gid = st.st_gid;
-      bool owned = uid == euid_ && directory.file_gid == gid;  // as created
-      if (!owned && ::fchown(fd, uid, gid) != 0) {
-        mode &= ~(S_ISUID | S_ISGID);
-      }
-    }
-    if ((mode & ~(0777 & ~umask_)) != 0) ::fchmod(fd, mode);  // else created with it already
-    bool atime = archive_entry_atime_is_set(entry);
-    bool mtime = archive_entry_mtime_is_set(entry);
-    if (!atime && !mtime) return;
-    struct timespec times[2] = {{0, UTIME_NOW}, {0, UTIME_NOW}};
-    if (atime) times[0] = {archive_entry_atime(entry), archive_entry_atime_nsec(entry)};
-    if (mtime) times[1] = {archive_entry_mtime(entry), archive_entry_mtime_nsec(entry)};
-    ::futimens(fd, times);
   }
 
   const UnpackOptions& options_;
@@ -457,12 +507,16 @@ class Unpacker {
   uid_t euid_ = ::geteuid();
   gid_t egid_ = ::getegid();
   bool root_ = euid_ == 0;
-  mode_t umask_ = 022;
-  Hiding hiding_ = Hiding::temp_name;
+  FileCreation creation_;
   std::string pid_ = std::to_string(::getpid());
   ArchivePtr reader_;
   ArchivePtr writer_;
   UnpackStats stats_;
+  // The names of the files queued for the writer threads since they were last all written
+  // (kQueuedNamesMax at most).
+  std::unordered_set<std::string> queued_names_;
+  // Last: destroyed (the threads joined) first, while what their files need is still there.
+  std::optional<UnpackWriters> writers_;
 };
 
 }  // namespace

@@ -36,6 +36,12 @@ struct UnpackStats {
 /// naming it. A regular file is written with no name (O_TMPFILE) or under a temporary one in its
 /// directory, and given its name when complete (archive/unpack_file.h), so a failed run never
 /// leaves a half-written file under a final name.
+///
+/// Regular files up to 1 MiB are read into memory and written by threads, one per core
+/// (archive/unpack_writers.h), while reading goes on; the archive's order still decides: a
+/// link, device or fifo waits until every file before it is written, and a directory, or a
+/// file, whose name or a name above it is still being written, waits too. The first failure of
+/// a thread stops the run.
 /// A read or decode error names the part the stream was in.
 ///
 /// Changes the process's working directory to options.directory for the call (libarchive's

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -44,11 +45,54 @@ UnpackFile::UnpackFile(UnpackFile&& other) noexcept
       name_(std::move(other.name_)),
       temp_name_(std::move(other.temp_name_)),
       under_temp_name_(std::exchange(other.under_temp_name_, false)),
-      fd_(std::exchange(other.fd_, -1)) {}
+      fd_(std::exchange(other.fd_, -1)),
+      position_(other.position_) {}
 
 UnpackFile::~UnpackFile() {
   if (fd_ >= 0) ::close(fd_);
   if (under_temp_name_) ::unlinkat(dir_, temp_name_.c_str(), 0);
+}
+
+Result<void> UnpackFile::write(std::span<const char> data, std::int64_t offset) {
+  constexpr std::int64_t kChunk = 4096;
+  auto zeros = [](std::span<const char> part) {
+    return part[0] == 0 && std::memcmp(part.data(), part.data() + 1, part.size() - 1) == 0;
+  };
+  // The part of `rest` up to the next chunk boundary.
+  auto chunk = [](std::span<const char> rest, std::int64_t at) {
+    return rest.first(std::min(rest.size(), static_cast<std::size_t>(kChunk - at % kChunk)));
+  };
+  while (!data.empty()) {
+    // A run of whole chunks that are not all zeros, or one that is (skipped).
+    std::size_t run = 0;
+    for (std::size_t next; run < data.size(); run += next) {
+      auto part = chunk(data.subspan(run), offset + static_cast<std::int64_t>(run));
+      next = part.size();
+      if (zeros(part)) break;
+    }
+    if (run == 0) {
+      run = chunk(data, offset).size();
+    } else {
+      if (offset != position_ && ::lseek(fd_, offset, SEEK_SET) < 0) {
+        return errno_error("cannot write");
+      }
+      for (std::size_t done = 0; done < run;) {
+        ssize_t n = ::write(fd_, data.data() + done, run - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return errno_error("cannot write");
+        done += static_cast<std::size_t>(n);
+      }
+      position_ = offset + static_cast<std::int64_t>(run);
+    }
+    data = data.subspan(run);
+    offset += static_cast<std::int64_t>(run);
+  }
+  return {};
+}
+
+Result<void> UnpackFile::extend_to(std::int64_t size) {
+  if (size > position_ && ::ftruncate(fd_, size) != 0) return errno_error("cannot write");
+  return {};
 }
 
 Result<void> UnpackFile::commit() {

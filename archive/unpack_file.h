@@ -3,6 +3,8 @@
 // step when complete (DESIGN.md, security defaults: nothing half-written under a final name).
 #include <sys/types.h>
 
+#include <cstdint>
+#include <span>
 #include <string>
 
 #include "core/result.h"
@@ -36,6 +38,13 @@ class UnpackFile {
   ~UnpackFile();
 
   int fd() const { return fd_; }
+  /// Writes `data` at `offset` (offsets only growing from call to call). A run of zeros that
+  /// fills whole aligned 4 KiB chunks is not written but left a hole, so that a sparse file stays
+  /// sparse (as ARCHIVE_EXTRACT_SPARSE does). An Error: "cannot write: ..." (strerror).
+  Result<void> write(std::span<const char> data, std::int64_t offset);
+  /// Makes the file `size` bytes long where the writes ended before that (holes left at the end,
+  /// or a gap never written). An Error: "cannot write: ...".
+  Result<void> extend_to(std::int64_t size);
   /// Closes the file and gives it its final name, replacing what is there as rename(2) does (a
   /// file or a symlink, never followed; a directory there is an Error). On an Error ("cannot
   /// write: ...", "cannot put in place: ..."), nothing of the file is left.
@@ -52,8 +61,9 @@ class UnpackFile {
   int dir_;
   std::string name_;
   std::string temp_name_;
-  bool under_temp_name_;  // else unnamed, or committed
-  int fd_;                // until closed
+  bool under_temp_name_;       // else unnamed, or committed
+  int fd_;                     // until closed
+  std::int64_t position_ = 0;  // of fd_: the end of the last run written
 };
 
 }  // namespace pdx

@@ -12,9 +12,9 @@
 # children. Ratio is data set size / archive size.
 #
 # The small-file set: BENCH_SMALL files of 0-4 KiB (half random, half text) in 100 directories,
-# packed once by GNU tar (plain, gzip, zstd), then unpacked by pdx and by tar; the best wall and
-# CPU of BENCH_REPEAT runs each, and pdx/tar ratios. Every run unpacks into a new directory,
-# removed after it -- except on ext4 without a journal, where creating files is slow for
+# packed once by GNU tar (plain, gzip, zstd) and by zip, then unpacked by pdx and by tar (unzip);
+# the best wall and CPU of BENCH_REPEAT runs each, and pdx/tar (pdx/unzip) ratios. Every run
+# unpacks into a new directory, removed after it -- except on ext4 without a journal, where creating files is slow for
 # minutes after many were deleted (the inode allocator skips recently freed inodes): there all
 # stay until the end, about 0.5 GiB per run with the default.
 #
@@ -166,21 +166,23 @@ for i in range(n):
     open(f"{d}/f{i:06}", "wb").write(random.randbytes(size // 2) + text)
 PY
   )
-  (cd small && tar -cf s.tar data && gzip -k s.tar && zstd -q -k s.tar)
+  (cd small && tar -cf s.tar data && gzip -k s.tar && zstd -q -k s.tar && zip -qr s.zip data)
   sync
-  local format tool pdx_wall pdx_cpu wall cpu lines=()
-  for format in tar tar.gz tar.zst; do
+  local format tool into pdx_wall pdx_cpu wall cpu lines=()
+  for format in tar tar.gz tar.zst zip; do
     echo "  unpacking $format ..." >&2
     read -r pdx_wall pdx_cpu < <(best "'$PDX' unpack small/s.$format -C \"\$OUT\"")
+    into=-C
     case $format in
       tar) tool="tar -xf" ;;
       tar.gz) tool="tar -xzf" ;;
       tar.zst) tool="tar -I zstd -xf" ;;
+      zip) tool="unzip -q" into=-d ;;
     esac
-    read -r wall cpu < <(best "$tool small/s.$format -C \"\$OUT\"")
+    read -r wall cpu < <(best "$tool small/s.$format $into \"\$OUT\"")
     lines+=("$(printf '%-22s %8.2f %8.2f' "pdx $format" "$pdx_wall" "$pdx_cpu")")
-    lines+=("$(printf '%-22s %8.2f %8.2f   pdx/tar: wall %.2f cpu %.2f' "$tool" "$wall" "$cpu" \
-      "$(echo "$pdx_wall / $wall" | bc -l)" "$(echo "$pdx_cpu / $cpu" | bc -l)")")
+    lines+=("$(printf '%-22s %8.2f %8.2f   pdx/%s: wall %.2f cpu %.2f' "$tool" "$wall" "$cpu" \
+      "${tool%% *}" "$(echo "$pdx_wall / $wall" | bc -l)" "$(echo "$pdx_cpu / $cpu" | bc -l)")")
   done
   printf '\n%s files of 0-4 KiB in 100 directories, unpacked on %s (best of %s), %s cores\n\n' \
     "$SMALL" "$(stat -f -c %T "$WORK")" "$REPEAT" "$(nproc)"

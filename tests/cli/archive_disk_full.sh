@@ -14,4 +14,13 @@ expect_error 1 "No space left on device" "$PDX" pack src -o full/a.tar --split 5
 expect_error 1 "random.bin.*No space left on device" "$PDX" unpack a.tar -C full/x
 [ ! -e full/x/src/random.bin ] || fail "a half-written file is under its final name"
 no_temp_files full
+# Small files, written by unpack's writer threads: the first failure is the one error line, and
+# each file left is complete.
+mkdir small && for i in $(seq 400); do head -c 4000 /dev/urandom >"small/f$i"; done
+"$PDX" pack small -o small.tar
+expect_error 1 "small/f[0-9]+: cannot [a-z ]+: No space left on device" "$PDX" unpack small.tar -C full/y
+for file in full/y/small/*; do
+  cmp -s "$file" "small/${file##*/}" || fail "$file is not complete"
+done
+no_temp_files full
 echo ok

@@ -97,6 +97,25 @@ TEST_P(UnpackFileTest, ADirectoryInTheWayIsAnErrorAndNothingIsLeft) {
   EXPECT_TRUE(test::list_dir(dir_.dir() / "d").empty());
 }
 
+// Data blocks at growing offsets: what is written reads back, and whole aligned 4 KiB chunks of
+// zeros, gaps and the end past the last block stay holes.
+TEST_P(UnpackFileTest, WritesBlocksAndLeavesZerosAsHoles) {
+  auto file = UnpackFile::create(dir_.fd(), "f", ".f.pdx-1-1", 0644, GetParam());
+  ASSERT_TRUE(file.ok()) << file.error();
+  std::string head(4096, 'a');
+  std::string zeros_then_b = std::string(3 * 4096 + 10, '\0') + "b";  // a gap before it too
+  ASSERT_TRUE(file->write(head, 0).ok());
+  ASSERT_TRUE(file->write(zeros_then_b, 2 * 4096).ok());
+  ASSERT_TRUE(file->extend_to(64 * 4096).ok());
+  ASSERT_TRUE(file->commit().ok());
+  std::string expected = head + std::string(4096, '\0') + zeros_then_b;
+  expected.resize(64 * 4096);
+  EXPECT_EQ(test::read_file(dir_.dir() / "f"), expected);
+  struct stat st;
+  ASSERT_EQ(::stat((dir_.dir() / "f").c_str(), &st), 0);
+  EXPECT_LE(st.st_blocks * 512, 2 * 4096 + 8192) << "holes written as data";  // a block's slack
+}
+
 INSTANTIATE_TEST_SUITE_P(Hidings, UnpackFileTest,
                          ::testing::Values(Hiding::unnamed, Hiding::temp_name),
                          [](const auto& info) {
