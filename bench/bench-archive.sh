@@ -105,6 +105,7 @@ PY
   fresh; run "tar -I pigz -x"      unpack - "tar -I pigz -xf c.tar.gz -C out"
   fresh; run "pdx tar.xz"          unpack - "'$PDX' unpack a.tar.xz -C out"
   fresh; run "tar -xJf"            unpack - "tar -xJf b.tar.xz -C out"
+  fresh; run "tar -I 'xz -T0' -x"  unpack - "tar -I 'xz -T0' -xf c.tar.xz -C out"
   fresh; run "pdx tar.zst"         unpack - "'$PDX' unpack a.tar.zst -C out"
   fresh; run "tar -I zstd -x"      unpack - "tar -I zstd -xf c.tar.zst -C out"
   fresh; run "pdx tar.bz2"         unpack - "'$PDX' unpack a.tar.bz2 -C out"

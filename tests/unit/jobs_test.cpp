@@ -28,7 +28,7 @@ TEST(MakeJobs, LocalSubstitutesAndPutsEnvInTheChild) {
   JobTemplate t;
   t.command = "echo %h %u %n";
   t.remote = false;
-  t.default_user = "me";
+  t.default_user = std::string("me");  // (assigning "me" trips GCC 12's -Wmaybe-uninitialized)
   auto jobs = make_jobs(hosts(), t);
   EXPECT_EQ(jobs[0].command, "echo n1 me 0");
   EXPECT_EQ(jobs[1].command, "echo n2 al 1");
