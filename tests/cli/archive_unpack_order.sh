@@ -4,25 +4,9 @@
 # the file of its name.
 source "$PDX_SRC/tests/lib/archive_common.sh"
 mkdir outside
-tarball() {  # tarball NAME PYTHON-STATEMENTS: writes NAME.tar with tarfile (t, add(name, ...))
-  python3 - "$1" "$2" <<'PY'
-import io, sys, tarfile
-def add(name, data=b"x\n", kind=tarfile.REGTYPE, link=""):
-    info = tarfile.TarInfo(name)
-    info.type, info.linkname, info.mode = kind, link, 0o755 if kind == tarfile.DIRTYPE else 0o644
-    if kind == tarfile.REGTYPE:
-        info.size = len(data)
-        t.addfile(info, io.BytesIO(data))
-    else:
-        t.addfile(info)
-big = b"B" * (3 << 20)  # written as it is read, not by the threads
-with tarfile.open(sys.argv[1] + ".tar", "w", format=tarfile.PAX_FORMAT) as t:
-    exec(sys.argv[2])
-PY
-}
 
 # The same name twice, small or big either way round, many files between or none: the last wins.
-tarball twice '
+tar_of twice '
 add("d/f", b"first\n"); add("d/f", b"second\n")
 add("g", b"small\n")
 for i in range(500): add("many/%d" % i, b"%d\n" % i)
@@ -37,34 +21,34 @@ add("b", big); add("b", b"small\n")'
 [ "$(ls x1/many | wc -l)" = 500 ] && [ "$(cat x1/many/499)" = 499 ] || fail "many/ is incomplete"
 
 # A hard link to a file queued just before it.
-tarball hardlink 'add("d/target", b"target\n"); add("d/link", kind=tarfile.LNKTYPE, link="d/target")'
+tar_of hardlink 'add("d/target", b"target\n"); add("d/link", kind=tarfile.LNKTYPE, link="d/target")'
 "$PDX" unpack hardlink.tar -C x2
 [ "$(cat x2/d/link)" = target ] || fail "the hard link does not have its target's content"
 [ "$(stat -c %i x2/d/link)" = "$(stat -c %i x2/d/target)" ] || fail "d/link is not a hard link"
 
 # A file replaced by a symlink out of the directory, then a file under that name: refused, and
 # nothing written outside (the queued file must not land over the symlink afterwards).
-tarball symlink "add('x', b'file\n'); add('x', kind=tarfile.SYMTYPE, link='$WORK/outside'); add('x/f')"
+tar_of symlink "add('x', b'file\n'); add('x', kind=tarfile.SYMTYPE, link='$WORK/outside'); add('x/f')"
 expect_error 1 "symlink.tar: entry x/f: refused: x is a symlink" "$PDX" unpack symlink.tar -C x3
 [ -L x3/x ] || fail "x is not the later entry, the symlink"
-tarball symdir "add('y/z', b'file\n'); add('y/z', kind=tarfile.SYMTYPE, link='$WORK/outside');
+tar_of symdir "add('y/z', b'file\n'); add('y/z', kind=tarfile.SYMTYPE, link='$WORK/outside');
 add('y/z/d', kind=tarfile.DIRTYPE)"
 expect_error 1 "symdir.tar: entry y/z/d/: refused: y/z is a symlink" "$PDX" unpack symdir.tar -C x4
 [ -z "$(ls -A outside)" ] || fail "something was written outside: $(ls -A outside)"
 
 # A directory waits only for a file of its name, or of a name above it: a file then a directory
 # of that name ends a directory; a directory under a file is refused, the file complete.
-tarball dirs 'add("p", b"file\n"); add("p", kind=tarfile.DIRTYPE); add("p/f", b"in\n")
+tar_of dirs 'add("p", b"file\n"); add("p", kind=tarfile.DIRTYPE); add("p/f", b"in\n")
 for i in range(200): add("d%d" % i, kind=tarfile.DIRTYPE); add("d%d/f" % i, b"%d\n" % i)'
 "$PDX" unpack dirs.tar -C x6
 [ -d x6/p ] && [ "$(cat x6/p/f)" = in ] || fail "p is not the later entry, a directory"
 for i in 0 99 199; do [ "$(cat "x6/d$i/f")" = "$i" ] || fail "d$i/f is not complete"; done
-tarball dirunder 'add("q", b"file\n"); add("q/r", kind=tarfile.DIRTYPE)'
+tar_of dirunder 'add("q", b"file\n"); add("q/r", kind=tarfile.DIRTYPE)'
 expect_error 1 "dirunder.tar: entry q/r/: refused" "$PDX" unpack dirunder.tar -C x7
 [ "$(cat x7/q)" = file ] || fail "q, before the refused entry, is not complete"
 
 # A file, then a file under its name: refused as when the first was written at once.
-tarball under 'add("a", b"file\n"); add("a/b")'
+tar_of under 'add("a", b"file\n"); add("a/b")'
 expect_error 1 "under.tar: entry a/b: refused: a: Not a directory" "$PDX" unpack under.tar -C x5
 [ "$(cat x5/a)" = file ] || fail "a, before the refused entry, is not complete"
 no_temp_files .

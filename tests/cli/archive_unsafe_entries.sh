@@ -2,27 +2,12 @@
 # nothing written outside the directory.
 source "$PDX_SRC/tests/lib/archive_common.sh"
 mkdir outside
-evil() {  # evil NAME PYTHON-STATEMENTS: writes NAME.tar with tarfile (t, add(name, ...))
-  python3 - "$1" "$2" <<'PY'
-import io, sys, tarfile
-def add(name, data=b"x\n", kind=tarfile.REGTYPE, link=""):
-    info = tarfile.TarInfo(name)
-    info.type, info.linkname, info.mode = kind, link, 0o700 if kind == tarfile.DIRTYPE else 0o644
-    if kind == tarfile.REGTYPE:
-        info.size = len(data)
-        t.addfile(info, io.BytesIO(data))
-    else:
-        t.addfile(info)
-with tarfile.open(sys.argv[1] + ".tar", "w", format=tarfile.PAX_FORMAT) as t:
-    exec(sys.argv[2])
-PY
-}
-evil dotdot 'add("ok.txt"); add("a/../../outside/dotdot.txt")'
-evil absolute "add('$WORK/outside/absolute.txt')"
-evil symlink "add('l', kind=tarfile.SYMTYPE, link='$WORK/outside'); add('l/through.txt')"
-evil hardlink 'add("h", kind=tarfile.LNKTYPE, link="../outside/target")'
-evil device 'add("null", kind=tarfile.CHRTYPE)'
-evil dirfirst 'add("sub", kind=tarfile.DIRTYPE); add("sub/f"); add("../late.txt")'
+tar_of dotdot 'add("ok.txt"); add("a/../../outside/dotdot.txt")'
+tar_of absolute "add('$WORK/outside/absolute.txt')"
+tar_of symlink "add('l', kind=tarfile.SYMTYPE, link='$WORK/outside'); add('l/through.txt')"
+tar_of hardlink 'add("h", kind=tarfile.LNKTYPE, link="../outside/target")'
+tar_of device 'add("null", kind=tarfile.CHRTYPE)'
+tar_of dirfirst 'add("sub", kind=tarfile.DIRTYPE, mode=0o700); add("sub/f"); add("../late.txt")'
 
 expect_error 1 "dotdot.tar: entry a/../../outside/dotdot.txt: .*'\.\.' refused" "$PDX" unpack dotdot.tar -C x1
 expect_error 1 "absolute.tar: entry $WORK/outside/absolute.txt: absolute path refused" "$PDX" unpack absolute.tar -C x2

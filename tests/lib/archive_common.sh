@@ -70,3 +70,25 @@ no_temp_files() {
   left=$(find "$1" -name '.*.pdx-*' | head -5)
   [ -z "$left" ] || fail "temporary files left behind: $left"
 }
+
+# tar_of NAME PYTHON-STATEMENTS: writes NAME.tar (pax) with Python's tarfile, running the
+# statements with add(name, data=b"x\n", kind=tarfile.REGTYPE, link="", mode=0o644 or 0o755 for a
+# directory) at hand, and `big`, 3 MiB
+# (a file unpack streams rather than hands to its writer threads).
+tar_of() {
+  python3 - "$1" "$2" <<'PY'
+import io, sys, tarfile
+def add(name, data=b"x\n", kind=tarfile.REGTYPE, link="", mode=None):
+    info = tarfile.TarInfo(name)
+    info.type, info.linkname = kind, link
+    info.mode = mode if mode is not None else 0o755 if kind == tarfile.DIRTYPE else 0o644
+    if kind == tarfile.REGTYPE:
+        info.size = len(data)
+        t.addfile(info, io.BytesIO(data))
+    else:
+        t.addfile(info)
+big = b"B" * (3 << 20)
+with tarfile.open(sys.argv[1] + ".tar", "w", format=tarfile.PAX_FORMAT) as t:
+    exec(sys.argv[2])
+PY
+}
