@@ -440,18 +440,16 @@ class Unpacker {
     return file;
   }
 
-  // The entry's data, read into `data`: `size` bytes, or up to the end of the last block, the
-  // gaps between blocks zero-filled.
-  Result<void> read_file_data(std::vector<char>& data, la_int64_t size) {
-    data.resize(static_cast<std::size_t>(size));
+  // Hands each data block of the current entry to `use` (char pointer, size, offset; an Error
+  // from it stops the reading), reporting progress; a read error names the part.
+  template <class Use>
+  Result<void> for_each_block(Use use) {
     const void* block;
-    size_t length;
+    size_t size;
     la_int64_t offset;
     int r;
-    while ((r = archive_read_data_block(reader_.get(), &block, &length, &offset)) == ARCHIVE_OK) {
-      auto at = static_cast<std::size_t>(offset);
-      if (at + length > data.size()) data.resize(at + length);
-      std::memcpy(data.data() + at, block, length);
+    while ((r = archive_read_data_block(reader_.get(), &block, &size, &offset)) == ARCHIVE_OK) {
+      if (auto ok = use(static_cast<const char*>(block), size, offset); !ok) return ok;
       if (options_.on_progress)
         options_.on_progress(input_.stream.position(), input_.stream.total_size());
     }
@@ -459,41 +457,37 @@ class Unpacker {
     return {};
   }
 
+  // The entry's data, read into `data`: `size` bytes, or up to the end of the last block, the
+  // gaps between blocks zero-filled.
+  Result<void> read_file_data(std::vector<char>& data, la_int64_t size) {
+    data.resize(static_cast<std::size_t>(size));
+    return for_each_block([&](const char* block, size_t length, la_int64_t offset) {
+      auto at = static_cast<std::size_t>(offset);
+      if (at + length > data.size()) data.resize(at + length);
+      std::memcpy(data.data() + at, block, length);
+      return Result<void>{};
+    });
+  }
+
   Result<void> copy_data(const std::string& name) {
-    const void* block;
-    size_t size;
-    la_int64_t offset;
-    int r;
-    while ((r = archive_read_data_block(reader_.get(), &block, &size, &offset)) == ARCHIVE_OK) {
-      if (archive_write_data_block(writer_.get(), block, size, offset) < ARCHIVE_OK) {
-        int error = archive_errno(writer_.get());
-        return Error{name + ": cannot write: " +
-                     (error ? std::strerror(error) : archive_message(writer_.get()))};
-      }
-      if (options_.on_progress)
-        options_.on_progress(input_.stream.position(), input_.stream.total_size());
-    }
-    if (r != ARCHIVE_EOF) return Error{read_error()};
-    return {};
+    return for_each_block([&](const char* block, size_t size, la_int64_t offset) -> Result<void> {
+      if (archive_write_data_block(writer_.get(), block, size, offset) >= ARCHIVE_OK) return {};
+      int error = archive_errno(writer_.get());
+      return Error{name + ": cannot write: " +
+                   (error ? std::strerror(error) : archive_message(writer_.get()))};
+    });
   }
 
   // Writes the data blocks as they are read (UnpackFile::write: zeros may stay holes); a gap
   // between them, and what is missing up to the entry's size, stay holes.
   Result<void> copy_file_data(UnpackFile& out, archive_entry* entry, const std::string& name) {
-    const void* block;
-    size_t size;
-    la_int64_t offset;
     la_int64_t end = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : 0;
-    int r;
-    while ((r = archive_read_data_block(reader_.get(), &block, &size, &offset)) == ARCHIVE_OK) {
+    auto copied = for_each_block([&](const char* block, size_t size, la_int64_t offset) {
       end = std::max(end, offset + static_cast<la_int64_t>(size));
-      if (auto ok = out.write({static_cast<const char*>(block), size}, offset); !ok) {
-        return Error{name + ": " + ok.error()};
-      }
-      if (options_.on_progress)
-        options_.on_progress(input_.stream.position(), input_.stream.total_size());
-    }
-    if (r != ARCHIVE_EOF) return Error{read_error()};
+      auto ok = out.write({block, size}, offset);
+      return ok ? ok : Result<void>{Error{name + ": " + ok.error()}};
+    });
+    if (!copied) return copied;
     if (auto ok = out.extend_to(end); !ok) return Error{name + ": " + ok.error()};
     return {};
   }

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <sstream>
 
@@ -227,15 +228,15 @@ KnownHosts::HostFile::HostFile(std::string_view text) : entries(parse(text)) {
 
 std::vector<const KnownHosts::Entry*> KnownHosts::HostFile::lookup(
     const std::string& name, Hasher& hasher, const std::string_view* only_blob) const {
+  auto wanted = [&](std::size_t i) { return !only_blob || entries[i].blob == *only_blob; };
   std::vector<std::size_t> lines;
-  if (auto found = by_name.find(name); found != by_name.end()) lines = found->second;
+  if (auto found = by_name.find(name); found != by_name.end())
+    std::copy_if(found->second.begin(), found->second.end(), std::back_inserter(lines), wanted);
   for (std::size_t i : scanned)
-    if ((!only_blob || entries[i].blob == *only_blob) && matches(entries[i], name, hasher))
-      lines.push_back(i);
+    if (wanted(i) && matches(entries[i], name, hasher)) lines.push_back(i);  // key before hash
   std::sort(lines.begin(), lines.end());
   std::vector<const Entry*> out;
-  for (std::size_t i : lines)
-    if (!only_blob || entries[i].blob == *only_blob) out.push_back(&entries[i]);
+  for (std::size_t i : lines) out.push_back(&entries[i]);
   return out;
 }
 
