@@ -22,8 +22,9 @@ void SshWaiter::set_session(LIBSSH2_SESSION* session) {
 
 asio::awaitable<bool> SshWaiter::wait(Until until) {
   if (abort_) co_return false;
-  int directions = until == Until::writable ? LIBSSH2_SESSION_BLOCK_OUTBOUND
-                                            : libssh2_session_block_directions(session_);
+  bool writable = !send_held() || until == Until::writable;
+  int directions =
+      writable ? LIBSSH2_SESSION_BLOCK_OUTBOUND : libssh2_session_block_directions(session_);
   boost::system::error_code ec;  // a socket error is left for libssh2's next call to report
   if (directions & LIBSSH2_SESSION_BLOCK_OUTBOUND)
     co_await socket_.async_wait(tcp::socket::wait_write,
@@ -33,7 +34,7 @@ asio::awaitable<bool> SshWaiter::wait(Until until) {
                                 asio::redirect_error(asio::use_awaitable, ec));
   else
     co_await asio::post(socket_.get_executor(), asio::use_awaitable);
-  context_.recv.would_block = false;  // whatever woke us, recv() may find something now
+  context_.io.waited();  // whatever woke us, recv() may find something now
   co_return !abort_;
 }
 

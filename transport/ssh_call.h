@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-#include "transport/ssh_recv.h"
+#include "transport/ssh_io.h"
 #include "transport/transport.h"
 
 namespace pdx {
@@ -29,7 +29,7 @@ inline constexpr long kWaitAborted = -100000;
 
 /// What libssh2's callbacks for one session share; the session's abstract pointer points at it.
 struct SessionContext {
-  RecvState recv;                         // pdx_recv's (ssh_recv.h)
+  SocketIo io;                            // pdx's recv and send (ssh_io.h)
   const std::string* password = nullptr;  // keyboard-interactive's answer (ssh_auth.cpp)
 };
 
@@ -59,8 +59,13 @@ class SshWaiter {
   /// What wait() waits for: the socket ready the way libssh2 is blocked, or writable whatever
   /// libssh2 says.
   enum class Until { libssh2_unblocked, writable };
-  /// Waits until the socket is ready as `until` says. False once aborted.
+  /// Sends what pdx's send holds for libssh2 (ssh_io.h), then waits until the socket is ready
+  /// as `until` says, or for room if some is left held. False once aborted.
   boost::asio::awaitable<bool> wait(Until until = Until::libssh2_unblocked);
+  /// Sends what pdx's send holds, without waiting: true if nothing is left held.
+  bool send_held(int flags = 0) {
+    return pdx::send_held(context_.io, socket_.native_handle(), flags);
+  }
 
   /// The failure of a step whose libssh2 call returned `rc` (< 0): the abort reason for
   /// kWaitAborted, else a protocol failure naming `what` and libssh2's message.

@@ -38,7 +38,6 @@
 
 #include "transport/seconds.h"
 #include "transport/ssh_config.h"
-#include "transport/ssh_recv.h"
 #include "transport/ssh_wiping_session.h"
 
 namespace pdx {
@@ -90,9 +89,11 @@ bool half_sent(LIBSSH2_SESSION* session, long rc) {
          (libssh2_session_block_directions(session) & LIBSSH2_SESSION_BLOCK_OUTBOUND);
 }
 
-// True if a send on `socket` would not block now.
-bool writable_now(tcp::socket& socket) {
-  pollfd ready{socket.native_handle(), POLLOUT, 0};
+// True if a small packet sent now would be held whole (ssh_io.h) or go out whole.
+bool room_for_small_packet(SshWaiter& waiter) {
+  constexpr std::size_t kSmallPacket = 256;
+  if (waiter.context().io.held_size + kSmallPacket <= SocketIo::kHeldMax) return true;
+  pollfd ready{waiter.socket().native_handle(), POLLOUT, 0};
   return ::poll(&ready, 1, 0) == 1 && (ready.revents & POLLOUT);
 }
 
@@ -223,12 +224,18 @@ asio::awaitable<Step> HostSession::connect() {
                             "cannot resolve " + plan_.hostname + ": " + ec.message()};
     for (const auto& entry : found) endpoints.push_back(entry.endpoint());
   }
-  co_await asio::async_connect(waiter_.socket(), endpoints,
-                               asio::redirect_error(asio::use_awaitable, ec));
+  tcp::endpoint peer = co_await asio::async_connect(waiter_.socket(), endpoints,
+                                                    asio::redirect_error(asio::use_awaitable, ec));
   if (waiter_.aborted()) co_return waiter_.failure(kWaitAborted, "");
   if (ec)
     co_return StepFailure{Failure::connect, "connect to " + plan_.hostname + " port " +
                                                 std::to_string(plan_.port) + ": " + ec.message()};
+  // Asio keeps a socket registered for writability once it has waited for it (the connect
+  // did), and re-arms every later wait for reading with it: each wait would also report the
+  // socket writable, waking a thread for nothing. Registered afresh, it waits for reading only.
+  int fd = waiter_.socket().release(ec);
+  if (!ec) waiter_.socket().assign(peer.protocol(), fd, ec);
+  if (ec) co_return StepFailure{Failure::local, "cannot register the socket: " + ec.message()};
   waiter_.socket().non_blocking(true);
   waiter_.socket().set_option(tcp::no_delay(true), ec);  // small packets: don't wait for acks
   co_return Step{};
@@ -239,7 +246,7 @@ asio::awaitable<Step> HostSession::handshake() {
   if (!session_) co_return StepFailure{Failure::local, "cannot create an ssh session"};
   waiter_.set_session(session_);
   libssh2_session_set_blocking(session_, 0);
-  use_pdx_recv(session_);
+  use_pdx_io(session_);
   const std::pair<int, const std::string*> preferences[] = {
       {LIBSSH2_METHOD_KEX, &plan_.kex_algorithms},
       {LIBSSH2_METHOD_HOSTKEY, &plan_.host_key_algorithms},
@@ -292,9 +299,17 @@ asio::awaitable<Step> HostSession::exec() {
   if (!channel_) co_return waiter_.failure(rc, "cannot open a channel");
   const std::string& command = job_.command;
   command_running_ = true;  // from the request on: the reply may be what never comes
+  bool no_input = !job_.stdin_data || job_.stdin_data->empty();
   rc = co_await ssh_call(waiter_, [&] {
-    return libssh2_channel_process_startup(channel_, "exec", 4, command.data(),
-                                           static_cast<unsigned>(command.size()));
+    int status = libssh2_channel_process_startup(channel_, "exec", 4, command.data(),
+                                                 static_cast<unsigned>(command.size()));
+    // With no stdin, the EOF follows the request at once, held with it (ssh_io.h): one segment,
+    // one wakeup of the server. Only once the request is out whole (libssh2 1.10 then allows
+    // another packet) and while the EOF would go out whole (see send_eof()).
+    if (status == LIBSSH2_ERROR_EAGAIN && no_input && !eof_sent_ && !half_sent(session_, status) &&
+        room_for_small_packet(waiter_))
+      eof_sent_ = libssh2_channel_send_eof(channel_) == 0;
+    return status;
   });
   if (rc != 0) co_return waiter_.failure(rc, "cannot start the command");
   co_return Step{};
@@ -331,7 +346,8 @@ asio::awaitable<Step> HostSession::stream() {
         continue;
       case Next::ended:
         co_return Step{};
-      case Next::yield:  // let the thread's other hosts run
+      case Next::yield:       // let the thread's other hosts run
+        waiter_.send_held();  // window adjusts, say: the server may be waiting for them
         co_await asio::post(deadline_.get_executor(), asio::use_awaitable);
         if (waiter_.aborted()) co_return waiter_.failure(kWaitAborted, "");
         continue;
@@ -366,7 +382,7 @@ Step HostSession::send_stdin(StreamPass& pass) {
   return Step{};
 }
 
-// Once stdin is all out, and only while the socket has room for the packet: libssh2 1.10 builds
+// Once stdin is all out, and only while there is room for the packet: libssh2 1.10 builds
 // the EOF packet on its stack, so a repeat after a half send would pass a different buffer, be
 // refused (LIBSSH2_ERROR_BAD_USE, reported as a send error) and leave the packet stuck, failing
 // every later send. A small packet on a writable TCP socket goes out whole. If it was half sent
@@ -375,7 +391,7 @@ Step HostSession::send_stdin(StreamPass& pass) {
 Step HostSession::send_eof(StreamPass& pass) {
   if (!input_.empty() || eof_sent_) return Step{};
   bool repeat = pending_ == &HostSession::send_eof;
-  if (!repeat && !writable_now(waiter_.socket())) {
+  if (!repeat && !room_for_small_packet(waiter_)) {
     pass.eof_waits = true;
     return Step{};
   }
@@ -473,18 +489,21 @@ asio::awaitable<void> HostSession::kill_command() {
   libssh2_channel_free(killer);
 }
 
-// Never waits: a disconnect message if the session is up, then the socket is shut down so that
-// whatever libssh2 still wants to send or read fails at once instead of asking to wait, and
-// everything is freed. The socket is closed (by ~SshWaiter) only after libssh2 let go of it, so
-// its descriptor cannot be reused under a live session.
+// Never waits: a disconnect message if the session is up, sent with the FIN; then the socket is
+// shut down so that whatever libssh2 still wants to send or read fails at once instead of asking
+// to wait, and everything is freed. The socket is closed (by ~SshWaiter) only after libssh2 let go
+// of it, so its descriptor cannot be reused under a live session.
 void HostSession::close() {
+  if (finished_) return;  // run() closed, and now the destructor
   finished_ = true;
   leave_gate();
   ++deadline_generation_;
   deadline_.cancel();
   if (session_ && handshaken_) libssh2_session_disconnect(session_, "done");
+  waiter_.send_held(MSG_MORE);  // held back for the FIN: one segment, one wakeup of the server
   boost::system::error_code ignored;
   waiter_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+  waiter_.context().io.send_error = EPIPE;
   if (channel_) libssh2_channel_free(channel_);
   if (session_) libssh2_session_free(session_);
   channel_ = nullptr;

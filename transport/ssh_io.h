@@ -1,0 +1,54 @@
+#pragma once
+// pdx's recv() and send() for libssh2 sessions, sparing system calls and TCP segments.
+// Receiving:
+// - libssh2 1.10 reads the server's identification line ("SSH-2.0-OpenSSH_9.2p1 ...\r\n") one
+//   byte per recv(), ~40 system calls per host: this reads it with two.
+// - libssh2 calls recv() again in every call that wants a packet, several times between two
+//   waits on the socket. Once recv() has said EAGAIN, or returned less than asked (it took all
+//   there was), the others are answered EAGAIN at once until the socket has been waited on
+//   (SocketIo::waited()). A wait on the socket reports data already there, so nothing is missed,
+//   only found one wait later.
+// Sending:
+// - Small packets are held, not sent, until the session waits (SshWaiter::wait sends them
+//   first, and waits for room while some are left) or yields: then they leave together. So the
+//   packets libssh2 sends back to back go out in one TCP segment (KEXINIT with ECDH_INIT when
+//   the server's KEXINIT is already in, NEWKEYS with SERVICE_REQUEST, the exec request with the
+//   EOF), each waking the server once, and close() sends the disconnect message with the FIN.
+//   Held bytes count as sent for libssh2; no reply is ever waited for that was not asked.
+#include <libssh2.h>
+#include <sys/types.h>
+
+#include <cstddef>
+
+namespace pdx {
+
+/// One session's socket state for pdx's recv and send.
+struct SocketIo {
+  static constexpr std::size_t kHeldMax = 2048;  // more than KEXINIT + ECDH_INIT
+
+  bool would_block = false;      // recv() found nothing, and the socket was not waited on since
+  char line[256];                // the identification line, read whole (libssh2 keeps 256 bytes)
+  std::size_t at = 0, size = 0;  // what of it was handed to libssh2, and its length
+  char held[kHeldMax];           // sent for libssh2, not yet for the socket
+  std::size_t held_size = 0;
+  int send_error = 0;  // errno of a failed send of held bytes: every later send fails with it
+
+  /// The socket was waited on: recv() may find something again.
+  void waited() { would_block = false; }
+};
+
+/// libssh2's recv and send, as pdx does them (above). Return what LIBSSH2_RECV_FUNC and
+/// LIBSSH2_SEND_FUNC return: a count, or -errno.
+ssize_t socket_recv(SocketIo& io, int fd, void* buffer, std::size_t length, int flags);
+ssize_t socket_send(SocketIo& io, int fd, const void* buffer, std::size_t length, int flags);
+
+/// Sends the held bytes, with `flags` (MSG_MORE: the FIN that follows goes with them). True if
+/// none are left held; false if the socket had no room for all, or failed (send_error).
+bool send_held(SocketIo& io, int fd, int flags = 0);
+
+/// Makes `session` read and write through socket_recv and socket_send, which find their SocketIo
+/// in the SessionContext (ssh_call.h) that the session's abstract pointer points at. Set before
+/// the handshake.
+void use_pdx_io(LIBSSH2_SESSION* session);
+
+}  // namespace pdx
