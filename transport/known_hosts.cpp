@@ -17,7 +17,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <optional>
 #include <sstream>
 
@@ -25,6 +24,16 @@
 
 namespace pdx {
 namespace {
+
+// The next whitespace-separated word of `rest`, taken off it; "" at the end.
+std::string_view next_word(std::string_view& rest) {
+  auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  auto begin = std::find_if_not(rest.begin(), rest.end(), space);
+  auto end = std::find_if(begin, rest.end(), space);
+  std::string_view word(begin, end);
+  rest.remove_prefix(static_cast<std::size_t>(end - rest.begin()));
+  return word;
+}
 
 std::string base64(std::string_view bytes) {
   std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
@@ -179,18 +188,19 @@ KnownHosts::KnownHosts(std::vector<std::string> user_files, std::vector<std::str
 // parse, an unknown marker and @cert-authority (pdx does not do host certificates) are skipped.
 std::vector<KnownHosts::Entry> KnownHosts::parse(std::string_view text) {
   std::vector<Entry> entries;
-  std::istringstream in{std::string(text)};
-  std::string line;
-  for (int line_no = 1; std::getline(in, line); ++line_no) {
-    std::istringstream words(line);
-    std::string first, type, key;
-    if (!(words >> first) || first.front() == '#') continue;
+  for (int line_no = 1; !text.empty(); ++line_no) {
+    auto newline = text.find('\n');
+    std::string_view words = text.substr(0, newline);
+    text.remove_prefix(newline == std::string_view::npos ? text.size() : newline + 1);
+    std::string_view first = next_word(words);
+    if (first.empty() || first.front() == '#') continue;
     Entry e;
     e.revoked = first == "@revoked";
     e.line = line_no;
     if (first.front() == '@' && !e.revoked) continue;
-    if (e.revoked && !(words >> first)) continue;
-    auto blob = words >> type >> key ? unbase64(key) : std::nullopt;
+    if (e.revoked && (first = next_word(words)).empty()) continue;
+    std::string_view type = next_word(words), key = next_word(words);
+    auto blob = key.empty() ? std::nullopt : unbase64(key);
     if (!blob || key_type_name(*blob) != type) continue;
     if (first.rfind("|1|", 0) == 0) {  // |1|base64(salt)|base64(hash); one that is not, never
       e.hashed = true;                 // matches
@@ -199,8 +209,12 @@ std::vector<KnownHosts::Entry> KnownHosts::parse(std::string_view text) {
       auto hash = bar == std::string::npos ? std::nullopt : unbase64(first.substr(bar + 1));
       if (salt && hash) e.salt = std::move(*salt), e.hash = std::move(*hash);
     } else {
-      std::stringstream patterns(lower_case(first));
-      for (std::string p; std::getline(patterns, p, ',');) e.patterns.push_back(p);
+      std::string_view patterns = first;
+      while (!patterns.empty()) {
+        auto comma = patterns.find(',');
+        e.patterns.push_back(lower_case(patterns.substr(0, comma)));
+        patterns.remove_prefix(comma == std::string_view::npos ? patterns.size() : comma + 1);
+      }
     }
     e.blob = std::move(*blob);
     entries.push_back(std::move(e));
@@ -226,18 +240,39 @@ KnownHosts::HostFile::HostFile(std::string_view text) : entries(parse(text)) {
   }
 }
 
-std::vector<const KnownHosts::Entry*> KnownHosts::HostFile::lookup(
-    const std::string& name, Hasher& hasher, const std::string_view* only_blob) const {
-  auto wanted = [&](std::size_t i) { return !only_blob || entries[i].blob == *only_blob; };
+std::vector<const KnownHosts::Entry*> KnownHosts::HostFile::lookup(const std::string& name,
+                                                                   Hasher& hasher) const {
   std::vector<std::size_t> lines;
-  if (auto found = by_name.find(name); found != by_name.end())
-    std::copy_if(found->second.begin(), found->second.end(), std::back_inserter(lines), wanted);
+  if (auto found = by_name.find(name); found != by_name.end()) lines = found->second;
   for (std::size_t i : scanned)
-    if (wanted(i) && matches(entries[i], name, hasher)) lines.push_back(i);  // key before hash
+    if (matches(entries[i], name, hasher)) lines.push_back(i);
   std::sort(lines.begin(), lines.end());
   std::vector<const Entry*> out;
   for (std::size_t i : lines) out.push_back(&entries[i]);
   return out;
+}
+
+// The key is compared before any name is hashed; once an entry with the key matches, only
+// @revoked ones are matched still. So a cluster whose hosts share one key (cloned images) costs
+// no hash where a plain line names the host, and hashes only up to the matching line otherwise.
+const KnownHosts::Entry* KnownHosts::HostFile::match_key(const std::string& name,
+                                                         std::string_view blob, Hasher& hasher,
+                                                         bool& matched) const {
+  const Entry* revoked = nullptr;
+  auto note = [&](const Entry& e) {
+    if (!e.revoked)
+      matched = true;
+    else if (!revoked || &e < revoked)
+      revoked = &e;
+  };
+  if (auto found = by_name.find(name); found != by_name.end())
+    for (std::size_t i : found->second)
+      if (entries[i].blob == blob) note(entries[i]);
+  for (std::size_t i : scanned) {
+    const Entry& e = entries[i];
+    if (e.blob == blob && (e.revoked || !matched) && matches(e, name, hasher)) note(e);
+  }
+  return revoked;
 }
 
 // ssh's match_hostname: the hashed name, or some pattern and no `!pattern` matches.
@@ -256,10 +291,8 @@ bool KnownHosts::matches(const Entry& entry, const std::string& name, Hasher& ha
 KnownHosts::Verdict KnownHosts::check(const std::string& name, std::string_view blob) {
   bool matched = false;
   for (std::size_t f = 0; f < entries_.size(); ++f) {
-    for (const Entry* e : entries_[f].lookup(name, hasher_, &blob)) {
-      if (e->revoked) return Verdict{Found::revoked, files_[f] + ":" + std::to_string(e->line), ""};
-      matched = true;
-    }
+    if (const Entry* e = entries_[f].match_key(name, blob, hasher_, matched))
+      return Verdict{Found::revoked, files_[f] + ":" + std::to_string(e->line), ""};
   }
   if (matched) return Verdict{Found::match, "", ""};
   Verdict changed, other_type;

@@ -91,9 +91,12 @@ class KnownHosts {
     std::vector<std::size_t> scanned;  // hashed, wildcard or negated: matched one by one
     std::vector<std::string> types;    // the key types of its entries, revoked ones aside
     explicit HostFile(std::string_view text);
-    /// The entries for `name` in line order; only those with key `*only_blob` if given.
-    std::vector<const Entry*> lookup(const std::string& name, Hasher& hasher,
-                                     const std::string_view* only_blob = nullptr) const;
+    /// The entries for `name` in line order.
+    std::vector<const Entry*> lookup(const std::string& name, Hasher& hasher) const;
+    /// Of the entries for `name` with key `blob`: sets `matched` if one is not @revoked, and
+    /// returns the first that is (null if none).
+    const Entry* match_key(const std::string& name, std::string_view blob, Hasher& hasher,
+                           bool& matched) const;
   };
   static std::vector<Entry> parse(std::string_view text);
   static bool matches(const Entry& entry, const std::string& name, Hasher& hasher);

@@ -153,6 +153,63 @@ TEST_F(KnownHostsTest, RevokedKeyRefusedUnderEveryPolicyEvenWhenAlsoListed) {
   }
 }
 
+TEST_F(KnownHostsTest, HostsSharingOneKeyMatchTheirOwnLinesHashedOrNot) {
+  std::string text;
+  for (int i = 1; i <= 20; ++i) {
+    std::string name = "[node" + std::to_string(i) + "]:2222";
+    text += (i % 2 ? hashed(name) : name) + " ssh-ed25519 " + b64(a_) + "\n";
+  }
+  write(text);
+  KnownHosts kh({file_}, {});
+  for (int i = 1; i <= 20; ++i)
+    EXPECT_TRUE(
+        kh.verify("node" + std::to_string(i), 2222, key(a_), HostKeyPolicy::strict, HashNames::no)
+            .ok())
+        << i;
+  EXPECT_FALSE(kh.verify("node21", 2222, key(a_), HostKeyPolicy::strict, HashNames::no).ok());
+}
+
+TEST_F(KnownHostsTest, RevokedHashedLineAfterAMatchStillRefuses) {
+  write("[node1]:2222 ssh-ed25519 " + b64(a_) + "\n" + hashed("[node2]:2222") + " ssh-ed25519 " +
+        b64(a_) + "\n@revoked " + hashed("[node1]:2222") + " ssh-ed25519 " + b64(a_) + "\n");
+  KnownHosts kh({file_}, {});
+  auto r = kh.verify("node1", 2222, key(a_), HostKeyPolicy::strict, HashNames::no);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("REVOKED"), std::string::npos) << r.error();
+  EXPECT_NE(r.error().find(file_ + ":3"), std::string::npos) << r.error();
+  EXPECT_TRUE(kh.verify("node2", 2222, key(a_), HostKeyPolicy::strict, HashNames::no).ok());
+}
+
+TEST_F(KnownHostsTest, RevokedInTheGlobalFileRefusesWhatTheUserFileMatches) {
+  write("[node1]:2222 ssh-ed25519 " + b64(a_) + "\n");
+  std::string global = dir_ / "ssh_known_hosts";
+  std::ofstream(global) << "# global\n@revoked " << hashed("[node1]:2222") << " ssh-ed25519 "
+                        << b64(a_) << "\n";
+  KnownHosts kh({file_}, {global});
+  auto r = kh.verify("node1", 2222, key(a_), HostKeyPolicy::strict, HashNames::no);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find(global + ":2"), std::string::npos) << r.error();
+}
+
+TEST_F(KnownHostsTest, LinesWithTabsCarriageReturnsAndNameListsParse) {
+  write("\n  # indented comment\n\tNode1,,node2 \t ssh-ed25519\t" + b64(a_) +
+        " a comment\r\n[node3]:2222 ssh-ed25519 " + b64(a_) + "\r\nnode4 ssh-ed25519\n" +
+        "node5 ssh-rsa " + b64(a_) + "\nnode6 ssh-ed25519 " + b64(a_));  // no final newline
+  KnownHosts kh({file_}, {});
+  auto ok = [&](const char* host, int port) {
+    return kh.verify(host, port, key(a_), HostKeyPolicy::strict, HashNames::no).ok();
+  };
+  EXPECT_TRUE(ok("node1", 22));
+  EXPECT_TRUE(ok("node2", 22));
+  EXPECT_TRUE(ok("node3", 2222));
+  EXPECT_FALSE(ok("node4", 22));  // no key
+  EXPECT_FALSE(ok("node5", 22));  // the key is not of the type named
+  EXPECT_TRUE(ok("node6", 22));
+  auto changed = kh.verify("node6", 22, key(b_), HostKeyPolicy::strict, HashNames::no);
+  ASSERT_FALSE(changed.ok());
+  EXPECT_NE(changed.error().find(file_ + ":7"), std::string::npos) << changed.error();
+}
+
 TEST_F(KnownHostsTest, RevokedKeyIsNeverRecorded) {
   write("@revoked " + hashed("[node1]:2222") + " ssh-ed25519 " + b64(a_) + "\n");
   KnownHosts kh({file_}, {});
