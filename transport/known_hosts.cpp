@@ -1,10 +1,8 @@
 #include "transport/known_hosts.h"
 
 #include <fcntl.h>
-#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/params.h>
 #include <openssl/rand.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -113,41 +111,44 @@ std::string read_all(int fd) {
 
 }  // namespace
 
-KnownHosts::Hasher::Hasher() {
-  EVP_MAC* hmac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
-  ctx_ = hmac ? EVP_MAC_CTX_new(hmac) : nullptr;
-  EVP_MAC_free(hmac);  // ctx_ holds its own reference
-  char digest[] = "SHA1";
-  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
-                         OSSL_PARAM_construct_end()};
-  if (ctx_ && EVP_MAC_CTX_set_params(ctx_, params) != 1) {
-    EVP_MAC_CTX_free(ctx_);
-    ctx_ = nullptr;
+// OpenSSL 3 deprecates SHA1_Init and friends, but EVP cannot copy a digest's state without an
+// allocation, and these copy it as a struct: HMAC (RFC 2104) over them is what makes a hashed
+// line cheap to match.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+KnownHosts::HmacSha1::HmacSha1(std::string_view key) {
+  unsigned char block[SHA_CBLOCK] = {};
+  if (key.size() > sizeof block)
+    SHA1(reinterpret_cast<const unsigned char*>(key.data()), key.size(), block);
+  else
+    std::memcpy(block, key.data(), key.size());
+  for (auto [ctx, pad] : {std::pair{&inner_, 0x36}, std::pair{&outer_, 0x5c}}) {
+    unsigned char padded[SHA_CBLOCK];
+    for (std::size_t i = 0; i < sizeof padded; ++i) padded[i] = block[i] ^ pad;
+    SHA1_Init(ctx);
+    SHA1_Update(ctx, padded, sizeof padded);
   }
+  OPENSSL_cleanse(block, sizeof block);
 }
 
-KnownHosts::Hasher::~Hasher() {
-  EVP_MAC_CTX_free(ctx_);
+std::string KnownHosts::HmacSha1::mac(std::string_view message) const {
+  unsigned char digest[SHA_DIGEST_LENGTH];
+  SHA_CTX ctx = inner_;
+  SHA1_Update(&ctx, message.data(), message.size());
+  SHA1_Final(digest, &ctx);
+  ctx = outer_;
+  SHA1_Update(&ctx, digest, sizeof digest);
+  SHA1_Final(digest, &ctx);
+  return std::string(reinterpret_cast<const char*>(digest), sizeof digest);
 }
-
-std::string KnownHosts::Hasher::hmac_sha1(std::string_view salt, std::string_view name) {
-  unsigned char mac[EVP_MAX_MD_SIZE];
-  std::size_t size = 0;
-  bool ok =
-      ctx_ &&
-      EVP_MAC_init(ctx_, reinterpret_cast<const unsigned char*>(salt.data()), salt.size(),
-                   nullptr) == 1 &&
-      EVP_MAC_update(ctx_, reinterpret_cast<const unsigned char*>(name.data()), name.size()) == 1 &&
-      EVP_MAC_final(ctx_, mac, &size, sizeof mac) == 1;
-  return ok ? std::string(reinterpret_cast<const char*>(mac), size) : std::string();
-}
+#pragma GCC diagnostic pop
 
 // ssh's hashed form of a known_hosts name: |1|base64(salt)|base64(HMAC-SHA1(salt, name)).
-std::string KnownHosts::Hasher::hashed_name(const std::string& name) {
+std::string KnownHosts::hashed_name(const std::string& name) {
   unsigned char salt[20];
   RAND_bytes(salt, sizeof salt);
   std::string_view key(reinterpret_cast<const char*>(salt), sizeof salt);
-  return "|1|" + base64(key) + "|" + base64(hmac_sha1(key, name));
+  return "|1|" + base64(key) + "|" + base64(HmacSha1(key).mac(name));
 }
 
 HostKeyPolicy parse_host_key_policy(std::string_view value) {
@@ -207,7 +208,7 @@ std::vector<KnownHosts::Entry> KnownHosts::parse(std::string_view text) {
       auto bar = first.find('|', 3);
       auto salt = bar == std::string::npos ? std::nullopt : unbase64(first.substr(3, bar - 3));
       auto hash = bar == std::string::npos ? std::nullopt : unbase64(first.substr(bar + 1));
-      if (salt && hash) e.salt = std::move(*salt), e.hash = std::move(*hash);
+      if (salt && hash) e.salted.emplace(*salt), e.hash = std::move(*hash);
     } else {
       std::string_view patterns = first;
       while (!patterns.empty()) {
@@ -240,12 +241,11 @@ KnownHosts::HostFile::HostFile(std::string_view text) : entries(parse(text)) {
   }
 }
 
-std::vector<const KnownHosts::Entry*> KnownHosts::HostFile::lookup(const std::string& name,
-                                                                   Hasher& hasher) const {
+std::vector<const KnownHosts::Entry*> KnownHosts::HostFile::lookup(const std::string& name) const {
   std::vector<std::size_t> lines;
   if (auto found = by_name.find(name); found != by_name.end()) lines = found->second;
   for (std::size_t i : scanned)
-    if (matches(entries[i], name, hasher)) lines.push_back(i);
+    if (matches(entries[i], name)) lines.push_back(i);
   std::sort(lines.begin(), lines.end());
   std::vector<const Entry*> out;
   for (std::size_t i : lines) out.push_back(&entries[i]);
@@ -256,7 +256,7 @@ std::vector<const KnownHosts::Entry*> KnownHosts::HostFile::lookup(const std::st
 // @revoked ones are matched still. So a cluster whose hosts share one key (cloned images) costs
 // no hash where a plain line names the host, and hashes only up to the matching line otherwise.
 const KnownHosts::Entry* KnownHosts::HostFile::match_key(const std::string& name,
-                                                         std::string_view blob, Hasher& hasher,
+                                                         std::string_view blob,
                                                          bool& matched) const {
   const Entry* revoked = nullptr;
   auto note = [&](const Entry& e) {
@@ -270,16 +270,16 @@ const KnownHosts::Entry* KnownHosts::HostFile::match_key(const std::string& name
       if (entries[i].blob == blob) note(entries[i]);
   for (std::size_t i : scanned) {
     const Entry& e = entries[i];
-    if (e.blob == blob && (e.revoked || !matched) && matches(e, name, hasher)) note(e);
+    if (e.blob == blob && (e.revoked || !matched) && matches(e, name)) note(e);
   }
   return revoked;
 }
 
 // ssh's match_hostname: the hashed name, or some pattern and no `!pattern` matches.
-bool KnownHosts::matches(const Entry& entry, const std::string& name, Hasher& hasher) {
+bool KnownHosts::matches(const Entry& entry, const std::string& name) {
   if (!entry.hashed) return host_matches(name, entry.patterns);
-  if (entry.salt.empty()) return false;
-  std::string mac = hasher.hmac_sha1(entry.salt, name);
+  if (!entry.salted) return false;
+  std::string mac = entry.salted->mac(name);
   return mac.size() == entry.hash.size() &&
          CRYPTO_memcmp(mac.data(), entry.hash.data(), mac.size()) == 0;
 }
@@ -291,13 +291,13 @@ bool KnownHosts::matches(const Entry& entry, const std::string& name, Hasher& ha
 KnownHosts::Verdict KnownHosts::check(const std::string& name, std::string_view blob) {
   bool matched = false;
   for (std::size_t f = 0; f < entries_.size(); ++f) {
-    if (const Entry* e = entries_[f].match_key(name, blob, hasher_, matched))
+    if (const Entry* e = entries_[f].match_key(name, blob, matched))
       return Verdict{Found::revoked, files_[f] + ":" + std::to_string(e->line), ""};
   }
   if (matched) return Verdict{Found::match, "", ""};
   Verdict changed, other_type;
   for (std::size_t f = 0; f < entries_.size(); ++f) {
-    for (const Entry* e : entries_[f].lookup(name, hasher_)) {
+    for (const Entry* e : entries_[f].lookup(name)) {
       if (e->revoked) continue;
       std::string where = files_[f] + ":" + std::to_string(e->line);
       auto type = std::string(key_type_name(e->blob));
@@ -326,7 +326,7 @@ Result<void> KnownHosts::record(const std::string& name, const HostKey& key, Has
   entries_.front() = HostFile(text);
   verdict = check(name, key.blob);
   if (verdict.found != Found::unknown) return {};
-  std::string host_field = hash == HashNames::yes ? hasher_.hashed_name(name) : name;
+  std::string host_field = hash == HashNames::yes ? hashed_name(name) : name;
   std::string out = (!text.empty() && text.back() != '\n' ? "\n" : "") + host_field + " " +
                     std::string(key_type_name(key.blob)) + " " + base64(key.blob) + "\n";
   if (::write(fd.fd, out.data(), out.size()) != static_cast<ssize_t>(out.size()))
@@ -407,7 +407,7 @@ std::vector<std::string> KnownHosts::known_types(std::string_view host, int port
   if (types.size() <= 1) return types;
   types.clear();
   for (const auto& file : entries_)
-    for (const Entry* e : file.lookup(name, hasher_))
+    for (const Entry* e : file.lookup(name))
       if (!e->revoked) add(std::string(key_type_name(e->blob)));
   return types;
 }

@@ -6,11 +6,13 @@
 // are thread-safe.
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include <openssl/sha.h>
 #include <openssl/types.h>
 
 #include "core/result.h"
@@ -56,26 +58,24 @@ class KnownHosts {
   std::vector<std::string> known_types(std::string_view host, int port);
 
  private:
+  // HMAC-SHA1 with the key's pads absorbed once, when a hashed line is read: each name then
+  // costs two SHA-1 blocks (every host may be matched against thousands of hashed lines).
+  class HmacSha1 {
+   public:
+    explicit HmacSha1(std::string_view key);
+    std::string mac(std::string_view message) const;
+
+   private:
+    SHA_CTX inner_, outer_;
+  };
   struct Entry {
     bool revoked = false;               // an @revoked line
     bool hashed = false;                // a hashed host field, "|1|salt|hash": these decoded
-    std::string salt, hash;             //   (empty if they do not decode); else
+    std::optional<HmacSha1> salted;     //   (none if they do not decode); else
+    std::string hash;                   //
     std::vector<std::string> patterns;  // the host field "a,[b]:2222,!c*" split, lower case
     std::string blob;                   // the key's wire encoding
     int line = 0;
-  };
-  // HMAC-SHA1 for hashed names, with the MAC fetched once (not per name, as HMAC() does).
-  class Hasher {
-   public:
-    Hasher();
-    ~Hasher();
-    Hasher(const Hasher&) = delete;
-    Hasher& operator=(const Hasher&) = delete;
-    std::string hmac_sha1(std::string_view salt, std::string_view name);  // "" on failure
-    std::string hashed_name(const std::string& name);  // |1|salt|hash, with a new salt
-
-   private:
-    EVP_MAC_CTX* ctx_;
   };
   enum class Found { match, unknown, changed, other_type, revoked };
   struct Verdict {
@@ -92,14 +92,14 @@ class KnownHosts {
     std::vector<std::string> types;    // the key types of its entries, revoked ones aside
     explicit HostFile(std::string_view text);
     /// The entries for `name` in line order.
-    std::vector<const Entry*> lookup(const std::string& name, Hasher& hasher) const;
+    std::vector<const Entry*> lookup(const std::string& name) const;
     /// Of the entries for `name` with key `blob`: sets `matched` if one is not @revoked, and
     /// returns the first that is (null if none).
-    const Entry* match_key(const std::string& name, std::string_view blob, Hasher& hasher,
-                           bool& matched) const;
+    const Entry* match_key(const std::string& name, std::string_view blob, bool& matched) const;
   };
   static std::vector<Entry> parse(std::string_view text);
-  static bool matches(const Entry& entry, const std::string& name, Hasher& hasher);
+  static bool matches(const Entry& entry, const std::string& name);
+  static std::string hashed_name(const std::string& name);  // |1|salt|hash, with a new salt
   Verdict check(const std::string& name, std::string_view blob);
   Result<void> record(const std::string& name, const HostKey& key, HashNames hash,
                       Verdict& verdict);
@@ -109,8 +109,7 @@ class KnownHosts {
   bool writable_ = false;           // files_.front() is the user file new keys go to
   std::vector<HostFile> entries_;   // per file
   WarningSink warn_;
-  Hasher hasher_;
-  std::mutex mutex_;  // guards entries_ and hasher_: accept-new adds to it from every strand
+  std::mutex mutex_;  // guards entries_: accept-new adds to it from every strand
 };
 
 /// HostKeyAlgorithms `algorithms` (comma-separated) with those for a key of one of
