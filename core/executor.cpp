@@ -19,6 +19,8 @@
 #include <mutex>
 #include <thread>
 
+#include "core/io_threads.h"
+
 namespace asio = boost::asio;
 
 namespace pdx {
@@ -28,18 +30,21 @@ namespace {
 // SIGINT, SIGTERM and SIGHUP are blocked in every thread of the run and taken by one thread of
 // their own with sigtimedwait, so an interrupt is seen even when every io_context thread is
 // busy (or blocked writing to a terminal that stopped reading). First signal: `interrupt`.
-// Second: exit at once with 130.
+// Second: exit at once with 130. Between signals, `tick` is called every 50 ms.
 class SignalThread {
  public:
-  explicit SignalThread(std::function<void()> interrupt) {
+  SignalThread(std::function<void()> interrupt, std::function<void()> tick) {
     sigemptyset(&set_);
     for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set_, s);
     pthread_sigmask(SIG_BLOCK, &set_, &previous_);
-    thread_ = std::thread([this, interrupt = std::move(interrupt)] {
+    thread_ = std::thread([this, interrupt = std::move(interrupt), tick = std::move(tick)] {
       int seen = 0;
       while (!done_) {
-        timespec tick{0, 50'000'000};
-        if (sigtimedwait(&set_, nullptr, &tick) <= 0) continue;
+        timespec period{0, 50'000'000};
+        if (sigtimedwait(&set_, nullptr, &period) <= 0) {
+          tick();
+          continue;
+        }
         if (seen++) std::_Exit(130);
         interrupt();
       }
@@ -71,9 +76,9 @@ class Run {
  public:
   Run(Transport& transport, const std::vector<Job>& jobs, OutputSink& sink,
       const ExecutorOptions& options)
-      : thread_count_(options.threads ? options.threads
-                                      : std::max(1u, std::thread::hardware_concurrency())),
-        ctx_(static_cast<int>(thread_count_)),
+      : max_threads_(options.threads ? options.threads
+                                     : std::max(1u, std::thread::hardware_concurrency())),
+        ctx_(static_cast<int>(max_threads_)),
         transport_(transport),
         jobs_(jobs),
         sink_(sink),
@@ -84,17 +89,15 @@ class Run {
 
   std::vector<HostResult> operator()() {
     {
-      SignalThread signals([this] { interrupt(); });
+      IoThreads threads(ctx_, max_threads_);
+      SignalThread signals([this] { interrupt(); }, [&threads] { threads.tick(); });
       for (std::size_t w = workers_; w > 0; --w)
         asio::co_spawn(asio::make_strand(ctx_), worker(), [this](std::exception_ptr e) {
           if (!e) return;
           std::lock_guard lock(error_mutex_);
           if (!error_) error_ = e;
         });
-      std::vector<std::thread> threads;
-      for (unsigned t = 1; t < thread_count_; ++t) threads.emplace_back([this] { ctx_.run(); });
-      ctx_.run();
-      for (auto& t : threads) t.join();
+      threads.run();
     }
     if (error_) std::rethrow_exception(error_);  // a sink failed: not a host's failure
     finish_unstarted();
@@ -139,7 +142,7 @@ class Run {
   }
 
   // ctx_ first: it is destroyed last, after everything that may hold I/O objects bound to it.
-  unsigned thread_count_;
+  unsigned max_threads_;
   asio::io_context ctx_;
   Transport& transport_;
   const std::vector<Job>& jobs_;

@@ -1,6 +1,6 @@
 #pragma once
 // The parallel executor: runs one Job per host through a Transport, at most `fanout` at a time,
-// on a multi-threaded io_context.
+// on an io_context with a thread per core while they are busy (core/io_threads.h).
 //
 // Shape: `fanout` worker coroutines, each on its own strand, each taking the next job index from
 // a shared counter until none is left. So the fan-out limit is the number of workers, every
@@ -17,7 +17,7 @@ namespace pdx {
 
 struct ExecutorOptions {
   std::size_t fanout = 64;  // -f
-  unsigned threads = 0;     // io_context threads; 0: one per core
+  unsigned threads = 0;     // most io_context threads (core/io_threads.h); 0: one per core
 };
 
 /// Run every job; return their results by index. `sink.finished()` is called exactly once per
