@@ -30,18 +30,21 @@ namespace {
 // SIGINT, SIGTERM and SIGHUP are blocked in every thread of the run and taken by one thread of
 // their own with sigtimedwait, so an interrupt is seen even when every io_context thread is
 // busy (or blocked writing to a terminal that stopped reading). First signal: `interrupt`.
-// Second: exit at once with 130. Between signals, `tick` is called every 50 ms.
+// Second: exit at once with 130. Between signals, `tick` is called every 50 ms. The run's end
+// wakes the thread with SIGRTMIN (blocked as the others), so it does not wait out a period.
 class SignalThread {
  public:
   SignalThread(std::function<void()> interrupt, std::function<void()> tick) {
     sigemptyset(&set_);
-    for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set_, s);
+    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGRTMIN}) sigaddset(&set_, s);
     pthread_sigmask(SIG_BLOCK, &set_, &previous_);
     thread_ = std::thread([this, interrupt = std::move(interrupt), tick = std::move(tick)] {
       int seen = 0;
       while (!done_) {
         timespec period{0, 50'000'000};
-        if (sigtimedwait(&set_, nullptr, &period) <= 0) {
+        int signal = sigtimedwait(&set_, nullptr, &period);
+        if (signal == SIGRTMIN) continue;
+        if (signal <= 0) {
           tick();
           continue;
         }
@@ -52,6 +55,7 @@ class SignalThread {
   }
   ~SignalThread() {
     done_ = true;
+    pthread_kill(thread_.native_handle(), SIGRTMIN);
     thread_.join();
     pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
   }
