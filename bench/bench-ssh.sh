@@ -5,7 +5,9 @@
 # For each: wall time, client CPU (user+sys of the tool's whole process tree, children
 # included), peak summed RSS of that tree (sampled every 20 ms), and the ratio to pdx; and the
 # CPU the sshd side spent meanwhile, with the wall-time floor it sets on this machine:
-# (sshd CPU + client CPU) / cores.
+# (sshd CPU + client CPU) / cores. The hostname rows are the best of BENCH_RUNS runs (default
+# 3; the tools take turns, so a slow spell of the machine hits them all): wall, CPU and sshd CPU
+# their least, RSS its most. The streaming rows are one run (clush takes minutes there).
 # Every tool gets the same ssh options (the cluster's ssh_config plus KexAlgorithms
 # curve25519-sha256), so this compares the tools, not the key exchange.
 #
@@ -76,46 +78,61 @@ sshd_cpu() {
   echo "$total $(getconf CLK_TCK)" | awk '{ printf "%.2f", $1 / $2 }'
 }
 
-run() {  # run LABEL N OUT CMD...: one measurement, one table row
+run() {  # run LABEL N OUT CMD...: one measurement, kept in $work/runs
   local label=$1 n=$2 out=$3; shift 3
-  local wall cpu rss lines before after
+  local wall cpu rss before after
   before=$(sshd_cpu)
   read -r wall cpu rss < <(python3 "$work/measure.py" "$out" "$@")
   sleep 0.3  # the last connections' sshd processes reaped
   after=$(sshd_cpu)
-  lines=$(wc -l < "$out")
-  # floor: the wall time if client and servers kept every core busy and nothing else ran
-  printf '%-14s %6s %9s %9s %10s %9s %9s %8s\n' "$label" "$n" "$wall" "$cpu" "$rss" "$lines" \
-    "$(awk -v a="$after" -v b="$before" 'BEGIN { printf "%.2f", a - b }')" \
-    "$(awk -v a="$after" -v b="$before" -v c="$cpu" -v n="$(nproc)" \
-      'BEGIN { printf "%.2f", (a - b + c) / n }')"
-  echo "$label $wall $cpu $rss" >> "$work/rows"
+  echo "$label $n $wall $cpu $rss $(wc -l < "$out") $(awk -v a="$after" -v b="$before" \
+    'BEGIN { printf "%.2f", a - b }')" >> "$work/runs"
 }
 
-tools() {  # tools N CMD: every tool on the first N hosts running CMD
-  local n=$1 cmd=$2
+tools() {  # tools N CMD RUNS: every tool on the first N hosts running CMD, RUNS times in turn
+  local n=$1 cmd=$2 runs=$3 r
   head -n "$n" "$CLUSTER/hostfile" > "$work/hosts"
-  run pdx "$n" "$work/out" "$PDX" -F "$config" -w "^$work/hosts" -f "$n" -t 60 "$cmd"
-  run pdsh "$n" "$work/out" env PDSH_SSH_ARGS="-F $config -x -a %h" \
-    pdsh -R ssh -f "$n" -t 60 -w "^$work/hosts" "$cmd"
-  run clush "$n" "$work/out" clush -f "$n" --hostfile "$work/hosts" -o "-F $config" "$cmd"
-  run parallel-ssh "$n" "$work/out" parallel-ssh -h "$work/hosts" -p "$n" -t 0 \
-    -x "-F $config" -i "$cmd"
+  for ((r = 0; r < runs; r++)); do
+    run pdx "$n" "$work/out" "$PDX" -F "$config" -w "^$work/hosts" -f "$n" -t 60 "$cmd"
+    run pdsh "$n" "$work/out" env PDSH_SSH_ARGS="-F $config -x -a %h" \
+      pdsh -R ssh -f "$n" -t 60 -w "^$work/hosts" "$cmd"
+    run clush "$n" "$work/out" clush -f "$n" --hostfile "$work/hosts" -o "-F $config" "$cmd"
+    run parallel-ssh "$n" "$work/out" parallel-ssh -h "$work/hosts" -p "$n" -t 0 \
+      -x "-F $config" -i "$cmd"
+  done
 }
 
-ratios() {  # one line: each tool's wall, CPU and RSS as a multiple of pdx's
-  awk '$1 == "pdx" { w = $2; c = $3; r = $4 }
-       $1 != "pdx" { printf "  %-12s wall x%.1f  cpu x%.1f  rss x%.1f\n", $1, $2 / (w ? w : 0.01), $3 / (c ? c : 0.01), $4 / (r ? r : 0.1) }' "$work/rows"
-  : > "$work/rows"
+report() {  # a row per tool (the best of its runs), then each tool as a multiple of pdx
+  # floor: the wall time if client and servers kept every core busy and nothing else ran
+  awk -v cores="$(nproc)" '
+    function least(a, b) { return a == "" || b < a ? b : a }
+    !($1 in wall) { order[++tools] = $1 }
+    { n[$1] = $2; wall[$1] = least(wall[$1], $3); cpu[$1] = least(cpu[$1], $4)
+      rss[$1] = $5 > rss[$1] ? $5 : rss[$1]; lines[$1] = $6; sshd[$1] = least(sshd[$1], $7) }
+    END {
+      for (i = 1; i <= tools; i++) {
+        t = order[i]
+        printf "%-14s %6s %9.2f %9.2f %10.1f %9s %9.2f %8.2f\n", t, n[t], wall[t], cpu[t], \
+          rss[t], lines[t], sshd[t], (sshd[t] + cpu[t]) / cores
+      }
+      for (i = 2; i <= tools; i++) {
+        t = order[i]
+        printf "  %-12s wall x%.1f  cpu x%.1f  rss x%.1f\n", t, wall[t] / (wall["pdx"] ? wall["pdx"] : 0.01), \
+          cpu[t] / (cpu["pdx"] ? cpu["pdx"] : 0.01), rss[t] / (rss["pdx"] ? rss["pdx"] : 0.1)
+      }
+    }' "$work/runs"
+  : > "$work/runs"
 }
 
+runs=${BENCH_RUNS:-3}
+echo "hostname: best of $runs runs each"
 printf '%-14s %6s %9s %9s %10s %9s %9s %8s\n' tool hosts wall_s cpu_s rss_MiB lines sshd_cpu floor_s
-: > "$work/rows"
+: > "$work/runs"
 for n in "${SIZES[@]}"; do
-  tools "$n" hostname
-  ratios
+  tools "$n" hostname "$runs"
+  report
 done
 [[ ${BENCH_STREAM:-1} == 0 ]] && exit 0
-echo "16 hosts x seq 1 1000000 (output to a file):"
-tools 16 'seq 1 1000000'
-ratios
+echo "16 hosts x seq 1 1000000 (output to a file), one run each:"
+tools 16 'seq 1 1000000' 1
+report
