@@ -35,9 +35,23 @@ class Ticker {
   std::thread thread_;
 };
 
+// Keeps the thread busy for `time`.
+void spin(std::chrono::milliseconds time) {
+  auto until = std::chrono::steady_clock::now() + time;
+  while (std::chrono::steady_clock::now() < until) {
+  }
+}
+
+// Runs `ctx` on IoThreads of at most `max`, ticked every 20 ms; how many threads ran it.
+unsigned run_ticked(asio::io_context& ctx, unsigned max) {
+  IoThreads threads(ctx, max);
+  Ticker ticker(threads);
+  threads.run();
+  return threads.count();
+}
+
 TEST(IoThreads, WaitingWorkStaysOnTheCallingThread) {
   asio::io_context ctx;
-  IoThreads threads(ctx, 4);
   asio::steady_timer timer(ctx);
   int waits = 0;
   std::function<void(boost::system::error_code)> again = [&](boost::system::error_code) {
@@ -46,41 +60,27 @@ TEST(IoThreads, WaitingWorkStaysOnTheCallingThread) {
     timer.async_wait(again);
   };
   again({});
-  Ticker ticker(threads);
-  threads.run();
+  EXPECT_EQ(run_ticked(ctx, 4), 1u);
   EXPECT_EQ(waits, 10);
-  EXPECT_EQ(threads.count(), 1u);
 }
 
 TEST(IoThreads, BusyWorkGetsMoreThreadsUpToTheMost) {
   asio::io_context ctx;
-  IoThreads threads(ctx, 2);
   std::atomic<int> done{0};
   for (int i = 0; i < 40; ++i) {
     asio::post(ctx, [&done] {
-      auto until = std::chrono::steady_clock::now() + 25ms;
-      while (std::chrono::steady_clock::now() < until) {
-      }
+      spin(25ms);
       ++done;
     });
   }
-  Ticker ticker(threads);
-  threads.run();
+  EXPECT_EQ(run_ticked(ctx, 2), 2u);
   EXPECT_EQ(done, 40);
-  EXPECT_EQ(threads.count(), 2u);
 }
 
 TEST(IoThreads, AtMostNoneMeansOne) {
   asio::io_context ctx;
-  IoThreads threads(ctx, 0);
-  asio::post(ctx, [] {
-    auto until = std::chrono::steady_clock::now() + 100ms;
-    while (std::chrono::steady_clock::now() < until) {
-    }
-  });
-  Ticker ticker(threads);
-  threads.run();
-  EXPECT_EQ(threads.count(), 1u);
+  asio::post(ctx, [] { spin(100ms); });
+  EXPECT_EQ(run_ticked(ctx, 0), 1u);
 }
 
 }  // namespace
