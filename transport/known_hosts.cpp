@@ -223,41 +223,44 @@ std::vector<KnownHosts::Entry> KnownHosts::parse(std::string_view text) {
   return entries;
 }
 
-KnownHosts::HostFile::HostFile(std::string_view text) : entries(parse(text)) {
+KnownHosts::HostFile::HostFile(std::string_view text) : entries_(parse(text)) {
   auto literal = [](const std::string& p) { return p.find_first_of("*?!") == std::string::npos; };
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const Entry& e = entries[i];
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    const Entry& e = entries_[i];
     auto type = std::string(key_type_name(e.blob));
-    if (!e.revoked && std::find(types.begin(), types.end(), type) == types.end())
-      types.push_back(type);
+    if (!e.revoked && std::find(types_.begin(), types_.end(), type) == types_.end())
+      types_.push_back(type);
     if (e.hashed || !std::all_of(e.patterns.begin(), e.patterns.end(), literal)) {
-      scanned.push_back(i);
+      (e.revoked ? scanned_revoked_ : scanned_).push_back(i);
       continue;
     }
     for (const auto& name : e.patterns) {
-      auto& lines = by_name[name];
+      auto& lines = by_name_[name];
       if (lines.empty() || lines.back() != i) lines.push_back(i);  // "a,a" once
     }
   }
 }
 
-std::vector<const KnownHosts::Entry*> KnownHosts::HostFile::lookup(const std::string& name) const {
-  std::vector<std::size_t> lines;
-  if (auto found = by_name.find(name); found != by_name.end()) lines = found->second;
-  for (std::size_t i : scanned)
-    if (matches(entries[i], name)) lines.push_back(i);
+std::vector<const KnownHosts::Entry*> KnownHosts::HostFile::lookup(const std::string& name) {
+  std::vector<std::size_t> lines, found;
+  if (auto filed = by_name_.find(name); filed != by_name_.end()) lines = filed->second;
+  for (const auto* list : {&scanned_, &scanned_revoked_})
+    for (std::size_t i : *list)
+      if (matches(i, name)) found.push_back(i);
+  lines.insert(lines.end(), found.begin(), found.end());
+  file_found(name, found);
   std::sort(lines.begin(), lines.end());
   std::vector<const Entry*> out;
-  for (std::size_t i : lines) out.push_back(&entries[i]);
+  for (std::size_t i : lines) out.push_back(&entries_[i]);
   return out;
 }
 
-// The key is compared before any name is hashed; once an entry with the key matches, only
-// @revoked ones are matched still. So a cluster whose hosts share one key (cloned images) costs
-// no hash where a plain line names the host, and hashes only up to the matching line otherwise.
+// The key is compared before any name is hashed, and once an entry with the key matches, only
+// @revoked ones are matched still. With the entries already found filed by name, a cluster whose
+// hosts share one key (cloned images) costs no hash where a plain line names the host, and about
+// one per host when the lines are hashed and in the order the hosts are looked up.
 const KnownHosts::Entry* KnownHosts::HostFile::match_key(const std::string& name,
-                                                         std::string_view blob,
-                                                         bool& matched) const {
+                                                         std::string_view blob, bool& matched) {
   const Entry* revoked = nullptr;
   auto note = [&](const Entry& e) {
     if (!e.revoked)
@@ -265,23 +268,41 @@ const KnownHosts::Entry* KnownHosts::HostFile::match_key(const std::string& name
     else if (!revoked || &e < revoked)
       revoked = &e;
   };
-  if (auto found = by_name.find(name); found != by_name.end())
-    for (std::size_t i : found->second)
-      if (entries[i].blob == blob) note(entries[i]);
-  for (std::size_t i : scanned) {
-    const Entry& e = entries[i];
-    if (e.blob == blob && (e.revoked || !matched) && matches(e, name)) note(e);
+  if (auto filed = by_name_.find(name); filed != by_name_.end())
+    for (std::size_t i : filed->second)
+      if (entries_[i].blob == blob) note(entries_[i]);
+  std::vector<std::size_t> found;
+  for (std::size_t i : scanned_revoked_)
+    if (entries_[i].blob == blob && matches(i, name)) found.push_back(i);
+  for (std::size_t n = 0; !matched && n < scanned_.size(); ++n) {
+    std::size_t i = scanned_[n];
+    if (entries_[i].blob == blob && matches(i, name)) found.push_back(i), matched = true;
   }
+  for (std::size_t i : found) note(entries_[i]);
+  file_found(name, found);
   return revoked;
 }
 
 // ssh's match_hostname: the hashed name, or some pattern and no `!pattern` matches.
-bool KnownHosts::matches(const Entry& entry, const std::string& name) {
+bool KnownHosts::HostFile::matches(std::size_t i, const std::string& name) const {
+  const Entry& entry = entries_[i];
   if (!entry.hashed) return host_matches(name, entry.patterns);
   if (!entry.salted) return false;
   std::string mac = entry.salted->mac(name);
   return mac.size() == entry.hash.size() &&
          CRYPTO_memcmp(mac.data(), entry.hash.data(), mac.size()) == 0;
+}
+
+// Files the hashed entries among `found` (which matched `name`) under `name`: no other name will
+// be hashed for them.
+void KnownHosts::HostFile::file_found(const std::string& name,
+                                      const std::vector<std::size_t>& found) {
+  for (std::size_t i : found) {
+    if (!entries_[i].hashed) continue;
+    std::erase(entries_[i].revoked ? scanned_revoked_ : scanned_, i);
+    auto& lines = by_name_[name];
+    lines.insert(std::upper_bound(lines.begin(), lines.end(), i), i);
+  }
 }
 
 // As ssh's check_key_in_hostkeys: a revoked key is refused first; then any entry with this
@@ -401,12 +422,12 @@ std::vector<std::string> KnownHosts::known_types(std::string_view host, int port
     if (std::find(types.begin(), types.end(), type) == types.end()) types.push_back(type);
   };
   for (const auto& file : entries_)
-    for (const auto& type : file.types) add(type);
+    for (const auto& type : file.types()) add(type);
   // One type in all the files (the usual case): that is the one to ask for, and no host's
   // hashed names need computing.
   if (types.size() <= 1) return types;
   types.clear();
-  for (const auto& file : entries_)
+  for (auto& file : entries_)
     for (const Entry* e : file.lookup(name))
       if (!e->revoked) add(std::string(key_type_name(e->blob)));
   return types;

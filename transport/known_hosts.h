@@ -85,20 +85,31 @@ class KnownHosts {
   };
   // One file's entries, indexed: a host's entries are found without matching every line (a
   // cluster's known_hosts has a line per host, and every host looks itself up).
-  struct HostFile {
-    std::vector<Entry> entries;                                         // in line order
-    std::unordered_map<std::string, std::vector<std::size_t>> by_name;  // literal names
-    std::vector<std::size_t> scanned;  // hashed, wildcard or negated: matched one by one
-    std::vector<std::string> types;    // the key types of its entries, revoked ones aside
+  class HostFile {
+   public:
     explicit HostFile(std::string_view text);
     /// The entries for `name` in line order.
-    std::vector<const Entry*> lookup(const std::string& name) const;
+    std::vector<const Entry*> lookup(const std::string& name);
     /// Of the entries for `name` with key `blob`: sets `matched` if one is not @revoked, and
     /// returns the first that is (null if none).
-    const Entry* match_key(const std::string& name, std::string_view blob, bool& matched) const;
+    const Entry* match_key(const std::string& name, std::string_view blob, bool& matched);
+    /// The key types of its entries, revoked ones aside.
+    const std::vector<std::string>& types() const { return types_; }
+
+   private:
+    bool matches(std::size_t i, const std::string& name) const;
+    void file_found(const std::string& name, const std::vector<std::size_t>& found);
+
+    std::vector<Entry> entries_;  // in line order
+    // Found by name: literal names, and a hashed name once a lookup has hashed to it (a hashed
+    // name is one name: no other need be hashed for that entry again).
+    std::unordered_map<std::string, std::vector<std::size_t>> by_name_;
+    // The others (hashed names not found yet, wildcards, negations), in line order, matched one
+    // by one: @revoked ones apart, as they are looked at for every host.
+    std::vector<std::size_t> scanned_, scanned_revoked_;
+    std::vector<std::string> types_;
   };
   static std::vector<Entry> parse(std::string_view text);
-  static bool matches(const Entry& entry, const std::string& name);
   static std::string hashed_name(const std::string& name);  // |1|salt|hash, with a new salt
   Verdict check(const std::string& name, std::string_view blob);
   Result<void> record(const std::string& name, const HostKey& key, HashNames hash,
