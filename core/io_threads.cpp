@@ -20,6 +20,7 @@ void IoThreads::run() {
   {
     std::lock_guard lock(mutex_);
     clocks_.push_back(cpu_clock(pthread_self()));
+    last_cpu_ = cpu_seconds();  // what the thread used before is not the io_context's
     last_tick_ = std::chrono::steady_clock::now();
   }
   ctx_.run();

@@ -64,6 +64,15 @@ TEST(IoThreads, WaitingWorkStaysOnTheCallingThread) {
   EXPECT_EQ(waits, 10);
 }
 
+TEST(IoThreads, WhatTheCallingThreadDidBeforeIsNotCounted) {
+  spin(200ms);  // as pdx reading a large known_hosts before the run
+  asio::io_context ctx;
+  asio::steady_timer timer(ctx);
+  timer.expires_after(100ms);
+  timer.async_wait([](boost::system::error_code) {});
+  EXPECT_EQ(run_ticked(ctx, 4), 1u);
+}
+
 TEST(IoThreads, BusyWorkGetsMoreThreadsUpToTheMost) {
   asio::io_context ctx;
   std::atomic<int> done{0};
