@@ -18,6 +18,7 @@
 #include <libssh2.h>
 #include <sys/types.h>
 
+#include <cerrno>
 #include <cstddef>
 
 namespace pdx {
@@ -35,6 +36,13 @@ struct SocketIo {
 
   /// The socket was waited on: recv() may find something again.
   void waited() { would_block = false; }
+  /// The socket was shut down: recv() says so (end of file) instead of EAGAIN, and every send
+  /// fails, so that libssh2 freeing a channel or the session never asks to wait.
+  void shut_down() {
+    would_block = false;
+    held_size = 0;
+    send_error = EPIPE;
+  }
 };
 
 /// libssh2's recv and send, as pdx does them (above). Return what LIBSSH2_RECV_FUNC and

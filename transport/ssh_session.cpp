@@ -123,6 +123,15 @@ std::string apply_algorithm_list(std::string_view defaults, std::string_view lis
   return joined;
 }
 
+std::string supported_only(std::string_view list, std::string_view supported) {
+  auto known = split_commas(supported);
+  std::string kept;
+  for (const auto& name : split_commas(list))
+    if (std::find(known.begin(), known.end(), name) != known.end())
+      kept += (kept.empty() ? "" : ",") + name;
+  return kept;
+}
+
 HostSession::HostSession(HostPlan plan, const Job& job, JobIo& io, Credentials& credentials,
                          SetupGate& gate, asio::any_io_executor strand)
     : plan_(std::move(plan)),
@@ -256,7 +265,8 @@ asio::awaitable<Step> HostSession::handshake() {
       {LIBSSH2_METHOD_MAC_SC, &plan_.macs}};
   for (const auto& [method, list] : preferences) {
     if (list->empty()) continue;
-    std::string wanted = apply_algorithm_list(supported_algorithms(session_, method), *list);
+    std::string supported = supported_algorithms(session_, method);
+    std::string wanted = supported_only(apply_algorithm_list(supported, *list), supported);
     if (wanted.empty() || libssh2_session_method_pref(session_, method, wanted.c_str()) != 0)
       co_return StepFailure{Failure::local, "none of '" + *list + "' is supported by libssh2"};
   }
@@ -503,7 +513,7 @@ void HostSession::close() {
   waiter_.send_held(MSG_MORE);  // held back for the FIN: one segment, one wakeup of the server
   boost::system::error_code ignored;
   waiter_.socket().shutdown(tcp::socket::shutdown_both, ignored);
-  waiter_.context().io.send_error = EPIPE;
+  waiter_.context().io.shut_down();
   if (channel_) libssh2_channel_free(channel_);
   if (session_) libssh2_session_free(session_);
   channel_ = nullptr;

@@ -97,4 +97,8 @@ class HostSession : public std::enable_shared_from_this<HostSession> {
 /// first; a list without a prefix replaces the defaults.
 std::string apply_algorithm_list(std::string_view defaults, std::string_view list);
 
+/// The names of `list` that are in `supported`, in `list`'s order (both comma-separated).
+/// libssh2 1.10 drops the others itself, but with an overlapping memcpy.
+std::string supported_only(std::string_view list, std::string_view supported);
+
 }  // namespace pdx

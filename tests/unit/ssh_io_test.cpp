@@ -130,6 +130,19 @@ TEST_F(SshIoTest, TheIdentificationLineIsReadWholeAndTheNextPacketLeftInTheSocke
   EXPECT_EQ(std::string(buffer, n), packet);
 }
 
+TEST_F(SshIoTest, AShutDownSocketSaysEndOfFileAndRefusesSends) {
+  peer_writes("x");
+  char buffer[100];
+  EXPECT_EQ(recv(buffer, sizeof buffer), 1);  // a short read: no recv() until a wait
+  EXPECT_EQ(send("held"), 4);
+  ::shutdown(ours, SHUT_RDWR);
+  io->shut_down();
+  EXPECT_EQ(recv(buffer, sizeof buffer), 0);  // libssh2 sees the end, not a reason to wait
+  EXPECT_EQ(send("more"), -EPIPE);
+  EXPECT_EQ(io->held_size, 0u);
+  EXPECT_EQ(peer_reads(), "");  // the held bytes were dropped
+}
+
 TEST_F(SshIoTest, NothingToReadIsEagain) {
   char byte;
   EXPECT_EQ(recv(&byte, 1), -EAGAIN);

@@ -38,5 +38,12 @@ TEST(ApplyAlgorithmList, EmptyNamesAreSkipped) {
   EXPECT_EQ(apply_algorithm_list("", "+a"), "a");
 }
 
+TEST(SupportedOnly, KeepsTheSupportedNamesInTheListsOrder) {
+  EXPECT_EQ(supported_only("rsa-sha2-512,ssh-ed25519,x,ssh-rsa", "ssh-rsa,ssh-ed25519"),
+            "ssh-ed25519,ssh-rsa");
+  EXPECT_EQ(supported_only("x,y", "ssh-rsa"), "");
+  EXPECT_EQ(supported_only("", "ssh-rsa"), "");
+}
+
 }  // namespace
 }  // namespace pdx
