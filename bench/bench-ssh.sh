@@ -5,7 +5,8 @@
 # For each: wall time, client CPU (user+sys of the tool's whole process tree, children
 # included), peak summed RSS of that tree (sampled every 20 ms), and the ratio to pdx; and the
 # CPU the sshd side spent meanwhile, with the wall-time floor it sets on this machine:
-# (sshd CPU + client CPU) / cores. The hostname rows are the best of BENCH_RUNS runs (default
+# (sshd CPU + client CPU) / cores; and the CPU everything else on the machine used meanwhile
+# (other_cpu: kernel threads, agents), which the floor leaves out. The hostname rows are the best of BENCH_RUNS runs (default
 # 3; the tools take turns, so a slow spell of the machine hits them all): wall, CPU and sshd CPU
 # their least, RSS its most. The streaming rows are one run (clush takes minutes there).
 # Every tool gets the same ssh options (the cluster's ssh_config plus KexAlgorithms
@@ -78,15 +79,24 @@ sshd_cpu() {
   echo "$total $(getconf CLK_TCK)" | awk '{ printf "%.2f", $1 / $2 }'
 }
 
+# CPU seconds the whole machine has been busy (/proc/stat: all but idle and iowait).
+busy_cpu() {
+  awk -v hz="$(getconf CLK_TCK)" 'NR == 1 { printf "%.2f", ($2 + $3 + $4 + $7 + $8 + $9) / hz }' \
+    /proc/stat
+}
+
 run() {  # run LABEL N OUT CMD...: one measurement, kept in $work/runs
   local label=$1 n=$2 out=$3; shift 3
-  local wall cpu rss before after
+  local wall cpu rss before after busy_before busy_after
   before=$(sshd_cpu)
+  busy_before=$(busy_cpu)
   read -r wall cpu rss < <(python3 "$work/measure.py" "$out" "$@")
   sleep 0.3  # the last connections' sshd processes reaped
   after=$(sshd_cpu)
+  busy_after=$(busy_cpu)
   echo "$label $n $wall $cpu $rss $(wc -l < "$out") $(awk -v a="$after" -v b="$before" \
-    'BEGIN { printf "%.2f", a - b }')" >> "$work/runs"
+    -v ba="$busy_after" -v bb="$busy_before" -v c="$cpu" \
+    'BEGIN { printf "%.2f %.2f", a - b, ba - bb - (a - b) - c }')" >> "$work/runs"
 }
 
 tools() {  # tools N CMD RUNS: every tool on the first N hosts running CMD, RUNS times in turn
@@ -108,12 +118,13 @@ report() {  # a row per tool (the best of its runs), then each tool as a multipl
     function least(a, b) { return a == "" || b < a ? b : a }
     !($1 in wall) { order[++tools] = $1 }
     { n[$1] = $2; wall[$1] = least(wall[$1], $3); cpu[$1] = least(cpu[$1], $4)
-      rss[$1] = $5 > rss[$1] ? $5 : rss[$1]; lines[$1] = $6; sshd[$1] = least(sshd[$1], $7) }
+      rss[$1] = $5 > rss[$1] ? $5 : rss[$1]; lines[$1] = $6; sshd[$1] = least(sshd[$1], $7)
+      other[$1] = least(other[$1], $8 < 0 ? 0 : $8) }
     END {
       for (i = 1; i <= tools; i++) {
         t = order[i]
-        printf "%-14s %6s %9.2f %9.2f %10.1f %9s %9.2f %8.2f\n", t, n[t], wall[t], cpu[t], \
-          rss[t], lines[t], sshd[t], (sshd[t] + cpu[t]) / cores
+        printf "%-14s %6s %9.2f %9.2f %10.1f %9s %9.2f %8.2f %9.2f\n", t, n[t], wall[t], cpu[t], \
+          rss[t], lines[t], sshd[t], (sshd[t] + cpu[t]) / cores, other[t]
       }
       for (i = 2; i <= tools; i++) {
         t = order[i]
@@ -126,7 +137,8 @@ report() {  # a row per tool (the best of its runs), then each tool as a multipl
 
 runs=${BENCH_RUNS:-3}
 echo "hostname: best of $runs runs each"
-printf '%-14s %6s %9s %9s %10s %9s %9s %8s\n' tool hosts wall_s cpu_s rss_MiB lines sshd_cpu floor_s
+printf '%-14s %6s %9s %9s %10s %9s %9s %8s %9s\n' tool hosts wall_s cpu_s rss_MiB lines sshd_cpu floor_s \
+  other_cpu
 : > "$work/runs"
 for n in "${SIZES[@]}"; do
   tools "$n" hostname "$runs"

@@ -37,7 +37,7 @@ stop() {
   for pid in $(pids); do
     for _ in $(seq 50); do ours "$pid" || break; sleep 0.1; done
   done
-  rm -f "$DIR"/sshd.*.pid
+  rm -f "$DIR"/sshd.*.pid "$DIR"/sshd.*.conf  # a bigger cluster's configs are not started again
 }
 
 free_port() {
