@@ -22,9 +22,15 @@ void SshWaiter::set_session(LIBSSH2_SESSION* session) {
 
 asio::awaitable<bool> SshWaiter::wait(Until until) {
   if (abort_) co_return false;
-  bool writable = !send_held() || until == Until::writable;
-  int directions =
-      writable ? LIBSSH2_SESSION_BLOCK_OUTBOUND : libssh2_session_block_directions(session_);
+  int directions = until == Until::writable ? LIBSSH2_SESSION_BLOCK_OUTBOUND
+                                            : libssh2_session_block_directions(session_);
+  if (context_.io.held_size > 0) {
+    if (directions == LIBSSH2_SESSION_BLOCK_INBOUND && !held_stuck_)
+      send_held_later();
+    else if (!send_held())
+      directions = LIBSSH2_SESSION_BLOCK_OUTBOUND;
+  }
+  held_stuck_ = false;
   boost::system::error_code ec;  // a socket error is left for libssh2's next call to report
   if (directions & LIBSSH2_SESSION_BLOCK_OUTBOUND)
     co_await socket_.async_wait(tcp::socket::wait_write,
@@ -36,6 +42,21 @@ asio::awaitable<bool> SshWaiter::wait(Until until) {
     co_await asio::post(socket_.get_executor(), asio::use_awaitable);
   context_.io.waited();  // whatever woke us, recv() may find something now
   co_return !abort_;
+}
+
+// Waiting for a reply, what pdx's send holds goes out as late as it can: from a handler posted
+// behind the completions already ready, the other hosts' events of this round. The server that
+// the send wakes takes the CPU on the way out of sendmsg (measured: most of pdx's preemptions),
+// and then finds pdx with little left to do. The strand runs the handler before this wait can
+// end, so `this` is alive. If the socket has no room for it all, the wait is ended, and the next
+// one sends at once and waits for room.
+void SshWaiter::send_held_later() {
+  asio::post(socket_.get_executor(), [this] {
+    if (send_held()) return;
+    held_stuck_ = true;
+    boost::system::error_code ignored;
+    socket_.cancel(ignored);
+  });
 }
 
 StepFailure SshWaiter::failure(long rc, const std::string& what) const {

@@ -59,8 +59,9 @@ class SshWaiter {
   /// What wait() waits for: the socket ready the way libssh2 is blocked, or writable whatever
   /// libssh2 says.
   enum class Until { libssh2_unblocked, writable };
-  /// Sends what pdx's send holds for libssh2 (ssh_io.h), then waits until the socket is ready
-  /// as `until` says, or for room if some is left held. False once aborted.
+  /// Sends what pdx's send holds for libssh2 (ssh_io.h), at once or, when waiting for a reply,
+  /// once the other ready handlers have run; waits until the socket is ready as `until` says, or
+  /// for room if some is left held. False once aborted.
   boost::asio::awaitable<bool> wait(Until until = Until::libssh2_unblocked);
   /// Sends what pdx's send holds, without waiting: true if nothing is left held.
   bool send_held(int flags = 0) {
@@ -72,10 +73,13 @@ class SshWaiter {
   StepFailure failure(long rc, const std::string& what) const;
 
  private:
+  void send_held_later();
+
   boost::asio::ip::tcp::socket socket_;
   LIBSSH2_SESSION* session_ = nullptr;  // owned by the host's session, freed before socket_
   SessionContext context_;
   std::optional<StepFailure> abort_;
+  bool held_stuck_ = false;  // held bytes found no room in a send_held_later(): wait for room
 };
 
 /// Repeats `call` (returning an int or ssize_t libssh2 status) until it stops asking to wait.

@@ -10,7 +10,8 @@
 //   only found one wait later.
 // Sending:
 // - Small packets are held, not sent, until the session waits (SshWaiter::wait sends them
-//   first, and waits for room while some are left) or yields: then they leave together. So the
+//   before the wait can end, and waits for room while some are left) or yields: then they
+//   leave together. So the
 //   packets libssh2 sends back to back go out in one TCP segment (KEXINIT with ECDH_INIT when
 //   the server's KEXINIT is already in, NEWKEYS with SERVICE_REQUEST, the exec request with the
 //   EOF), each waking the server once, and close() sends the disconnect message with the FIN.
