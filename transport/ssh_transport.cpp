@@ -22,9 +22,10 @@ namespace {
 constexpr std::chrono::milliseconds kDefaultConnectTimeout{10000};
 
 // Sessions setting up at once (ssh_gate.h). At 512 loopback hosts 32..1000 all took the same
-// wall time (sshd's CPU is the limit) while pdx's RSS went from 16 to 41 MiB; 128 in flight
-// still set up thousands of hosts a second on a LAN.
-constexpr std::size_t kSetupLimit = 128;
+// wall time (sshd's CPU is the limit) while pdx's RSS went from 16 to 41 MiB; 96 in flight
+// still set up thousands of hosts a second on a LAN. (128 measured the same wall and CPU, and
+// 3-5 MiB more once held packets were sent at the end of a round, ssh_call.cpp.)
+constexpr std::size_t kSetupLimit = 96;
 
 // ssh(1)'s order. libssh2's own puts ECDSA first, and a known_hosts written by ssh usually
 // holds the ed25519 key: the host would look unknown though its key is known.
