@@ -12,7 +12,7 @@
 namespace pdx {
 namespace {
 
-// recv() found nothing: libssh2 returns EAGAIN, and pdx sends what is held before it waits.
+// recv() found nothing: libssh2 returns EAGAIN, and pdx's wait sends what is held.
 ssize_t nothing_to_read(SocketIo& io) {
   io.would_block = true;
   return -EAGAIN;
@@ -82,7 +82,7 @@ ssize_t socket_recv(SocketIo& io, int fd, void* buffer, std::size_t length, int 
 // all go out make it EAGAIN for these: libssh2 offers them again once the socket has room.
 ssize_t socket_send(SocketIo& io, int fd, const void* buffer, std::size_t length, int flags) {
   if (io.send_error) return -io.send_error;
-  if (length <= SocketIo::kHeldMax - io.held_size) {
+  if (io.can_hold(length)) {
     std::memcpy(io.held + io.held_size, buffer, length);
     io.held_size += length;
     return static_cast<ssize_t>(length);

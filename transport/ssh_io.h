@@ -35,6 +35,8 @@ struct SocketIo {
   std::size_t held_size = 0;
   int send_error = 0;  // errno of a failed send of held bytes: every later send fails with it
 
+  /// Whether `length` more bytes fit in what is held.
+  bool can_hold(std::size_t length) const { return length <= kHeldMax - held_size; }
   /// The socket was waited on: recv() may find something again.
   void waited() { would_block = false; }
   /// The socket was shut down: recv() says so (end of file) instead of EAGAIN, and every send

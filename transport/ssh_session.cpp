@@ -92,7 +92,7 @@ bool half_sent(LIBSSH2_SESSION* session, long rc) {
 // True if a small packet sent now would be held whole (ssh_io.h) or go out whole.
 bool room_for_small_packet(SshWaiter& waiter) {
   constexpr std::size_t kSmallPacket = 256;
-  if (waiter.context().io.held_size + kSmallPacket <= SocketIo::kHeldMax) return true;
+  if (waiter.context().io.can_hold(kSmallPacket)) return true;
   pollfd ready{waiter.socket().native_handle(), POLLOUT, 0};
   return ::poll(&ready, 1, 0) == 1 && (ready.revents & POLLOUT);
 }
