@@ -40,11 +40,15 @@ stop() {
   rm -f "$DIR"/sshd.*.pid "$DIR"/sshd.*.conf  # a bigger cluster's configs are not started again
 }
 
+# A port no socket uses, below the kernel's range for outgoing connections: a port in that range
+# can be taken by a client's connection on 127.0.0.1 meanwhile, and sshd then cannot listen there.
 free_port() {
-  local used port
-  used=$(ss -Hltn | awk '{print $4}' | sed 's/.*://' | sort -u)
+  local used port low
+  read -r low _ < /proc/sys/net/ipv4/ip_local_port_range
+  (( low > 12000 )) || low=61000
+  used=$(ss -Htan | awk '{print $4}' | sed 's/.*://' | sort -u)
   for _ in $(seq 100); do
-    port=$(( 20000 + RANDOM % 40000 ))
+    port=$(( 10000 + RANDOM % (low - 10000) ))
     grep -qx "$port" <<< "$used" || { echo "$port"; return; }
   done
   die "no free port found"
@@ -178,12 +182,19 @@ start() {
   mkdir -p /run/sshd 2> /dev/null || true
   make_accounts
   make_keys
-  PORT=$(free_port)
-  write_sshd_configs
-  write_client_files
-  local conf
-  for conf in "$DIR"/sshd.*.conf; do
-    /usr/sbin/sshd -f "$conf" -E "$DIR/sshd.log" || die "sshd failed to start ($conf, see $DIR/sshd.log)"
+  local conf attempt
+  for attempt in 1 2 3 4 5; do
+    PORT=$(free_port)
+    write_sshd_configs
+    write_client_files
+    : > "$DIR/sshd.log"
+    for conf in "$DIR"/sshd.*.conf; do
+      /usr/sbin/sshd -f "$conf" -E "$DIR/sshd.log" || die "sshd failed to start ($conf, see $DIR/sshd.log)"
+    done
+    # Each sshd binds before it returns; one that could not bind an address says so.
+    grep -q "Bind to port $PORT .* failed" "$DIR/sshd.log" || break
+    (( attempt < 5 )) || die "cannot listen on port $PORT: $(grep -m1 Bind "$DIR/sshd.log")"
+    stop
   done
   wait_ready
 }
