@@ -3,9 +3,10 @@
 // (libssh2_userauth_publickey_fromfile) was ~40% of the client CPU of a 512-host run; an
 // Identity is read on first use and then signs for every host.
 //
-// An unencrypted ed25519 key in OpenSSH's format (what ssh-keygen writes by default) is parsed
-// here and signs through OpenSSL (libssh2_userauth_publickey with sign()); any other key is kept
-// as bytes for libssh2_userauth_publickey_frommemory. Thread-safe once loaded (const).
+// An unencrypted ed25519 or ECDSA (nistp256/384/521) key in OpenSSH's format (what ssh-keygen
+// writes by default) is parsed here and signs through OpenSSL (libssh2_userauth_publickey with
+// sign()); any other key (RSA, PEM files) is kept as bytes for
+// libssh2_userauth_publickey_frommemory. Thread-safe once loaded (const).
 #include <openssl/evp.h>
 
 #include <memory>
@@ -34,10 +35,11 @@ class Identity {
   /// The key's SSH type name (ssh-ed25519, ssh-rsa, ...), from its public blob, or "ssh-rsa"
   /// for a PEM RSA key without one; empty when unknown.
   std::string_view key_type() const;
-  /// True when sign() works (an unencrypted ed25519 key); else use the bytes below.
+  /// True when sign() works (an unencrypted ed25519 or ECDSA key); else use the bytes below.
   bool can_sign() const { return key_ != nullptr; }
-  /// Signs `data` for SSH user authentication: *sig is the raw signature (libssh2 wraps it in
-  /// the wire format), malloc'ed because libssh2 frees it. 0 on success, -1 on failure.
+  /// Signs `data` for SSH user authentication: *sig is the signature blob (ed25519: the raw 64
+  /// bytes; ECDSA: mpint r, mpint s) that libssh2 wraps with the algorithm name, malloc'ed
+  /// because libssh2 frees it. 0 on success, -1 on failure.
   int sign(const unsigned char* data, std::size_t size, unsigned char** sig,
            std::size_t* sig_size) const;
   const std::string& private_text() const { return private_text_; }
@@ -51,6 +53,7 @@ class Identity {
   std::string public_blob_;
   bool encrypted_ = false;
   EVP_PKEY* key_ = nullptr;
+  const EVP_MD* digest_ = nullptr;  // ECDSA's hash; none for ed25519
 };
 
 /// The SSH type name a public key blob starts with (ssh-ed25519, ssh-rsa, ...); empty if
