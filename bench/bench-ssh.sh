@@ -3,12 +3,13 @@
 #   hostname on 64, 256, 512 hosts at fan-out = hosts, and 16 hosts each printing
 #   `seq 1 1000000` (110 MB of `host: line` output, written to a file).
 # For each: wall time, client CPU (user+sys of the tool's whole process tree, children
-# included), peak summed RSS of that tree (sampled every 20 ms), and the ratio to pdx; and the
-# CPU the sshd side spent meanwhile, with the wall-time floor it sets on this machine:
-# (sshd CPU + client CPU) / cores; and the CPU everything else on the machine used meanwhile
-# (other_cpu: kernel threads, agents), which the floor leaves out. The hostname rows are the best of BENCH_RUNS runs (default
-# 3; the tools take turns, so a slow spell of the machine hits them all): wall, CPU and sshd CPU
-# their least, RSS its most. The streaming rows are one run (clush takes minutes there).
+# included), peak summed RSS of that tree (sampled every 50 ms; for one process, its own peak),
+# and the ratio to pdx; and the CPU the sshd side spent meanwhile, with the wall-time floor it
+# sets on this machine: (sshd CPU + client CPU) / cores; and the CPU everything else on the
+# machine used meanwhile (other_cpu: this script's RSS sampling, kernel threads, agents), which
+# the floor leaves out. The hostname rows are the best of BENCH_RUNS runs (default 3; the tools
+# take turns, so a slow spell of the machine hits them all): wall, CPU and sshd CPU their least,
+# RSS its most. The streaming rows are one run (clush takes minutes there).
 # Every tool gets the same ssh options (the cluster's ssh_config plus KexAlgorithms
 # curve25519-sha256), so this compares the tools, not the key exchange.
 #
@@ -63,16 +64,20 @@ with open(out, 'wb') as sink:
     while True:
         pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
         if pid: break
-        peak = max(peak, tree_rss(proc.pid)); time.sleep(0.02)
+        # Every 50 ms: reading all of /proc costs CPU too, and the machine is saturated.
+        peak = max(peak, tree_rss(proc.pid)); time.sleep(0.05)
 wall = time.monotonic() - start
+peak = max(peak, ru.ru_maxrss * 1024)  # exact for a single process: its own peak
 print(f'{wall:.2f} {ru.ru_utime + ru.ru_stime:.2f} {peak / 2**20:.1f}')
 PY
 
 # CPU seconds of the cluster's sshd processes so far: the listeners' own and their reaped
-# children's (every connection's sshd and the commands it ran).
+# children's (every connection's sshd and the commands it ran), and init's reaped children's:
+# a connection's session process whose parent sshd exited first is reaped by init (PID 1), and
+# that is 2-3 s at 512 hosts. (So run this on a machine where nothing else orphans processes.)
 sshd_cpu() {
   local pid total=0 ticks
-  for pid in $(cat "$CLUSTER"/sshd.*.pid); do
+  for pid in $(cat "$CLUSTER"/sshd.*.pid) 1; do
     ticks=$(awk '{ sub(/.*\) /, ""); print $12 + $13 + $14 + $15 }' "/proc/$pid/stat")
     total=$((total + ticks))
   done

@@ -175,10 +175,12 @@ std::string ssh_ecdsa_signature(const unsigned char* der, std::size_t size) {
   ECDSA_SIG* sig = d2i_ECDSA_SIG(nullptr, &der, static_cast<long>(size));
   if (!sig) return out;
   for (const BIGNUM* n : {ECDSA_SIG_get0_r(sig), ECDSA_SIG_get0_s(sig)}) {
-    unsigned char bytes[66];
-    int len = BN_bn2bin(n, bytes);
-    if (len < 0 || static_cast<std::size_t>(len) > sizeof bytes) break;
-    put_mpint(out, bytes, static_cast<std::size_t>(len));
+    unsigned char bytes[66];  // P-521's order: 66 bytes
+    if (BN_num_bytes(n) > static_cast<int>(sizeof bytes)) {
+      out.clear();
+      break;
+    }
+    put_mpint(out, bytes, static_cast<std::size_t>(BN_bn2bin(n, bytes)));
   }
   ECDSA_SIG_free(sig);
   return out;
