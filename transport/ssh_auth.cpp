@@ -99,18 +99,6 @@ std::vector<std::string> agent_list_keys(const std::string& socket_path) {
   return keys;
 }
 
-/// The signature algorithm libssh2 chose, read from the data to sign (RFC 4252 section 7:
-/// session id, 50, user, service, "publickey", TRUE, algorithm, key blob). Empty if malformed.
-std::string_view signed_algorithm(std::string_view data) {
-  WireReader r(data);
-  std::string_view session_id, user, service, method, algorithm;
-  unsigned char request, has_signature;
-  if (r.string(session_id) && r.byte(request) && r.string(user) && r.string(service) &&
-      r.string(method) && r.byte(has_signature) && r.string(algorithm))
-    return algorithm;
-  return {};
-}
-
 /// libssh2_userauth_publickey's abstract for an agent key.
 struct AgentKey {
   const std::string* socket_path;
@@ -193,13 +181,26 @@ std::optional<Step> settled(SshWaiter& w, long rc) {
   }
 }
 
+/// The public key blob to offer: `blob`, or for a plain RSA key when `rsa_sha2` is set, the same
+/// key with "rsa-sha2-512" for its type name. libssh2 before 1.11 names the signature algorithm
+/// after the blob's type: this makes it rsa-sha2-512 (RFC 8332), which OpenSSH from 7.2 on
+/// accepts in the type name as well, instead of ssh-rsa (SHA-1), which 8.8 and later refuse.
+std::string offered_blob(const std::string& blob, bool rsa_sha2) {
+  constexpr std::string_view kRsa = "ssh-rsa";
+  if (!rsa_sha2 || key_type_of(blob) != kRsa) return blob;
+  std::string out;
+  put_string(out, "rsa-sha2-512");
+  out.append(blob, 4 + kRsa.size());
+  return out;
+}
+
 /// The agent's keys, in its order (only those matching `only` when IdentitiesOnly is set);
 /// "ssh-agent" is added to `tried` if one was offered. `offered_rsa` is set when one of them was
-/// an RSA key.
+/// an RSA key; `rsa_sha2`: see offered_blob().
 asio::awaitable<long> try_agent(SshWaiter& w, const Credentials& credentials,
                                 const AuthRequest& request,
                                 const std::vector<std::shared_ptr<const Identity>>& only,
-                                std::vector<std::string>& tried, bool& offered_rsa) {
+                                bool rsa_sha2, std::vector<std::string>& tried, bool& offered_rsa) {
   long rc = LIBSSH2_ERROR_AUTHENTICATION_FAILED;
   bool first = true;
   for (const auto& blob : credentials.agent_keys()) {
@@ -209,22 +210,24 @@ asio::awaitable<long> try_agent(SshWaiter& w, const Credentials& credentials,
       continue;
     if (std::exchange(first, false)) tried.push_back("ssh-agent");
     if (is_rsa(key_type_of(blob))) offered_rsa = true;
-    AgentKey key{&credentials.agent_socket(), &blob};
+    AgentKey key{&credentials.agent_socket(), &blob};  // the agent knows the key as it is
     void* abstract = &key;
+    std::string offered = offered_blob(blob, rsa_sha2);
     rc = co_await ssh_call(w, [&] {
       return libssh2_userauth_publickey(w.session(), request.user.c_str(),
-                                        reinterpret_cast<const unsigned char*>(blob.data()),
-                                        blob.size(), sign_with_agent, &abstract);
+                                        reinterpret_cast<const unsigned char*>(offered.data()),
+                                        offered.size(), sign_with_agent, &abstract);
     });
     if (settled(w, rc)) break;
   }
   co_return rc;
 }
 
-asio::awaitable<long> try_identity(SshWaiter& w, const std::string& user, const Identity& id) {
+asio::awaitable<long> try_identity(SshWaiter& w, const std::string& user, const Identity& id,
+                                   bool rsa_sha2) {
   if (id.can_sign()) {
     void* abstract = const_cast<Identity*>(&id);  // sign() is const; libssh2 wants a void*
-    const auto& blob = id.public_blob();
+    std::string blob = offered_blob(id.public_blob(), rsa_sha2);
     co_return co_await ssh_call(w, [&] {
       return libssh2_userauth_publickey(w.session(), user.c_str(),
                                         reinterpret_cast<const unsigned char*>(blob.data()),
@@ -306,17 +309,19 @@ std::optional<OpenSshVersion> openssh_version(std::string_view banner) {
 
 }  // namespace
 
+bool rsa_sha2_in_key_type(bool libssh2_has_rsa_sha2, std::string_view banner) {
+  auto openssh = openssh_version(banner);
+  return !libssh2_has_rsa_sha2 && openssh &&
+         std::pair{openssh->major, openssh->minor} >= std::pair{7, 2};
+}
+
 std::string rsa_refusal_hint(std::string_view libssh2_version, bool libssh2_has_rsa_sha2,
                              std::string_view banner) {
-  if (libssh2_has_rsa_sha2) return {};
-  auto openssh = openssh_version(banner);
-  if (openssh && std::pair{openssh->major, openssh->minor} < std::pair{8, 8})
-    return {};  // it accepts ssh-rsa by default
-  std::string hint = "RSA keys: libssh2 " + std::string(libssh2_version) +
-                     " signs only with ssh-rsa (SHA-1), which ";
-  hint += openssh ? "this server (" + std::string(openssh->name) + ") refuses by default"
-                  : std::string("OpenSSH 8.8 and later refuse by default");
-  return hint + "; use an ed25519 or ecdsa key";
+  // OpenSSH: before 7.2 it accepts ssh-rsa; from 7.2 on pdx signs with rsa-sha2-512.
+  if (libssh2_has_rsa_sha2 || openssh_version(banner)) return {};
+  return "RSA keys: libssh2 " + std::string(libssh2_version) +
+         " signs only with ssh-rsa (SHA-1) for servers other than OpenSSH, and many refuse it; "
+         "use an ed25519 or ecdsa key";
 }
 
 Credentials::Credentials(std::string password) : password_(std::move(password)) {
@@ -360,6 +365,9 @@ asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
   std::vector<std::string> tried, notes;
   bool tried_rsa = false;
   auto identities = usable_identities(credentials, request, notes);
+  const char* banner = libssh2_session_banner_get(w.session());
+  bool libssh2_rsa_sha2 = libssh2_version(kLibssh2RsaSha2) != nullptr;
+  bool rsa_sha2 = rsa_sha2_in_key_type(libssh2_rsa_sha2, banner ? banner : "");
   // With a key to offer, it is offered before asking what the server accepts: a host that
   // takes it (the usual case) is spared the "none" request's round trip.
   bool have_key = !credentials.agent_socket().empty() ||
@@ -373,7 +381,7 @@ asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
   }
   if (!methods || offers(*methods, "publickey")) {
     if (!credentials.agent_socket().empty()) {
-      auto rc = co_await try_agent(w, credentials, request, identities, tried, tried_rsa);
+      auto rc = co_await try_agent(w, credentials, request, identities, rsa_sha2, tried, tried_rsa);
       if (auto done = settled(w, rc)) co_return *done;
     }
     for (const auto& id : identities) {
@@ -384,7 +392,8 @@ asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
       }
       tried.push_back(id->path());
       if (is_rsa(id->key_type())) tried_rsa = true;
-      if (auto done = settled(w, co_await try_identity(w, request.user, *id))) co_return *done;
+      if (auto done = settled(w, co_await try_identity(w, request.user, *id, rsa_sha2)))
+        co_return *done;
     }
   }
   if (!methods) {
@@ -396,9 +405,7 @@ asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
     if (auto done = settled(w, rc)) co_return *done;
   }
   if (tried_rsa) {
-    const char* banner = libssh2_session_banner_get(w.session());
-    if (auto hint = rsa_refusal_hint(
-            libssh2_version(0), libssh2_version(kLibssh2RsaSha2) != nullptr, banner ? banner : "");
+    if (auto hint = rsa_refusal_hint(libssh2_version(0), libssh2_rsa_sha2, banner ? banner : "");
         !hint.empty())
       notes.push_back(hint);
   }

@@ -53,11 +53,16 @@ struct AuthRequest {
 boost::asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
                                           const AuthRequest& request);
 
+/// True when RSA keys are offered with "rsa-sha2-512" as their blob's type name, so that
+/// libssh2 before 1.11 (`libssh2_has_rsa_sha2` false) signs with SHA-512: the server's
+/// identification string `banner` names OpenSSH 7.2 or later, which accepts that (and from 8.8
+/// on refuses ssh-rsa, SHA-1, by default).
+bool rsa_sha2_in_key_type(bool libssh2_has_rsa_sha2, std::string_view banner);
+
 /// The note added to an authentication failure after RSA keys were tried, or empty when their
 /// signature cannot be why: libssh2 before 1.11 (`libssh2_has_rsa_sha2` false; version
-/// `libssh2_version`, e.g. "1.10.0") signs with RSA only as ssh-rsa, with SHA-1, which OpenSSH
-/// 8.8 and later refuse unless PubkeyAcceptedAlgorithms adds it. `banner`: the server's
-/// identification string; an older OpenSSH accepts ssh-rsa, another server may or may not.
+/// `libssh2_version`, e.g. "1.10.0") signs with RSA only as ssh-rsa (SHA-1) on a server other
+/// than OpenSSH (`banner`: its identification string), and many refuse that.
 std::string rsa_refusal_hint(std::string_view libssh2_version, bool libssh2_has_rsa_sha2,
                              std::string_view banner);
 

@@ -3,17 +3,17 @@
 // (libssh2_userauth_publickey_fromfile) was ~40% of the client CPU of a 512-host run; an
 // Identity is read on first use and then signs for every host.
 //
-// An unencrypted ed25519 or ECDSA (nistp256/384/521) key in OpenSSH's format (what ssh-keygen
-// writes by default) is parsed here and signs through OpenSSL (libssh2_userauth_publickey with
-// sign()); any other key (RSA, PEM files) is kept as bytes for
+// An unencrypted ed25519, ECDSA (nistp256/384/521) or RSA key, in OpenSSH's format (what
+// ssh-keygen writes) or PEM, is decoded here once and signs through OpenSSL
+// (libssh2_userauth_publickey with sign()); any other key is kept as bytes for
 // libssh2_userauth_publickey_frommemory. Thread-safe once loaded (const).
-#include <openssl/evp.h>
 
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "core/result.h"
+#include "transport/ssh_keys.h"
 
 namespace pdx {
 
@@ -35,11 +35,11 @@ class Identity {
   /// The key's SSH type name (ssh-ed25519, ssh-rsa, ...), from its public blob, or "ssh-rsa"
   /// for a PEM RSA key without one; empty when unknown.
   std::string_view key_type() const;
-  /// True when sign() works (an unencrypted ed25519 or ECDSA key); else use the bytes below.
-  bool can_sign() const { return key_ != nullptr; }
-  /// Signs `data` for SSH user authentication: *sig is the signature blob (ed25519: the raw 64
-  /// bytes; ECDSA: mpint r, mpint s) that libssh2 wraps with the algorithm name, malloc'ed
-  /// because libssh2 frees it. 0 on success, -1 on failure.
+  /// True when sign() works (an unencrypted key of a type above); else use the bytes below.
+  bool can_sign() const { return static_cast<bool>(key_); }
+  /// Signs `data`, an SSH user authentication request, with the algorithm it names (for RSA:
+  /// rsa-sha2-512, rsa-sha2-256 or ssh-rsa): *sig is the signature blob that libssh2 wraps
+  /// with the algorithm name, malloc'ed because libssh2 frees it. 0 on success, -1 on failure.
   int sign(const unsigned char* data, std::size_t size, unsigned char** sig,
            std::size_t* sig_size) const;
   const std::string& private_text() const { return private_text_; }
@@ -52,13 +52,16 @@ class Identity {
   std::string private_text_, public_text_;
   std::string public_blob_;
   bool encrypted_ = false;
-  EVP_PKEY* key_ = nullptr;
-  const EVP_MD* digest_ = nullptr;  // ECDSA's hash; none for ed25519
+  PrivateKey key_;
 };
 
 /// The SSH type name a public key blob starts with (ssh-ed25519, ssh-rsa, ...); empty if
 /// malformed.
 std::string_view key_type_of(std::string_view public_blob);
+
+/// The signature algorithm named in the data of an SSH publickey request (RFC 4252 section 7:
+/// session id, 50, user, service, "publickey", TRUE, algorithm, key blob). Empty if malformed.
+std::string_view signed_algorithm(std::string_view data);
 
 /// True for RSA key types: ssh-rsa and its certificates.
 bool is_rsa(std::string_view key_type);
