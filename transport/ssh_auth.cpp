@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <sstream>
 
 #include "transport/ssh_wire.h"
@@ -22,9 +23,13 @@ namespace asio = boost::asio;
 
 namespace {
 
+// libssh2's sign callbacks (this one and sign_with_agent): -1 when out of memory too, as no
+// exception may unwind through libssh2's C frames.
 int sign_with_identity(LIBSSH2_SESSION*, unsigned char** sig, std::size_t* sig_size,
-                       const unsigned char* data, std::size_t size, void** abstract) {
+                       const unsigned char* data, std::size_t size, void** abstract) try {
   return static_cast<const Identity*>(*abstract)->sign(data, size, sig, sig_size);
+} catch (const std::bad_alloc&) {
+  return -1;
 }
 
 // ssh-agent, spoken to directly (draft-miller-ssh-agent) rather than through libssh2_agent_*:
@@ -108,7 +113,7 @@ struct AgentKey {
 /// Asks the agent to sign; *sig is the raw signature (libssh2 adds the algorithm name),
 /// malloc'ed because libssh2 frees it. 0 on success, -1 when the agent refuses or is gone.
 int sign_with_agent(LIBSSH2_SESSION*, unsigned char** sig, std::size_t* sig_size,
-                    const unsigned char* data, std::size_t size, void** abstract) {
+                    const unsigned char* data, std::size_t size, void** abstract) try {
   const auto& key = *static_cast<const AgentKey*>(*abstract);
   std::string_view to_sign(reinterpret_cast<const char*>(data), size);
   std::string_view algorithm = signed_algorithm(to_sign);
@@ -131,6 +136,8 @@ int sign_with_agent(LIBSSH2_SESSION*, unsigned char** sig, std::size_t* sig_size
   std::memcpy(*sig, raw.data(), raw.size());
   *sig_size = raw.size();
   return 0;
+} catch (const std::bad_alloc&) {
+  return -1;
 }
 
 // keyboard-interactive: the --askpass password answers a round of exactly one prompt with echo

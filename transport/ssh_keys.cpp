@@ -240,7 +240,9 @@ std::string PrivateKey::sign(std::string_view algorithm, const unsigned char* da
     digest = algorithm == "rsa-sha2-512"   ? EVP_sha512()
              : algorithm == "rsa-sha2-256" ? EVP_sha256()
                                            : EVP_sha1();
-  std::vector<unsigned char> raw(static_cast<std::size_t>(EVP_PKEY_get_size(pkey_)));
+  int max_size = pkey_ ? EVP_PKEY_get_size(pkey_) : 0;
+  if (max_size <= 0) return {};
+  std::vector<unsigned char> raw(static_cast<std::size_t>(max_size));
   std::size_t raw_size = raw.size();
   EVP_MD_CTX* ctx = EVP_MD_CTX_new();
   bool ok = ctx && EVP_DigestSignInit(ctx, nullptr, digest, nullptr, pkey_) == 1 &&
