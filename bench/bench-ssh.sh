@@ -74,7 +74,8 @@ PY
 # CPU seconds of the cluster's sshd processes so far: the listeners' own and their reaped
 # children's (every connection's sshd and the commands it ran), and init's reaped children's:
 # a connection's session process whose parent sshd exited first is reaped by init (PID 1), and
-# that is 2-3 s at 512 hosts. (So run this on a machine where nothing else orphans processes.)
+# that is 2-3 s at 512 hosts. So run this where orphans go to PID 1 (not to a subreaper such as
+# systemd --user) and nothing else orphans processes meanwhile.
 sshd_cpu() {
   local pid total=0 ticks
   for pid in $(cat "$CLUSTER"/sshd.*.pid) 1; do

@@ -40,15 +40,17 @@ stop() {
   rm -f "$DIR"/sshd.*.pid "$DIR"/sshd.*.conf  # a bigger cluster's configs are not started again
 }
 
-# A port no socket uses, below the kernel's range for outgoing connections: a port in that range
-# can be taken by a client's connection on 127.0.0.1 meanwhile, and sshd then cannot listen there.
+# A port no socket uses, outside the kernel's range for outgoing connections (below it, or above
+# it when it starts low): a port in that range can be taken by a client's connection on
+# 127.0.0.1 meanwhile, and sshd then cannot listen there.
 free_port() {
-  local used port low
-  read -r low _ < /proc/sys/net/ipv4/ip_local_port_range
-  (( low > 12000 )) || low=61000
+  local used port low high from to
+  read -r low high < /proc/sys/net/ipv4/ip_local_port_range
+  if (( low > 12000 )); then from=10000 to=$low; else from=$(( high + 1 )) to=65536; fi
+  (( to - from >= 1000 )) || die "no ports outside the outgoing range $low-$high"
   used=$(ss -Htan | awk '{print $4}' | sed 's/.*://' | sort -u)
   for _ in $(seq 100); do
-    port=$(( 10000 + RANDOM % (low - 10000) ))
+    port=$(( from + RANDOM % (to - from) ))
     grep -qx "$port" <<< "$used" || { echo "$port"; return; }
   done
   die "no free port found"
@@ -182,17 +184,22 @@ start() {
   mkdir -p /run/sshd 2> /dev/null || true
   make_accounts
   make_keys
-  local conf attempt
+  local conf attempt started
   for attempt in 1 2 3 4 5; do
     PORT=$(free_port)
     write_sshd_configs
     write_client_files
     : > "$DIR/sshd.log"
+    started=1
     for conf in "$DIR"/sshd.*.conf; do
-      /usr/sbin/sshd -f "$conf" -E "$DIR/sshd.log" || die "sshd failed to start ($conf, see $DIR/sshd.log)"
+      /usr/sbin/sshd -f "$conf" -E "$DIR/sshd.log" || started=0
     done
-    # Each sshd binds before it returns; one that could not bind an address says so.
-    grep -q "Bind to port $PORT .* failed" "$DIR/sshd.log" || break
+    # Each sshd binds before it returns; one that could not bind an address says so (and one
+    # that could bind none of its addresses also fails to start).
+    if ! grep -q "Bind to port $PORT .* failed" "$DIR/sshd.log"; then
+      (( started )) || die "sshd failed to start (see $DIR/sshd.log)"
+      break
+    fi
     (( attempt < 5 )) || die "cannot listen on port $PORT: $(grep -m1 Bind "$DIR/sshd.log")"
     stop
   done

@@ -13,7 +13,6 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <new>
 #include <sstream>
 
 #include "transport/ssh_wire.h"
@@ -23,12 +22,12 @@ namespace asio = boost::asio;
 
 namespace {
 
-// libssh2's sign callbacks (this one and sign_with_agent): -1 when out of memory too, as no
-// exception may unwind through libssh2's C frames.
+// libssh2's sign callbacks (this one and sign_with_agent): -1 on any exception (out of memory),
+// as none may unwind through libssh2's C frames.
 int sign_with_identity(LIBSSH2_SESSION*, unsigned char** sig, std::size_t* sig_size,
                        const unsigned char* data, std::size_t size, void** abstract) try {
   return static_cast<const Identity*>(*abstract)->sign(data, size, sig, sig_size);
-} catch (const std::bad_alloc&) {
+} catch (...) {
   return -1;
 }
 
@@ -136,7 +135,7 @@ int sign_with_agent(LIBSSH2_SESSION*, unsigned char** sig, std::size_t* sig_size
   std::memcpy(*sig, raw.data(), raw.size());
   *sig_size = raw.size();
   return 0;
-} catch (const std::bad_alloc&) {
+} catch (...) {
   return -1;
 }
 
@@ -188,26 +187,13 @@ std::optional<Step> settled(SshWaiter& w, long rc) {
   }
 }
 
-/// The public key blob to offer: `blob`, or for a plain RSA key when `rsa_sha2` is set, the same
-/// key with "rsa-sha2-512" for its type name. libssh2 before 1.11 names the signature algorithm
-/// after the blob's type: this makes it rsa-sha2-512 (RFC 8332), which OpenSSH from 7.2 on
-/// accepts in the type name as well, instead of ssh-rsa (SHA-1), which 8.8 and later refuse.
-std::string offered_blob(const std::string& blob, bool rsa_sha2) {
-  constexpr std::string_view kRsa = "ssh-rsa";
-  if (!rsa_sha2 || key_type_of(blob) != kRsa) return blob;
-  std::string out;
-  put_string(out, "rsa-sha2-512");
-  out.append(blob, 4 + kRsa.size());
-  return out;
-}
-
 /// The agent's keys, in its order (only those matching `only` when IdentitiesOnly is set);
-/// "ssh-agent" is added to `tried` if one was offered. `offered_rsa` is set when one of them was
-/// an RSA key; `rsa_sha2`: see offered_blob().
+/// "ssh-agent" is added to `tried` if one was offered. `sha1_rsa` is set when one of them was
+/// an RSA key offered as ssh-rsa; `rsa_sha2`: see offered_blob().
 asio::awaitable<long> try_agent(SshWaiter& w, const Credentials& credentials,
                                 const AuthRequest& request,
                                 const std::vector<std::shared_ptr<const Identity>>& only,
-                                bool rsa_sha2, std::vector<std::string>& tried, bool& offered_rsa) {
+                                bool rsa_sha2, std::vector<std::string>& tried, bool& sha1_rsa) {
   long rc = LIBSSH2_ERROR_AUTHENTICATION_FAILED;
   bool first = true;
   for (const auto& blob : credentials.agent_keys()) {
@@ -216,10 +202,10 @@ asio::awaitable<long> try_agent(SshWaiter& w, const Credentials& credentials,
         }))
       continue;
     if (std::exchange(first, false)) tried.push_back("ssh-agent");
-    if (is_rsa(key_type_of(blob))) offered_rsa = true;
     AgentKey key{&credentials.agent_socket(), &blob};  // the agent knows the key as it is
     void* abstract = &key;
     std::string offered = offered_blob(blob, rsa_sha2);
+    if (is_rsa(key_type_of(offered))) sha1_rsa = true;
     rc = co_await ssh_call(w, [&] {
       return libssh2_userauth_publickey(w.session(), request.user.c_str(),
                                         reinterpret_cast<const unsigned char*>(offered.data()),
@@ -319,16 +305,29 @@ std::optional<OpenSshVersion> openssh_version(std::string_view banner) {
 bool rsa_sha2_in_key_type(bool libssh2_has_rsa_sha2, std::string_view banner) {
   auto openssh = openssh_version(banner);
   return !libssh2_has_rsa_sha2 && openssh &&
-         std::pair{openssh->major, openssh->minor} >= std::pair{7, 2};
+         std::pair{openssh->major, openssh->minor} >= std::pair{8, 8};
+}
+
+std::string offered_blob(const std::string& blob, bool rsa_sha2) {
+  constexpr std::string_view kRsa = "ssh-rsa";
+  if (!rsa_sha2 || key_type_of(blob) != kRsa) return blob;
+  std::string out;
+  put_string(out, "rsa-sha2-512");
+  out.append(blob, 4 + kRsa.size());
+  return out;
 }
 
 std::string rsa_refusal_hint(std::string_view libssh2_version, bool libssh2_has_rsa_sha2,
                              std::string_view banner) {
-  // OpenSSH: before 7.2 it accepts ssh-rsa; from 7.2 on pdx signs with rsa-sha2-512.
-  if (libssh2_has_rsa_sha2 || openssh_version(banner)) return {};
-  return "RSA keys: libssh2 " + std::string(libssh2_version) +
-         " signs only with ssh-rsa (SHA-1) for servers other than OpenSSH, and many refuse it; "
-         "use an ed25519 or ecdsa key";
+  if (libssh2_has_rsa_sha2) return {};
+  auto openssh = openssh_version(banner);
+  if (openssh && std::pair{openssh->major, openssh->minor} < std::pair{8, 8})
+    return {};  // it accepts ssh-rsa by default
+  std::string hint = "RSA keys: libssh2 " + std::string(libssh2_version) +
+                     " signs only with ssh-rsa (SHA-1), which ";
+  hint += openssh ? "this server (" + std::string(openssh->name) + ") refuses by default"
+                  : std::string("OpenSSH 8.8 and later refuse by default");
+  return hint + "; use an ed25519 or ecdsa key";
 }
 
 Credentials::Credentials(std::string password) : password_(std::move(password)) {
@@ -370,7 +369,7 @@ asio::awaitable<std::optional<std::string>> list_methods(SshWaiter& w, const std
 asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
                                    const AuthRequest& request) {
   std::vector<std::string> tried, notes;
-  bool tried_rsa = false;
+  bool sha1_rsa = false;  // an RSA key was offered as ssh-rsa (SHA-1)
   auto identities = usable_identities(credentials, request, notes);
   const char* banner = libssh2_session_banner_get(w.session());
   bool libssh2_rsa_sha2 = libssh2_version(kLibssh2RsaSha2) != nullptr;
@@ -388,7 +387,7 @@ asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
   }
   if (!methods || offers(*methods, "publickey")) {
     if (!credentials.agent_socket().empty()) {
-      auto rc = co_await try_agent(w, credentials, request, identities, rsa_sha2, tried, tried_rsa);
+      auto rc = co_await try_agent(w, credentials, request, identities, rsa_sha2, tried, sha1_rsa);
       if (auto done = settled(w, rc)) co_return *done;
     }
     for (const auto& id : identities) {
@@ -398,7 +397,8 @@ asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
         continue;
       }
       tried.push_back(id->path());
-      if (is_rsa(id->key_type())) tried_rsa = true;
+      // Offered as ssh-rsa: libssh2 signs a key pdx could not decode itself that way.
+      if (is_rsa(id->key_type()) && (!id->can_sign() || !rsa_sha2)) sha1_rsa = true;
       if (auto done = settled(w, co_await try_identity(w, request.user, *id, rsa_sha2)))
         co_return *done;
     }
@@ -411,7 +411,7 @@ asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
     auto rc = co_await try_password(w, request.user, credentials.password(), *methods, tried);
     if (auto done = settled(w, rc)) co_return *done;
   }
-  if (tried_rsa) {
+  if (sha1_rsa) {
     if (auto hint = rsa_refusal_hint(libssh2_version(0), libssh2_rsa_sha2, banner ? banner : "");
         !hint.empty())
       notes.push_back(hint);

@@ -55,14 +55,21 @@ boost::asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials
 
 /// True when RSA keys are offered with "rsa-sha2-512" as their blob's type name, so that
 /// libssh2 before 1.11 (`libssh2_has_rsa_sha2` false) signs with SHA-512: the server's
-/// identification string `banner` names OpenSSH 7.2 or later, which accepts that (and from 8.8
-/// on refuses ssh-rsa, SHA-1, by default).
+/// identification string `banner` names OpenSSH 8.8 or later, which refuses ssh-rsa (SHA-1) by
+/// default and, like every OpenSSH from 7.2 on, accepts that name. Older servers keep ssh-rsa,
+/// which they accept, as do agents that know no SHA-2 flag.
 bool rsa_sha2_in_key_type(bool libssh2_has_rsa_sha2, std::string_view banner);
 
-/// The note added to an authentication failure after RSA keys were tried, or empty when their
-/// signature cannot be why: libssh2 before 1.11 (`libssh2_has_rsa_sha2` false; version
-/// `libssh2_version`, e.g. "1.10.0") signs with RSA only as ssh-rsa (SHA-1) on a server other
-/// than OpenSSH (`banner`: its identification string), and many refuse that.
+/// The public key blob to offer: `blob`, or for a plain RSA key (not a certificate, whose
+/// signature covers the type name) when `rsa_sha2` is set, the same key with "rsa-sha2-512" as
+/// its type name. libssh2 before 1.11 names the signature algorithm after that type name.
+std::string offered_blob(const std::string& blob, bool rsa_sha2);
+
+/// The note added to an authentication failure after RSA keys were offered as ssh-rsa, or empty
+/// when their signature cannot be why: libssh2 before 1.11 (`libssh2_has_rsa_sha2` false; version
+/// `libssh2_version`, e.g. "1.10.0") signs with RSA only as ssh-rsa, with SHA-1, which OpenSSH
+/// 8.8 and later refuse unless PubkeyAcceptedAlgorithms adds it. `banner`: the server's
+/// identification string; an older OpenSSH accepts ssh-rsa, another server may or may not.
 std::string rsa_refusal_hint(std::string_view libssh2_version, bool libssh2_has_rsa_sha2,
                              std::string_view banner);
 

@@ -5,8 +5,8 @@
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/ecdsa.h>
+#include <openssl/err.h>
 #include <openssl/param_build.h>
-#include <openssl/params.h>
 #include <openssl/pem.h>
 
 #include <array>
@@ -41,46 +41,55 @@ EVP_PKEY* ed25519_key(WireReader& r) {
       EVP_PKEY_ED25519, nullptr, reinterpret_cast<const unsigned char*>(priv.data()), kEd25519Size);
 }
 
-/// The EC key of a private section's "ecdsa-sha2-<curve>" entry (curve name, public point,
-/// private scalar as an mpint).
-EVP_PKEY* ecdsa_key(WireReader& r, const Curve& curve) {
-  std::string_view name, point, scalar;
-  if (!r.string(name) || name != curve.ssh_name || !r.string(point) || !r.string(scalar))
-    return nullptr;
-  while (!scalar.empty() && scalar.front() == 0) scalar.remove_prefix(1);  // mpint sign byte
-  unsigned char native[66];  // OSSL_PARAM's BN: the scalar in native (little-endian) order
-  if (scalar.empty() || scalar.size() > sizeof native) return nullptr;
-  for (std::size_t i = 0; i < scalar.size(); ++i)
-    native[i] = static_cast<unsigned char>(scalar[scalar.size() - 1 - i]);
-  OSSL_PARAM params[] = {
-      OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, const_cast<char*>(curve.group),
-                                       0),
-      OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, const_cast<char*>(point.data()),
-                                        point.size()),
-      OSSL_PARAM_construct_BN(OSSL_PKEY_PARAM_PRIV_KEY, native, scalar.size()),
-      OSSL_PARAM_construct_end()};
-  EVP_PKEY* key = nullptr;
-  EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_name(nullptr, "EC", nullptr);
-  if (ctx && EVP_PKEY_fromdata_init(ctx) == 1)
-    EVP_PKEY_fromdata(ctx, &key, EVP_PKEY_KEYPAIR, params);
-  EVP_PKEY_CTX_free(ctx);
-  OPENSSL_cleanse(native, sizeof native);
-  return key;
-}
-
 /// A BIGNUM that is wiped when freed.
 struct BnFree {
   void operator()(BIGNUM* n) const { BN_clear_free(n); }
 };
 using Bn = std::unique_ptr<BIGNUM, BnFree>;
 
+/// An mpint's (or any big-endian unsigned) value in a secure BIGNUM; empty when out of memory.
 Bn bn_of(std::string_view mpint) {
-  return Bn(BN_bin2bn(reinterpret_cast<const unsigned char*>(mpint.data()),
-                      static_cast<int>(mpint.size()), BN_secure_new()));
+  Bn n(BN_secure_new());
+  if (n && !BN_bin2bn(reinterpret_cast<const unsigned char*>(mpint.data()),
+                      static_cast<int>(mpint.size()), n.get()))
+    n.reset();
+  return n;
+}
+
+/// An OpenSSL key of `type` ("EC", "RSA") from the parameters `build` holds; null on failure.
+/// Secret numbers pushed as secure BIGNUMs are wiped with the parameters.
+EVP_PKEY* key_from(const char* type, OSSL_PARAM_BLD* build) {
+  OSSL_PARAM* params = build ? OSSL_PARAM_BLD_to_param(build) : nullptr;
+  EVP_PKEY* key = nullptr;
+  EVP_PKEY_CTX* ctx = params ? EVP_PKEY_CTX_new_from_name(nullptr, type, nullptr) : nullptr;
+  if (ctx && EVP_PKEY_fromdata_init(ctx) == 1)
+    EVP_PKEY_fromdata(ctx, &key, EVP_PKEY_KEYPAIR, params);
+  EVP_PKEY_CTX_free(ctx);
+  OSSL_PARAM_free(params);
+  return key;
+}
+
+/// The EC key of a private section's "ecdsa-sha2-<curve>" entry (curve name, public point,
+/// private scalar as an mpint).
+EVP_PKEY* ecdsa_key(WireReader& r, const Curve& curve) {
+  std::string_view name, point, scalar;
+  if (!r.string(name) || name != curve.ssh_name || !r.string(point) || !r.string(scalar))
+    return nullptr;
+  Bn secret = bn_of(scalar);
+  OSSL_PARAM_BLD* build = OSSL_PARAM_BLD_new();
+  bool ok = secret && build &&
+            OSSL_PARAM_BLD_push_utf8_string(build, OSSL_PKEY_PARAM_GROUP_NAME, curve.group, 0) &&
+            OSSL_PARAM_BLD_push_octet_string(build, OSSL_PKEY_PARAM_PUB_KEY, point.data(),
+                                             point.size()) &&
+            OSSL_PARAM_BLD_push_BN(build, OSSL_PKEY_PARAM_PRIV_KEY, secret.get());
+  EVP_PKEY* key = ok ? key_from("EC", build) : nullptr;
+  OSSL_PARAM_BLD_free(build);
+  return key;
 }
 
 /// The RSA key of a private section's "ssh-rsa" entry (mpints n, e, d, iqmp, p, q), with the
 /// CRT exponents OpenSSL signs four times faster with (d mod p-1, d mod q-1) computed here.
+/// Null unless n = pq and iqmp q = 1 mod p: OpenSSL would quietly sign without CRT, or wrongly.
 EVP_PKEY* rsa_key(WireReader& r) {
   std::array<std::string_view, 6> parts;  // n, e, d, iqmp, p, q
   for (auto& part : parts)
@@ -89,15 +98,17 @@ EVP_PKEY* rsa_key(WireReader& r) {
   for (std::size_t i = 0; i < parts.size(); ++i)
     if (!(n[i] = bn_of(parts[i]))) return nullptr;
   auto& [modulus, e, d, iqmp, p, q] = n;
-  Bn dmp1(BN_secure_new()), dmq1(BN_secure_new()), p1(BN_secure_new()), q1(BN_secure_new());
+  Bn dmp1(BN_secure_new()), dmq1(BN_secure_new()), p1(BN_secure_new()), q1(BN_secure_new()),
+      check(BN_secure_new());
   BN_CTX* ctx = BN_CTX_secure_new();
-  bool ok = ctx && dmp1 && dmq1 && p1 && q1 && BN_copy(p1.get(), p.get()) &&
-            BN_sub_word(p1.get(), 1) && BN_copy(q1.get(), q.get()) && BN_sub_word(q1.get(), 1) &&
-            BN_mod(dmp1.get(), d.get(), p1.get(), ctx) &&
+  bool ok = ctx && dmp1 && dmq1 && p1 && q1 && check &&
+            BN_mul(check.get(), p.get(), q.get(), ctx) && BN_cmp(check.get(), modulus.get()) == 0 &&
+            BN_mod_mul(check.get(), iqmp.get(), q.get(), p.get(), ctx) && BN_is_one(check.get()) &&
+            BN_copy(p1.get(), p.get()) && BN_sub_word(p1.get(), 1) && BN_copy(q1.get(), q.get()) &&
+            BN_sub_word(q1.get(), 1) && BN_mod(dmp1.get(), d.get(), p1.get(), ctx) &&
             BN_mod(dmq1.get(), d.get(), q1.get(), ctx);
   BN_CTX_free(ctx);
-  if (!ok) return nullptr;
-  OSSL_PARAM_BLD* build = OSSL_PARAM_BLD_new();
+  OSSL_PARAM_BLD* build = ok ? OSSL_PARAM_BLD_new() : nullptr;
   ok = build && OSSL_PARAM_BLD_push_BN(build, OSSL_PKEY_PARAM_RSA_N, modulus.get()) &&
        OSSL_PARAM_BLD_push_BN(build, OSSL_PKEY_PARAM_RSA_E, e.get()) &&
        OSSL_PARAM_BLD_push_BN(build, OSSL_PKEY_PARAM_RSA_D, d.get()) &&
@@ -106,15 +117,8 @@ EVP_PKEY* rsa_key(WireReader& r) {
        OSSL_PARAM_BLD_push_BN(build, OSSL_PKEY_PARAM_RSA_EXPONENT1, dmp1.get()) &&
        OSSL_PARAM_BLD_push_BN(build, OSSL_PKEY_PARAM_RSA_EXPONENT2, dmq1.get()) &&
        OSSL_PARAM_BLD_push_BN(build, OSSL_PKEY_PARAM_RSA_COEFFICIENT1, iqmp.get());
-  // The secret numbers are in secure BIGNUMs, so their copies here are wiped when freed.
-  OSSL_PARAM* params = ok ? OSSL_PARAM_BLD_to_param(build) : nullptr;
+  EVP_PKEY* key = ok ? key_from("RSA", build) : nullptr;
   OSSL_PARAM_BLD_free(build);
-  EVP_PKEY* key = nullptr;
-  EVP_PKEY_CTX* pctx = params ? EVP_PKEY_CTX_new_from_name(nullptr, "RSA", nullptr) : nullptr;
-  if (pctx && EVP_PKEY_fromdata_init(pctx) == 1)
-    EVP_PKEY_fromdata(pctx, &key, EVP_PKEY_KEYPAIR, params);
-  EVP_PKEY_CTX_free(pctx);
-  OSSL_PARAM_free(params);
   return key;
 }
 
@@ -222,9 +226,11 @@ PrivateKey openssh_private_key(std::string_view private_section) {
 }
 
 PrivateKey pem_private_key(std::string_view text, std::string& public_blob) {
+  ERR_set_mark();  // a text OpenSSL cannot read leaves no errors for later callers
   BIO* bio = BIO_new_mem_buf(text.data(), static_cast<int>(text.size()));
   EVP_PKEY* pkey = bio ? PEM_read_bio_PrivateKey(bio, nullptr, no_passphrase, nullptr) : nullptr;
   BIO_free(bio);
+  ERR_pop_to_mark();
   KeyKind kind = KeyKind::ed25519;
   const EVP_MD* digest = nullptr;
   if (pkey && describe_pem_key(pkey, public_blob, kind, digest)) return {pkey, kind, digest};
@@ -236,10 +242,13 @@ PrivateKey pem_private_key(std::string_view text, std::string& public_blob) {
 std::string PrivateKey::sign(std::string_view algorithm, const unsigned char* data,
                              std::size_t size) const {
   const EVP_MD* digest = ecdsa_digest_;
-  if (kind_ == KeyKind::rsa)
+  if (kind_ == KeyKind::rsa) {
     digest = algorithm == "rsa-sha2-512"   ? EVP_sha512()
              : algorithm == "rsa-sha2-256" ? EVP_sha256()
-                                           : EVP_sha1();
+             : algorithm == "ssh-rsa"      ? EVP_sha1()
+                                           : nullptr;
+    if (!digest) return {};  // not an algorithm for a plain RSA key
+  }
   int max_size = pkey_ ? EVP_PKEY_get_size(pkey_) : 0;
   if (max_size <= 0) return {};
   std::vector<unsigned char> raw(static_cast<std::size_t>(max_size));

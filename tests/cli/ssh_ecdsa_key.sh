@@ -1,6 +1,6 @@
 # ECDSA identity keys log in against a default OpenSSH server: nistp256, nistp384 and nistp521
-# keys in OpenSSH's format (read once, signed by pdx for every host), and a PEM key (left to
-# libssh2). The keys have no .pub files, so pdx takes the public key from the private key file.
+# keys in OpenSSH's format, and one in PEM, each decoded once and signed by pdx for every host.
+# The keys have no .pub files, so pdx takes the public key from the private key file.
 # A key the server does not know is refused and nothing runs.
 source "$(dirname "$0")/../lib/ssh_common.sh"
 

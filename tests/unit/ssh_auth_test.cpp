@@ -120,32 +120,57 @@ TEST(Credentials, NoAgent) {
   EXPECT_EQ(credentials.password(), "secret");
 }
 
-TEST(RsaSha2InKeyType, OpenSsh72AndLaterWithLibssh2Before111) {
+TEST(RsaSha2InKeyType, OpenSsh88AndLaterWithLibssh2Before111) {
   EXPECT_TRUE(rsa_sha2_in_key_type(false, "SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u10"));
-  EXPECT_TRUE(rsa_sha2_in_key_type(false, "SSH-2.0-OpenSSH_7.2"));
+  EXPECT_TRUE(rsa_sha2_in_key_type(false, "SSH-2.0-OpenSSH_8.8"));
   EXPECT_TRUE(rsa_sha2_in_key_type(false, "SSH-2.0-OpenSSH_10.0"));
-  EXPECT_FALSE(rsa_sha2_in_key_type(false, "SSH-2.0-OpenSSH_7.1p2"));  // before RFC 8332
-  EXPECT_FALSE(rsa_sha2_in_key_type(false, "SSH-2.0-OpenSSH_6.6.1"));
+  EXPECT_FALSE(rsa_sha2_in_key_type(false, "SSH-2.0-OpenSSH_8.7"));  // accepts ssh-rsa
+  EXPECT_FALSE(rsa_sha2_in_key_type(false, "SSH-2.0-OpenSSH_7.4p1 Debian-10"));
   EXPECT_FALSE(rsa_sha2_in_key_type(false, "SSH-2.0-dropbear_2022.83"));
   EXPECT_FALSE(rsa_sha2_in_key_type(false, "SSH-2.0-OpenSSH_x"));  // malformed
   EXPECT_FALSE(rsa_sha2_in_key_type(false, ""));
   EXPECT_FALSE(rsa_sha2_in_key_type(true, "SSH-2.0-OpenSSH_9.2p1"));  // libssh2 does it itself
 }
 
-TEST(RsaRefusalHint, NothingForOpenSshOrALibssh2ThatSignsWithSha2) {
-  EXPECT_EQ(rsa_refusal_hint("1.10.0", false, "SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u10"), "");
-  EXPECT_EQ(rsa_refusal_hint("1.10.0", false, "SSH-2.0-OpenSSH_7.4p1 Debian-10"), "");
-  EXPECT_EQ(rsa_refusal_hint("1.10.0", false, "SSH-2.0-OpenSSH_6.6.1"), "");  // takes ssh-rsa
-  EXPECT_EQ(rsa_refusal_hint("1.11.0", true, "SSH-2.0-dropbear_2022.83"), "");
+std::string blob(std::string_view type, std::string_view rest) {
+  std::string out;
+  put_string(out, type);
+  return out + std::string(rest);
 }
 
-TEST(RsaRefusalHint, OtherServersGetSha1AsTheLikelyReason) {
-  const std::string hint =
-      "RSA keys: libssh2 1.10.0 signs only with ssh-rsa (SHA-1) for servers other than OpenSSH, "
-      "and many refuse it; use an ed25519 or ecdsa key";
-  EXPECT_EQ(rsa_refusal_hint("1.10.0", false, "SSH-2.0-dropbear_2022.83"), hint);
-  EXPECT_EQ(rsa_refusal_hint("1.10.0", false, "SSH-2.0-OpenSSH_x"), hint);  // malformed
-  EXPECT_EQ(rsa_refusal_hint("1.10.0", false, ""), hint);
+TEST(OfferedBlob, PlainRsaKeysAreOfferedAsRsaSha2_512) {
+  const std::string numbers("\0\0\0\x01\x03\0\0\0\x02\x01\x01", 13);  // e, n
+  EXPECT_EQ(offered_blob(blob("ssh-rsa", numbers), true), blob("rsa-sha2-512", numbers));
+  EXPECT_EQ(offered_blob(blob("ssh-rsa", numbers), false), blob("ssh-rsa", numbers));
+  // A certificate's CA signature covers its type name; other key types have one algorithm.
+  for (auto type : {"ssh-rsa-cert-v01@openssh.com", "ssh-ed25519", "ecdsa-sha2-nistp256"})
+    EXPECT_EQ(offered_blob(blob(type, numbers), true), blob(type, numbers)) << type;
+  EXPECT_EQ(offered_blob("", true), "");
+}
+
+TEST(RsaRefusalHint, NamesTheOpenSshServerThatRefusesSha1) {
+  EXPECT_EQ(rsa_refusal_hint("1.10.0", false, "SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u10"),
+            "RSA keys: libssh2 1.10.0 signs only with ssh-rsa (SHA-1), which this server "
+            "(OpenSSH_9.2p1) refuses by default; use an ed25519 or ecdsa key");
+  EXPECT_NE(rsa_refusal_hint("1.10.0", false, "SSH-2.0-OpenSSH_8.8").find("(OpenSSH_8.8)"),
+            std::string::npos);
+  EXPECT_NE(rsa_refusal_hint("1.10.0", false, "SSH-2.0-OpenSSH_10.0").find("(OpenSSH_10.0)"),
+            std::string::npos);
+}
+
+TEST(RsaRefusalHint, SaysNothingWhenSha1CannotBeWhy) {
+  EXPECT_EQ(rsa_refusal_hint("1.11.0", true, "SSH-2.0-OpenSSH_9.2p1"), "");
+  EXPECT_EQ(rsa_refusal_hint("1.10.0", false, "SSH-2.0-OpenSSH_8.7"), "");  // accepts ssh-rsa
+  EXPECT_EQ(rsa_refusal_hint("1.10.0", false, "SSH-2.0-OpenSSH_7.4p1 Debian-10"), "");
+}
+
+TEST(RsaRefusalHint, OtherServersGetTheGeneralRule) {
+  const std::string general =
+      "RSA keys: libssh2 1.10.0 signs only with ssh-rsa (SHA-1), which OpenSSH 8.8 and later "
+      "refuse by default; use an ed25519 or ecdsa key";
+  EXPECT_EQ(rsa_refusal_hint("1.10.0", false, "SSH-2.0-dropbear_2022.83"), general);
+  EXPECT_EQ(rsa_refusal_hint("1.10.0", false, "SSH-2.0-OpenSSH_x"), general);  // malformed
+  EXPECT_EQ(rsa_refusal_hint("1.10.0", false, ""), general);
 }
 
 }  // namespace

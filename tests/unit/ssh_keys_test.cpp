@@ -4,10 +4,12 @@
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/ecdsa.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
 
 #include <string>
+#include <tuple>
 
 #include "transport/ssh_identity.h"
 #include "transport/ssh_wire.h"
@@ -17,7 +19,8 @@ namespace {
 
 // Test-only keys. An RSA key made with ssh-keygen -t rsa -b 2048, and the same key converted
 // to PEM (ssh-keygen -p -m PEM); an ECDSA key made with ssh-keygen -t ecdsa -b 256, and the same
-// key as PEM (SEC1) and PKCS#8 (openssl pkcs8 -topk8 -nocrypt).
+// key as PEM (SEC1) and PKCS#8 (openssl pkcs8 -topk8 -nocrypt); ECDSA keys on the other curves
+// (-b 384, -b 521).
 const char* const kRsa = R"(-----BEGIN OPENSSH PRIVATE KEY-----
 b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAABFwAAAAdzc2gtcn
 NhAAAAAwEAAQAAAQEAy6b9btWnNAlBjNnY7PpL42517pBKl00bWNu0sHumEW9YpxgQftrW
@@ -105,6 +108,38 @@ YPmsfZu7HYaAmRCXx98GnD8TYXMxnve9xbvqSxModXvaWg9/vMfe6HzJ
 const char* const kEcdsaPub =
     "AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBCGzgHRPPZf+ICuWNnWAQYUjm9+4h/"
     "xg+ax9m7sdhoCZEJfH3wacPxNhczGe973Fu+pLEyh1e9paD3+8x97ofMk=";
+const char* const kEcdsa384 = R"(-----BEGIN OPENSSH PRIVATE KEY-----
+b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAiAAAABNlY2RzYS
+1zaGEyLW5pc3RwMzg0AAAACG5pc3RwMzg0AAAAYQRWcp/5iAY5KWkK/eNwED6gB4CanrAp
+0JPsLXoXna5nBf3Xs4Rhsm1leiiLpCrVsmkLlouvFkmH1mMraumBoiaFvfMUlGtC8rPyZF
+psK0sq0PJNrKItzvXArJ6snvdlIgEAAADQKrfbVSq321UAAAATZWNkc2Etc2hhMi1uaXN0
+cDM4NAAAAAhuaXN0cDM4NAAAAGEEVnKf+YgGOSlpCv3jcBA+oAeAmp6wKdCT7C16F52uZw
+X917OEYbJtZXooi6Qq1bJpC5aLrxZJh9ZjK2rpgaImhb3zFJRrQvKz8mRabCtLKtDyTayi
+Lc71wKyerJ73ZSIBAAAAMQCqpNG6U4VD82rmw2TYGGR3DwlGQgMbPMpBnRWx2DNC5fsEky
+cKogU13j5XXcyDi4EAAAAEdGVzdAECAw==
+-----END OPENSSH PRIVATE KEY-----
+)";
+const char* const kEcdsa384Pub =
+    "AAAAE2VjZHNhLXNoYTItbmlzdHAzODQAAAAIbmlzdHAzODQAAABhBFZyn/"
+    "mIBjkpaQr943AQPqAHgJqesCnQk+wtehedrmcF/dezhGGybWV6KIukKtWyaQuWi68WSYfWYytq6YGiJoW98xSUa0Lys/"
+    "JkWmwrSyrQ8k2soi3O9cCsnqye92UiAQ==";
+const char* const kEcdsa521 = R"(-----BEGIN OPENSSH PRIVATE KEY-----
+b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAArAAAABNlY2RzYS
+1zaGEyLW5pc3RwNTIxAAAACG5pc3RwNTIxAAAAhQQBl3Qd5gaXbRQi6Vz6pm13HuJEe3H4
+OT3DhRjGVHL7NdtxModp2X1xvS5EEOCGyfgUQ3b8opEphN1FNgWIuikjj0kBmrzeggkPnE
+ffAGLnRnPLLE5/g5azEgNA0E2Oh4Pmistc8kC3zsYMHiEOaWdCeo1iSWjcI7TdelsVL7oU
+oEEj5w4AAAEId13nCHdd5wgAAAATZWNkc2Etc2hhMi1uaXN0cDUyMQAAAAhuaXN0cDUyMQ
+AAAIUEAZd0HeYGl20UIulc+qZtdx7iRHtx+Dk9w4UYxlRy+zXbcTKHadl9cb0uRBDghsn4
+FEN2/KKRKYTdRTYFiLopI49JAZq83oIJD5xH3wBi50ZzyyxOf4OWsxIDQNBNjoeD5orLXP
+JAt87GDB4hDmlnQnqNYklo3CO03XpbFS+6FKBBI+cOAAAAQgEVY806TSr76dEB/HkDkTyI
+RzlLpWiYLf8RqwtlypunAtn5o7UVxifTDctwuyc/AMlkYX9L8My7HnRMpmqHcQJeugAAAA
+R0ZXN0AQIDBAUG
+-----END OPENSSH PRIVATE KEY-----
+)";
+const char* const kEcdsa521Pub =
+    "AAAAE2VjZHNhLXNoYTItbmlzdHA1MjEAAAAIbmlzdHA1MjEAAACFBAGXdB3mBpdtFCLpXPqmbXce4kR7cfg5PcOFGMZUcv"
+    "s123Eyh2nZfXG9LkQQ4IbJ+BRDdvyikSmE3UU2BYi6KSOPSQGavN6CCQ+cR98AYudGc8ssTn+DlrMSA0DQTY6Hg+"
+    "aKy1zyQLfOxgweIQ5pZ0J6jWJJaNwjtN16WxUvuhSgQSPnDg==";
 
 std::string blob_of(const char* base64) {
   return (*Identity::parse("k", "", std::string("t ") + base64 + " c\n"))->public_blob();
@@ -115,7 +150,7 @@ BIGNUM* bn(std::string_view bytes) {
                    static_cast<int>(bytes.size()), nullptr);
 }
 
-/// OpenSSL's public key for an SSH public key blob (ecdsa-sha2-nistp256 or ssh-rsa).
+/// OpenSSL's public key for an SSH public key blob (ecdsa-sha2-nistp* or ssh-rsa).
 EVP_PKEY* public_key(std::string_view blob) {
   WireReader r(blob);
   std::string_view type, a, b;
@@ -126,7 +161,8 @@ EVP_PKEY* public_key(std::string_view blob) {
     OSSL_PARAM_BLD_push_BN(build, OSSL_PKEY_PARAM_RSA_E, e);
     OSSL_PARAM_BLD_push_BN(build, OSSL_PKEY_PARAM_RSA_N, n);
   } else {  // curve name, point
-    OSSL_PARAM_BLD_push_utf8_string(build, OSSL_PKEY_PARAM_GROUP_NAME, "P-256", 0);
+    const char* group = a == "nistp256" ? "P-256" : a == "nistp384" ? "P-384" : "P-521";
+    OSSL_PARAM_BLD_push_utf8_string(build, OSSL_PKEY_PARAM_GROUP_NAME, group, 0);
     OSSL_PARAM_BLD_push_octet_string(build, OSSL_PKEY_PARAM_PUB_KEY, b.data(), b.size());
   }
   OSSL_PARAM* params = OSSL_PARAM_BLD_to_param(build);
@@ -183,18 +219,23 @@ bool verifies(std::string_view blob, const EVP_MD* digest, std::string signature
 const std::string kData = "session id and request";
 const auto* kBytes = reinterpret_cast<const unsigned char*>(kData.data());
 
-TEST(SshKeys, OpenSshEcdsaKeySignsVerifiably) {
-  auto id = Identity::parse("k", kEcdsa, "");
-  ASSERT_TRUE(id.ok() && (*id)->can_sign());
-  EXPECT_EQ((*id)->public_blob(), blob_of(kEcdsaPub));
-  EXPECT_EQ((*id)->key_type(), "ecdsa-sha2-nistp256");
-  unsigned char* sig = nullptr;
-  std::size_t size = 0;
-  ASSERT_EQ((*id)->sign(kBytes, kData.size(), &sig, &size), 0);
-  std::string signature(reinterpret_cast<char*>(sig), size);
-  std::free(sig);
-  EXPECT_TRUE(verifies(blob_of(kEcdsaPub), EVP_sha256(), signature, kData));
-  EXPECT_FALSE(verifies(blob_of(kEcdsaPub), EVP_sha256(), signature, "other data"));
+TEST(SshKeys, OpenSshEcdsaKeysSignVerifiably) {
+  for (auto [text, pub, type, digest] :
+       {std::tuple{kEcdsa, kEcdsaPub, "ecdsa-sha2-nistp256", EVP_sha256()},
+        std::tuple{kEcdsa384, kEcdsa384Pub, "ecdsa-sha2-nistp384", EVP_sha384()},
+        std::tuple{kEcdsa521, kEcdsa521Pub, "ecdsa-sha2-nistp521", EVP_sha512()}}) {
+    auto id = Identity::parse("k", text, "");
+    ASSERT_TRUE(id.ok() && (*id)->can_sign()) << type;
+    EXPECT_EQ((*id)->public_blob(), blob_of(pub));
+    EXPECT_EQ((*id)->key_type(), type);
+    unsigned char* sig = nullptr;
+    std::size_t size = 0;
+    ASSERT_EQ((*id)->sign(kBytes, kData.size(), &sig, &size), 0);
+    std::string signature(reinterpret_cast<char*>(sig), size);
+    std::free(sig);
+    EXPECT_TRUE(verifies(blob_of(pub), digest, signature, kData)) << type;
+    EXPECT_FALSE(verifies(blob_of(pub), digest, signature, "other data")) << type;
+  }
 }
 
 TEST(SshKeys, RsaSignsWithTheHashItsAlgorithmNames) {
@@ -260,6 +301,61 @@ TEST(SshKeys, WhatIsNotAKeyGivesNone) {
   put_string(short_rsa, "ssh-rsa");
   put_string(short_rsa, "\x01");  // n, and nothing after it
   EXPECT_FALSE(openssh_private_key(short_rsa));
+}
+
+/// The private section of an unencrypted openssh-key-v1 key text.
+std::string private_section(std::string_view text) {
+  auto begin = text.find('\n') + 1, end = text.find("-----END");
+  std::string base64;
+  for (char c : text.substr(begin, end - begin))
+    if (c != '\n') base64 += c;
+  std::string binary(base64.size(), '\0');
+  int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(binary.data()),
+                          reinterpret_cast<const unsigned char*>(base64.data()),
+                          static_cast<int>(base64.size()));
+  binary.resize(static_cast<std::size_t>(n));
+  WireReader r(std::string_view(binary).substr(15));  // after "openssh-key-v1\0"
+  std::string_view cipher, kdf, options, pub, section;
+  std::uint32_t count;
+  r.string(cipher) && r.string(kdf) && r.string(options) && r.u32(count) && r.string(pub) &&
+      r.string(section);
+  return std::string(section);
+}
+
+TEST(SshKeys, RsaKeyWhoseNumbersDisagreeIsRefused) {
+  std::string section = private_section(kRsa);
+  ASSERT_TRUE(openssh_private_key(section));
+  WireReader r(section);
+  std::uint32_t check1, check2;
+  std::string_view type, n, e, d, iqmp, p, q;
+  ASSERT_TRUE(r.u32(check1) && r.u32(check2) && r.string(type) && r.string(n) && r.string(e) &&
+              r.string(d) && r.string(iqmp) && r.string(p) && r.string(q));
+  auto rebuilt = [&](std::string_view first, std::string_view second, std::string_view modulus) {
+    std::string out;
+    put_u32(out, check1);
+    put_u32(out, check2);
+    for (auto part : {type, modulus, e, d, iqmp, first, second}) put_string(out, part);
+    return out;
+  };
+  EXPECT_TRUE(openssh_private_key(rebuilt(p, q, n)));
+  EXPECT_FALSE(openssh_private_key(rebuilt(q, p, n)));  // iqmp is the inverse of q mod p
+  EXPECT_FALSE(openssh_private_key(rebuilt(p, q, e)));  // n is not p q
+}
+
+TEST(SshKeys, RsaRefusesAlgorithmsThatAreNotForAPlainRsaKey) {
+  PrivateKey key = openssh_private_key(private_section(kRsa));
+  ASSERT_TRUE(key);
+  EXPECT_FALSE(key.sign("rsa-sha2-512", kBytes, kData.size()).empty());
+  for (auto algorithm : {"", "ssh-ed25519", "rsa-sha2-512-cert-v01@openssh.com", "RSA-SHA2-512"})
+    EXPECT_EQ(key.sign(algorithm, kBytes, kData.size()), "") << algorithm;
+}
+
+TEST(SshKeys, UnreadablePemLeavesNoOpenSslError) {
+  ERR_clear_error();
+  std::string blob;
+  EXPECT_FALSE(
+      pem_private_key("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", blob));
+  EXPECT_EQ(ERR_peek_error(), 0u);
 }
 
 }  // namespace
