@@ -139,7 +139,7 @@ std::string blob(std::string_view type, std::string_view rest) {
 }
 
 TEST(OfferedBlob, PlainRsaKeysAreOfferedAsRsaSha2_512) {
-  const std::string numbers("\0\0\0\x01\x03\0\0\0\x02\x01\x01", 13);  // e, n
+  const std::string numbers("\0\0\0\x01\x03\0\0\0\x02\x01\x01", 11);  // e, n
   EXPECT_EQ(offered_blob(blob("ssh-rsa", numbers), true), blob("rsa-sha2-512", numbers));
   EXPECT_EQ(offered_blob(blob("ssh-rsa", numbers), false), blob("ssh-rsa", numbers));
   // A certificate's CA signature covers its type name; other key types have one algorithm.
