@@ -2,7 +2,8 @@
 # pdx signs with rsa-sha2-512, also with libssh2 1.10, which knows no rsa-sha2. Keys in
 # OpenSSH's format and in PEM without a .pub file, and keys in ssh-agent; and on a server that
 # accepts nothing but rsa-sha2-512. A key the server does not know is refused, nothing runs, and
-# the error has no note about SHA-1 (that is not why).
+# the error has no note about SHA-1 (that is not why); an RSA certificate, which still signs with
+# SHA-1, is refused with that note.
 source "$(dirname "$0")/../lib/ssh_common.sh"
 command -v ssh-agent > /dev/null && command -v ssh-add > /dev/null || fail "ssh-agent/ssh-add not installed"
 
@@ -61,4 +62,20 @@ for target in "${default[*]} -w 127.0.0.221" "${sha512[*]} -w 127.0.0.222"; do
   expect_status 0
   expect_eq "$out" "${target##* }: agent" "agent RSA key ($target)"
 done
+
+# An RSA certificate still goes as ssh-rsa (its CA signature covers the type name), which this
+# server refuses: with nothing else accepted, the error says so.
+ssh-add -q -D 2> /dev/null
+ssh-keygen -q -t ed25519 -N '' -f "$SCRATCH/ca"
+ssh-keygen -q -s "$SCRATCH/ca" -I pdx-test -n "$user" "$SCRATCH/stranger.pub" || fail "cannot sign a certificate"
+ssh-add -q "$SCRATCH/stranger" 2> /dev/null || fail "ssh-add failed"  # the key and its certificate
+[[ $(ssh-add -L | grep -c .) -eq 2 ]] || fail "the agent should hold the key and its certificate: $(ssh-add -L)"
+run_pdx "${default[@]}" -o IdentitiesOnly=no -o IdentityFile="$SCRATCH/stranger" -w 127.0.0.221 "touch $marker"
+expect_status 255
+ran && fail "a command ran on a host that refused the certificate"
+hint="RSA keys: libssh2 [0-9.]+ signs only with ssh-rsa \(SHA-1\), which this server \(OpenSSH_[0-9.]+p?[0-9]*\) refuses by default; use an ed25519 or ecdsa key"
+grep -Eq "^pdx: 127.0.0.221: permission denied for user $user \(server offers publickey; tried ssh-agent, .*\); $hint\$" <<< "$err" ||
+  fail "RSA certificate, default server: [$err]"
+grep -q "ssh-rsa-cert-v01@openssh.com not in PubkeyAcceptedAlgorithms" "$SCRATCH/default.log" ||
+  fail "the server did not refuse the certificate's ssh-rsa signature: $(grep -i userauth "$SCRATCH/default.log")"
 true
