@@ -22,11 +22,22 @@ namespace asio = boost::asio;
 
 namespace {
 
-// libssh2's sign callbacks (this one and sign_with_agent): -1 on any exception (out of memory),
-// as none may unwind through libssh2's C frames.
+// libssh2's sign callbacks (this one and sign_with_agent) hand it the signature blob (it adds
+// the algorithm name) in *sig, malloc'ed because libssh2 frees it: 0, or -1 on failure. -1 too
+// on any exception (out of memory), as none may unwind through libssh2's C frames.
+int give_to_libssh2(std::string_view blob, unsigned char** sig, std::size_t* sig_size) {
+  if (blob.empty()) return -1;
+  *sig = static_cast<unsigned char*>(std::malloc(blob.size()));
+  if (!*sig) return -1;
+  std::memcpy(*sig, blob.data(), blob.size());
+  *sig_size = blob.size();
+  return 0;
+}
+
 int sign_with_identity(LIBSSH2_SESSION*, unsigned char** sig, std::size_t* sig_size,
                        const unsigned char* data, std::size_t size, void** abstract) try {
-  return static_cast<const Identity*>(*abstract)->sign(data, size, sig, sig_size);
+  std::string_view request(reinterpret_cast<const char*>(data), size);
+  return give_to_libssh2(static_cast<const Identity*>(*abstract)->sign(request), sig, sig_size);
 } catch (...) {
   return -1;
 }
@@ -109,8 +120,7 @@ struct AgentKey {
   const std::string* blob;
 };
 
-/// Asks the agent to sign; *sig is the raw signature (libssh2 adds the algorithm name),
-/// malloc'ed because libssh2 frees it. 0 on success, -1 when the agent refuses or is gone.
+/// Asks the agent to sign (see give_to_libssh2); -1 when the agent refuses or is gone.
 int sign_with_agent(LIBSSH2_SESSION*, unsigned char** sig, std::size_t* sig_size,
                     const unsigned char* data, std::size_t size, void** abstract) try {
   const auto& key = *static_cast<const AgentKey*>(*abstract);
@@ -130,11 +140,7 @@ int sign_with_agent(LIBSSH2_SESSION*, unsigned char** sig, std::size_t* sig_size
   if (!r.byte(type) || type != kAgentSignResponse || !r.string(signature)) return -1;
   WireReader inner(signature);
   if (!inner.string(signed_with) || signed_with != algorithm || !inner.string(raw)) return -1;
-  *sig = static_cast<unsigned char*>(std::malloc(raw.size()));  // libssh2 frees it with free()
-  if (!*sig) return -1;
-  std::memcpy(*sig, raw.data(), raw.size());
-  *sig_size = raw.size();
-  return 0;
+  return give_to_libssh2(raw, sig, sig_size);
 } catch (...) {
   return -1;
 }

@@ -8,8 +8,6 @@
 
 #include <cctype>
 #include <cerrno>
-#include <cstdlib>
-#include <cstring>
 
 #include "transport/ssh_wire.h"
 
@@ -161,16 +159,9 @@ bool is_rsa(std::string_view key_type) {
   return key_type.starts_with("ssh-rsa");
 }
 
-int Identity::sign(const unsigned char* data, std::size_t size, unsigned char** sig,
-                   std::size_t* sig_size) const {
-  std::string_view to_sign(reinterpret_cast<const char*>(data), size);
-  std::string blob = key_.sign(signed_algorithm(to_sign), data, size);
-  if (blob.empty()) return -1;
-  *sig = static_cast<unsigned char*>(std::malloc(blob.size()));  // libssh2 frees it with free()
-  if (!*sig) return -1;
-  std::memcpy(*sig, blob.data(), blob.size());
-  *sig_size = blob.size();
-  return 0;
+std::string Identity::sign(std::string_view request) const {
+  return key_.sign(signed_algorithm(request),
+                   reinterpret_cast<const unsigned char*>(request.data()), request.size());
 }
 
 std::string_view signed_algorithm(std::string_view data) {

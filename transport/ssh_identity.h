@@ -37,11 +37,10 @@ class Identity {
   std::string_view key_type() const;
   /// True when sign() works (an unencrypted key of a type above); else use the bytes below.
   bool can_sign() const { return static_cast<bool>(key_); }
-  /// Signs `data`, an SSH user authentication request, with the algorithm it names (for RSA:
-  /// rsa-sha2-512, rsa-sha2-256 or ssh-rsa): *sig is the signature blob that libssh2 wraps
-  /// with the algorithm name, malloc'ed because libssh2 frees it. 0 on success, -1 on failure.
-  int sign(const unsigned char* data, std::size_t size, unsigned char** sig,
-           std::size_t* sig_size) const;
+  /// Signs `request`, an SSH user authentication request, with the algorithm it names (for RSA:
+  /// rsa-sha2-512, rsa-sha2-256 or ssh-rsa): the signature blob that goes after the algorithm
+  /// name. Empty on failure.
+  std::string sign(std::string_view request) const;
   const std::string& private_text() const { return private_text_; }
   const std::string& public_text() const { return public_text_; }  // the .pub file, or empty
 

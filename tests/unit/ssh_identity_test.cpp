@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 
-#include <cstdlib>
 #include <fstream>
 
 #include "tests/unit/scratch.h"
@@ -42,19 +41,19 @@ TEST(SshIdentity, UnencryptedEd25519SignsVerifiably) {
   EXPECT_EQ(k.public_blob().substr(4, 11), "ssh-ed25519");
 
   const unsigned char data[] = "session id and request";
-  unsigned char* sig = nullptr;
-  std::size_t sig_size = 0;
-  ASSERT_EQ(k.sign(data, sizeof data, &sig, &sig_size), 0);
-  ASSERT_EQ(sig_size, 64u);
+  std::string signature =
+      k.sign(std::string_view(reinterpret_cast<const char*>(data), sizeof data));
+  ASSERT_EQ(signature.size(), 64u);
   auto raw_pub = k.public_blob().substr(4 + 11 + 4);
   EVP_PKEY* pub = EVP_PKEY_new_raw_public_key(
       EVP_PKEY_ED25519, nullptr, reinterpret_cast<const unsigned char*>(raw_pub.data()), 32);
   EVP_MD_CTX* ctx = EVP_MD_CTX_new();
   ASSERT_EQ(EVP_DigestVerifyInit(ctx, nullptr, nullptr, nullptr, pub), 1);
-  EXPECT_EQ(EVP_DigestVerify(ctx, sig, sig_size, data, sizeof data), 1);
+  EXPECT_EQ(EVP_DigestVerify(ctx, reinterpret_cast<const unsigned char*>(signature.data()),
+                             signature.size(), data, sizeof data),
+            1);
   EVP_MD_CTX_free(ctx);
   EVP_PKEY_free(pub);
-  std::free(sig);
 }
 
 TEST(SshIdentity, PublicBlobAgreesWithPubFile) {
