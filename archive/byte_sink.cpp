@@ -78,9 +78,8 @@ Result<std::unique_ptr<ByteSink>> open_output(const OutputSpec& spec) {
   if (spec.overwrite == Overwrite::no && std::filesystem::exists(spec.path, ec)) {
     return Error{overwrite_error(spec.path)};
   }
-  auto file = TempFile::create(spec.path);
-  if (!file) return Error{file.error()};
-  return std::unique_ptr<ByteSink>(std::make_unique<FileSink>(std::move(*file), spec.checksum));
+  auto file = TRY(TempFile::create(spec.path));
+  return std::unique_ptr<ByteSink>(std::make_unique<FileSink>(std::move(file), spec.checksum));
 }
 
 }  // namespace pdx

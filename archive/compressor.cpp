@@ -31,16 +31,15 @@ class ZstdSink : public ByteSink {
   Result<void> write(const void* data, std::size_t size) override {
     ZSTD_inBuffer in{data, size, 0};
     while (in.pos < in.size) {
-      if (auto ok = compress(in, ZSTD_e_continue); !ok) return Error{ok.error()};
+      TRY(compress(in, ZSTD_e_continue));
     }
     return {};
   }
   Result<void> finish() override {
     ZSTD_inBuffer in{nullptr, 0, 0};
     for (;;) {
-      auto remaining = compress(in, ZSTD_e_end);
-      if (!remaining) return Error{remaining.error()};
-      if (*remaining == 0) break;
+      auto remaining = TRY(compress(in, ZSTD_e_end));
+      if (remaining == 0) break;
     }
     return next_.finish();
   }
@@ -53,7 +52,7 @@ class ZstdSink : public ByteSink {
     std::size_t r = ZSTD_compressStream2(cctx_, &out, &in, mode);
     if (ZSTD_isError(r))
       return Error{std::string("zstd compression failed: ") + ZSTD_getErrorName(r)};
-    if (auto ok = next_.write(out_.data(), out.pos); !ok) return Error{ok.error()};
+    TRY(next_.write(out_.data(), out.pos));
     return r;
   }
 
@@ -74,15 +73,14 @@ class GzipSink : public ByteSink {
     z_.next_in = static_cast<Bytef*>(const_cast<void*>(data));
     z_.avail_in = static_cast<uInt>(size);
     while (z_.avail_in > 0) {
-      if (auto ok = deflate_some(Z_NO_FLUSH); !ok) return Error{ok.error()};
+      TRY(deflate_some(Z_NO_FLUSH));
     }
     return {};
   }
   Result<void> finish() override {
     for (;;) {
-      auto r = deflate_some(Z_FINISH);
-      if (!r) return Error{r.error()};
-      if (*r == Z_STREAM_END) break;
+      auto r = TRY(deflate_some(Z_FINISH));
+      if (r == Z_STREAM_END) break;
     }
     return next_.finish();
   }
@@ -95,8 +93,7 @@ class GzipSink : public ByteSink {
     z_.avail_out = static_cast<uInt>(out_.size());
     int r = deflate(&z_, flush);
     if (r == Z_STREAM_ERROR) return Error{"gzip compression failed"};
-    if (auto ok = next_.write(out_.data(), out_.size() - z_.avail_out); !ok)
-      return Error{ok.error()};
+    TRY(next_.write(out_.data(), out_.size() - z_.avail_out));
     return r;
   }
 
@@ -128,23 +125,23 @@ class ParallelGzipSink : public ByteSink {
       p += n;
       size -= n;
       if (block_.size() == kBlockSize) {
-        if (auto ok = submit(false); !ok) return ok;
+        TRY(submit(false));
       }
     }
     return {};
   }
 
   Result<void> finish() override {
-    if (auto ok = submit(true); !ok) return ok;
+    TRY(submit(true));
     while (!jobs_.empty()) {
-      if (auto ok = write_oldest(); !ok) return ok;
+      TRY(write_oldest());
     }
     unsigned char trailer[8];
     for (int i = 0; i < 4; ++i) {
       trailer[i] = static_cast<unsigned char>(crc_ >> (8 * i));
       trailer[4 + i] = static_cast<unsigned char>(length_ >> (8 * i));
     }
-    if (auto ok = next_.write(trailer, sizeof trailer); !ok) return ok;
+    TRY(next_.write(trailer, sizeof trailer));
     return next_.finish();
   }
   std::vector<WrittenFile> files() const override { return next_.files(); }
@@ -186,11 +183,11 @@ class ParallelGzipSink : public ByteSink {
   Result<void> submit(bool last) {
     if (!header_written_) {
       static const unsigned char kHeader[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3};
-      if (auto ok = next_.write(kHeader, sizeof kHeader); !ok) return ok;
+      TRY(next_.write(kHeader, sizeof kHeader));
       header_written_ = true;
     }
     if (jobs_.size() >= threads_) {
-      if (auto ok = write_oldest(); !ok) return ok;
+      TRY(write_oldest());
     }
     std::vector<char> next_dictionary(
         block_.end() - static_cast<std::ptrdiff_t>(std::min(block_.size(), kDictionary)),
@@ -248,7 +245,7 @@ class ParallelBzip2Sink : public ByteSink {
       p += n;
       size -= n;
       if (piece_.size() == piece_size_) {
-        if (auto ok = submit(); !ok) return ok;
+        TRY(submit());
       }
     }
     return {};
@@ -256,10 +253,10 @@ class ParallelBzip2Sink : public ByteSink {
 
   Result<void> finish() override {
     if (!piece_.empty() || !submitted_) {  // an empty input is still one (empty) stream
-      if (auto ok = submit(); !ok) return ok;
+      TRY(submit());
     }
     while (!jobs_.empty()) {
-      if (auto ok = write_oldest(); !ok) return ok;
+      TRY(write_oldest());
     }
     return next_.finish();
   }
@@ -329,7 +326,7 @@ class ParallelBzip2Sink : public ByteSink {
 
   Result<void> submit() {
     if (jobs_.size() >= threads_) {
-      if (auto ok = write_oldest(); !ok) return ok;
+      TRY(write_oldest());
     }
     Piece piece;
     if (!spares_.empty()) {
@@ -349,7 +346,7 @@ class ParallelBzip2Sink : public ByteSink {
     if (piece.result != BZ_OK) {
       return Error{"bzip2 compression failed (error " + std::to_string(piece.result) + ")"};
     }
-    if (auto ok = next_.write(piece.output.data(), piece.output.size()); !ok) return ok;
+    TRY(next_.write(piece.output.data(), piece.output.size()));
     piece.input.clear();
     spares_.push_back(std::move(piece));
     return {};

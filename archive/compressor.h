@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "archive/byte_sink.h"
-#include "core/result.h"
+#include "base/result.h"
 
 namespace pdx {
 

@@ -202,7 +202,7 @@ Result<bool> StreamDecoder::fill() {
 
 Result<void> StreamDecoder::open() {
   while (input_.size() < sizeof kXzMagic && !at_end_) {
-    if (auto more = fill(); !more) return Error{more.error()};
+    TRY(fill());
   }
   if (starts_with(input_, kGzipMagic)) codec_ = std::make_unique<GzipCodec>();
   if (starts_with(input_, kZstdMagic)) codec_ = std::make_unique<ZstdCodec>();
@@ -222,9 +222,8 @@ Result<std::size_t> StreamDecoder::read(void* buffer, std::size_t size) {
   }
   for (;;) {
     if (input_pos_ == input_.size()) {
-      auto more = fill();
-      if (!more) return Error{more.error()};
-      if (!*more) {
+      auto more = TRY(fill());
+      if (!more) {
         if (!codec_->mid_stream()) return std::size_t{0};
         // A decoder may hold decoded bytes it took all the input for (xz's threads do).
         auto step = codec_->decode(input_.data(), 0, out, size);

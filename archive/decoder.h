@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "archive/part_reader.h"
-#include "core/result.h"
+#include "base/result.h"
 
 namespace pdx {
 

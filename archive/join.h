@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "archive/byte_sink.h"
-#include "core/result.h"
+#include "base/result.h"
 
 namespace pdx {
 

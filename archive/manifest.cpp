@@ -18,16 +18,15 @@ constexpr std::string_view kMagic = "# pdx manifest 1";
 // The SHA-256 and size of a file, read once.
 Result<Manifest::Part> hash_file(const std::string& path) {
   PartReader reader({path});
-  if (auto ok = reader.check(); !ok) return Error{ok.error()};
+  TRY(reader.check());
   Sha256 hash;
   std::vector<char> buffer(1 << 20);
   std::uint64_t size = 0;
   for (;;) {
-    auto n = reader.read(buffer.data(), buffer.size());
-    if (!n) return Error{n.error()};
-    if (*n == 0) break;
-    hash.update(buffer.data(), *n);
-    size += *n;
+    auto n = TRY(reader.read(buffer.data(), buffer.size()));
+    if (n == 0) break;
+    hash.update(buffer.data(), n);
+    size += n;
   }
   return Manifest::Part{path, size, hash.hex_digest()};
 }
@@ -41,11 +40,10 @@ Result<void> write_manifest(const std::string& path, const Manifest& manifest) {
   for (const auto& part : manifest.parts)
     text << "# part " << part.size << " " << part.name << "\n";
   for (const auto& part : manifest.parts) text << part.sha256 << "  " << part.name << "\n";
-  auto file = TempFile::create(path);
-  if (!file) return Error{file.error()};
+  auto file = TRY(TempFile::create(path));
   std::string data = text.str();
-  if (auto ok = file->write(data.data(), data.size()); !ok) return ok;
-  return file->commit();
+  TRY(file.write(data.data(), data.size()));
+  return file.commit();
 }
 
 Result<Manifest> read_manifest(const std::string& path) {
@@ -98,13 +96,12 @@ Result<void> verify_parts(const Manifest& manifest, const std::vector<std::strin
       return Error{parts[i] + ": the manifest lists " + want.name + " as part " +
                    std::to_string(i)};
     }
-    auto got = hash_file(parts[i]);
-    if (!got) return Error{got.error()};
-    if (got->size != want.size) {
-      return Error{parts[i] + ": " + std::to_string(got->size) + " bytes, the manifest says " +
+    auto got = TRY(hash_file(parts[i]));
+    if (got.size != want.size) {
+      return Error{parts[i] + ": " + std::to_string(got.size) + " bytes, the manifest says " +
                    std::to_string(want.size) + ": the part is truncated or not the one packed"};
     }
-    if (got->sha256 != want.sha256) {
+    if (got.sha256 != want.sha256) {
       return Error{parts[i] + ": SHA-256 differs from the manifest's: the part is corrupt"};
     }
   }

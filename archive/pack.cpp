@@ -145,7 +145,7 @@ Result<void> set_options(struct archive* a, const PackOptions& options) {
   } else if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK) {
     return Error{archive_message(a)};
   }
-  if (auto ok = set_filter(a, options.format); !ok) return ok;
+  TRY(set_filter(a, options.format));
   if (options.level && !own_compressor(options.format)) {
     std::string level = std::to_string(*options.level);
     int r = zip ? archive_write_set_format_option(a, "zip", "compression-level", level.c_str())
@@ -181,7 +181,7 @@ class Packer {
         resolver_(archive_entry_linkresolver_new(), archive_entry_linkresolver_free) {}
 
   Result<PackStats> run() {
-    if (auto ok = set_options(writer_.get(), options_); !ok) return Error{ok.error()};
+    TRY(set_options(writer_.get(), options_));
     if (!options_.output.empty() && options_.output != "-") {
       fs::path output(options_.output);
       output_name_ = output.filename().string();
@@ -195,12 +195,12 @@ class Packer {
       return Error{write_error()};
     }
     for (const auto& source : options_.sources) {
-      if (auto ok = pack_source(source); !ok) return Error{ok.error()};
+      TRY(pack_source(source));
     }
     if (archive_write_close(writer_.get()) != ARCHIVE_OK || !out_.flush()) {
       return Error{write_error()};
     }
-    if (auto ok = out_.sink.finish(); !ok) return Error{ok.error()};
+    TRY(out_.sink.finish());
     stats_.bytes_out = sink_.written();
     return stats_;
   }
@@ -249,21 +249,18 @@ class Packer {
           ARCHIVE_WARN) {
         return Error{path + ": cannot read: " + archive_message(disk_.get())};
       }
-      if (auto ok = pack_entry(entry.get(), path, file.fd); !ok) return ok;
+      TRY(pack_entry(entry.get(), path, file.fd));
     }
     if (!S_ISDIR(st.st_mode)) return {};
-    auto children = directory_entries(path);
-    if (!children) return Error{children.error()};
+    auto children = TRY(directory_entries(path));
     bool output_dir = st.st_dev == output_dir_.st_dev && st.st_ino == output_dir_.st_ino;
-    for (const auto& child : *children) {
+    for (const auto& child : children) {
       if (output_dir && is_output(child)) {
         warn(path + "/" + child + ": is the archive being written; not packed");
         continue;
       }
       std::string child_stored = stored.empty() ? child : stored + "/" + child;
-      if (auto ok = pack_path(path == "/" ? "/" + child : path + "/" + child, child_stored); !ok) {
-        return ok;
-      }
+      TRY(pack_path(path == "/" ? "/" + child : path + "/" + child, child_stored));
     }
     return {};
   }
@@ -304,22 +301,21 @@ class Packer {
     const std::int64_t size = archive_entry_size(entry);
     std::vector<std::pair<la_int64_t, la_int64_t>> regions;  // (offset, length) of data
     if (archive_entry_sparse_reset(entry) == 0) regions.emplace_back(0, size);
-    la_int64_t offset, length;
-    while (archive_entry_sparse_next(entry, &offset, &length) == ARCHIVE_OK) {
-      regions.emplace_back(offset, length);
+    la_int64_t region_offset, region_length;
+    while (archive_entry_sparse_next(entry, &region_offset, &region_length) == ARCHIVE_OK) {
+      regions.emplace_back(region_offset, region_length);
     }
     std::int64_t done = 0;
     bool shrank = false;
     for (auto [offset, length] : regions) {
-      if (auto ok = write_zeros(offset - done); !ok) return ok;
-      auto copied = copy_bytes(fd, offset, length, path);
-      if (!copied) return Error{copied.error()};
-      done = offset + *copied;
-      shrank = *copied < length;
+      TRY(write_zeros(offset - done));
+      auto copied = TRY(copy_bytes(fd, offset, length, path));
+      done = offset + copied;
+      shrank = copied < length;
       if (shrank) break;  // libarchive pads the entry with zeros
     }
     if (!shrank) {
-      if (auto ok = write_zeros(size - done); !ok) return ok;  // a hole at the end
+      TRY(write_zeros(size - done));  // a hole at the end
       done = size;
     }
     char more;
@@ -340,9 +336,7 @@ class Packer {
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) return read_error(path);
       if (n == 0) break;
-      if (auto ok = write_data(data_.data(), static_cast<std::size_t>(n)); !ok) {
-        return Error{ok.error()};
-      }
+      TRY(write_data(data_.data(), static_cast<std::size_t>(n)));
       copied += n;
       stats_.file_bytes += static_cast<std::uint64_t>(n);
       if (options_.on_progress) options_.on_progress(stats_.file_bytes, sink_.written());
@@ -354,7 +348,7 @@ class Packer {
     static const std::vector<char> zeros(1 << 20, 0);
     while (length > 0) {
       auto n = static_cast<std::size_t>(std::min<std::int64_t>(length, zeros.size()));
-      if (auto ok = write_data(zeros.data(), n); !ok) return Error{ok.error()};
+      TRY(write_data(zeros.data(), n));
       length -= static_cast<std::int64_t>(n);
       stats_.file_bytes += n;
     }
@@ -418,9 +412,8 @@ Result<PackStats> pack(const PackOptions& options, ByteSink& sink) {
     Codec codec = options.format == Format::tar_gz    ? Codec::gzip
                   : options.format == Format::tar_bz2 ? Codec::bzip2
                                                       : Codec::zstd;
-    auto made = compressing_sink({codec, options.level, options.threads}, sink);
-    if (!made) return Error{made.error()};
-    compressor = std::move(*made);
+    auto made = TRY(compressing_sink({codec, options.level, options.threads}, sink));
+    compressor = std::move(made);
   }
   return Packer(options, sink, std::move(compressor)).run();
 }

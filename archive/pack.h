@@ -9,7 +9,7 @@
 
 #include "archive/byte_sink.h"
 #include "archive/format.h"
-#include "core/result.h"
+#include "base/result.h"
 
 namespace pdx {
 

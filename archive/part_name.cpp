@@ -137,7 +137,7 @@ Result<std::vector<std::string>> resolve_parts(const std::vector<std::string>& i
       return Error{input + ": no such file, and no parts " + input + std::string(kPartInfix) +
                    "0, ... next to it"};
     }
-    if (auto ok = check_sequence(found); !ok) return Error{ok.error()};
+    TRY(check_sequence(found));
     std::vector<std::string> names;
     for (const auto& part : found) names.push_back(numbered(part.prefix, part.index, part.width));
     return names;
@@ -150,7 +150,7 @@ Result<std::vector<std::string>> resolve_parts(const std::vector<std::string>& i
     }
     numbered_parts.push_back(*num);
   }
-  if (auto ok = check_sequence(numbered_parts); !ok) return Error{ok.error()};
+  TRY(check_sequence(numbered_parts));
   return inputs;
 }
 

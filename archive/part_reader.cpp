@@ -74,7 +74,7 @@ Result<std::size_t> PartReader::read(void* buffer, std::size_t size) {
       return static_cast<std::size_t>(n);
     }
     if (index_ + 1 == parts_.size()) return std::size_t{0};
-    if (auto ok = open_part(index_ + 1); !ok) return Error{ok.error()};
+    TRY(open_part(index_ + 1));
   }
 }
 
@@ -96,7 +96,7 @@ Result<std::uint64_t> PartReader::seek(std::int64_t offset, int whence) {
     ++index;
   }
   if (index != index_) {
-    if (auto ok = open_part(index); !ok) return Error{ok.error()};
+    TRY(open_part(index));
   }
   if (::lseek(fd_, static_cast<off_t>(wanted - start), SEEK_SET) < 0) {
     return Error{errno_message(current_part(), "cannot seek")};

@@ -25,16 +25,15 @@ Result<void> SplitWriter::open_next_part() {
                  " parts, the most " + std::to_string(naming_.width()) +
                  "-digit suffixes can number; use a larger --suffix-length or --split size"};
   }
-  auto file = TempFile::create(naming_.name(index));
-  if (!file) return Error{file.error()};
-  current_.emplace(std::move(*file));
+  auto file = TRY(TempFile::create(naming_.name(index)));
+  current_.emplace(std::move(file));
   current_size_ = 0;
   if (checksum_ == Checksum::sha256) hash_.emplace();
   return {};
 }
 
 Result<void> SplitWriter::close_part() {
-  if (auto ok = current_->commit(); !ok) return ok;
+  TRY(current_->commit());
   done_.push_back({current_->final_name(), current_size_, hash_ ? hash_->hex_digest() : ""});
   current_.reset();
   return {};
@@ -44,18 +43,18 @@ Result<void> SplitWriter::write(const void* data, std::size_t size) {
   const char* p = static_cast<const char*>(data);
   while (size > 0) {
     if (!current_) {
-      if (auto ok = open_next_part(); !ok) return ok;
+      TRY(open_next_part());
     }
     std::size_t n =
         static_cast<std::size_t>(std::min<std::uint64_t>(size, part_size_ - current_size_));
-    if (auto ok = current_->write(p, n); !ok) return ok;
+    TRY(current_->write(p, n));
     if (hash_) hash_->update(p, n);
     current_size_ += n;
     written_ += n;
     p += n;
     size -= n;
     if (current_size_ == part_size_) {
-      if (auto ok = close_part(); !ok) return ok;
+      TRY(close_part());
     }
   }
   return {};
@@ -63,10 +62,10 @@ Result<void> SplitWriter::write(const void* data, std::size_t size) {
 
 Result<void> SplitWriter::finish() {
   if (!current_ && done_.empty()) {  // an empty stream is still one (empty) part
-    if (auto ok = open_next_part(); !ok) return ok;
+    TRY(open_next_part());
   }
   if (current_) {
-    if (auto ok = close_part(); !ok) return ok;
+    TRY(close_part());
   }
   if (overwrite_ == Overwrite::yes) {
     for (const auto& name : existing_parts(naming_.base())) {

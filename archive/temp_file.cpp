@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "base/umask.h"
+
 namespace pdx {
 
 namespace {
@@ -19,9 +21,7 @@ std::string errno_message(const std::string& name, const char* what) {
 
 // Permissions a new file gets from the umask, as if created with open(..., 0666).
 mode_t default_file_mode() {
-  mode_t mask = umask(0);
-  umask(mask);
-  return 0666 & ~mask;
+  return 0666 & ~process_umask();
 }
 
 }  // namespace

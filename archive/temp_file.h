@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <string>
 
-#include "core/result.h"
+#include "base/result.h"
 
 namespace pdx {
 

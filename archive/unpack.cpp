@@ -21,6 +21,8 @@
 #include "archive/unpack_file.h"
 #include "archive/unpack_input.h"
 #include "archive/unpack_writers.h"
+#include "base/fd.h"
+#include "base/umask.h"
 
 namespace pdx {
 
@@ -46,30 +48,6 @@ class WorkingDirectory {
 
  private:
   int fd_;
-};
-
-// An open descriptor, closed when dropped.
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() { reset(); }
-  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  Fd& operator=(Fd&& other) noexcept {
-    if (this != &other) {
-      reset();
-      fd_ = std::exchange(other.fd_, -1);
-    }
-    return *this;
-  }
-  int release() { return std::exchange(fd_, -1); }
-  void reset() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-
- private:
-  int fd_ = -1;
 };
 
 // The directory the regular files of the current entries go into, held open: found from the
@@ -205,7 +183,7 @@ class Unpacker {
         writer_(archive_write_disk_new(), archive_write_free) {}
 
   Result<UnpackStats> run() {
-    if (auto ok = input_.stream.open(); !ok) return Error{ok.error()};
+    TRY(input_.stream.open());
     archive_read_support_filter_all(reader_.get());
     // Not format_all: mtree, for one, names files on this machine to read data from.
     archive_read_support_format_tar(reader_.get());
@@ -224,8 +202,7 @@ class Unpacker {
       return Error{options_.directory + ": cannot unpack here: " +
                    (ec ? ec.message() : std::string(std::strerror(errno)))};
     }
-    creation_.umask = ::umask(0);
-    ::umask(creation_.umask);
+    creation_.umask = process_umask();
     creation_.hiding = hiding_in(dirs_.root_fd());
     creation_.uid = euid_;
     writers_.emplace(std::max(1u, std::thread::hardware_concurrency()), kQueueBytes, creation_);
@@ -252,7 +229,7 @@ class Unpacker {
       if (r == ARCHIVE_WARN && options_.on_warning) {
         options_.on_warning(input_.stream.current_part() + ": " + archive_message(reader_.get()));
       }
-      if (auto ok = extract(entry); !ok) return ok;
+      TRY(extract(entry));
     }
   }
 
@@ -316,10 +293,10 @@ class Unpacker {
     // and those above it settled: it makes no symlink, and the files being written under it
     // are not in its way.
     if (archive_entry_filetype(entry) != AE_IFDIR || queued_at_or_above(*name)) {
-      if (auto ok = wait_for_writers(); !ok) return ok;
+      TRY(wait_for_writers());
     }
     dirs_.forget();
-    if (auto ok = check_entry(entry, original, *name); !ok) return ok;
+    TRY(check_entry(entry, original, *name));
     archive_entry_set_pathname(entry, name->c_str());
     if (link) {
       auto target = safe_entry_name(link, options_.strip_components);
@@ -336,7 +313,7 @@ class Unpacker {
                    ": refused: " + archive_message(writer_.get())};
     }
     if (archive_entry_size(entry) > 0 || !archive_entry_size_is_set(entry)) {
-      if (auto ok = copy_data(original); !ok) return ok;
+      TRY(copy_data(original));
     }
     if (archive_write_finish_entry(writer_.get()) < ARCHIVE_WARN) {
       return Error{original + ": " + archive_message(writer_.get())};
@@ -363,7 +340,7 @@ class Unpacker {
     std::string base = slash == std::string::npos ? name : name.substr(slash + 1);
     if (queued_names_.size() >= kQueuedNamesMax || queued_names_.contains(name) ||
         (!dirs_.holds(dir) && queued_at_or_above(dir))) {
-      if (auto ok = wait_for_writers(); !ok) return ok;
+      TRY(wait_for_writers());
     }
     auto opened = dirs_.open(dir);
     if (auto* failure = std::get_if<DirectoryCache::Failure>(&opened)) {
@@ -380,18 +357,17 @@ class Unpacker {
     if (archive_entry_size_is_set(entry) && size <= kQueuedFileMax) {
       std::vector<char> data;
       if (has_data) {
-        if (auto ok = read_file_data(data, size); !ok) return ok;
+        TRY(read_file_data(data, size));
       }
       queued_names_.insert(name);
       count_file(entry);
       return writers_->write(std::move(file), std::move(data));
     }
-    auto out = create_file(file, creation_);
-    if (!out) return Error{out.error()};
+    auto out = TRY(create_file(file, creation_));
     if (has_data) {
-      if (auto ok = copy_file_data(*out, entry, original); !ok) return ok;
+      TRY(copy_file_data(out, entry, original));
     }
-    if (auto ok = finish_file(*out, file, creation_); !ok) return ok;
+    TRY(finish_file(out, file, creation_));
     count_file(entry);
     return {};
   }
@@ -449,7 +425,7 @@ class Unpacker {
     la_int64_t offset;
     int r;
     while ((r = archive_read_data_block(reader_.get(), &block, &size, &offset)) == ARCHIVE_OK) {
-      if (auto ok = use(static_cast<const char*>(block), size, offset); !ok) return ok;
+      TRY(use(static_cast<const char*>(block), size, offset));
       if (options_.on_progress)
         options_.on_progress(input_.stream.position(), input_.stream.total_size());
     }

@@ -100,8 +100,8 @@ UnpackInput::~UnpackInput() {
 
 Result<void> UnpackInput::open() {
   Shared& s = *shared_;
-  if (auto ok = s.parts.check(); !ok) return ok;
-  if (auto ok = s.decoder.open(); !ok) return ok;
+  TRY(s.parts.check());
+  TRY(s.decoder.open());
   s.regular = s.parts.seekable();
   if (s.decoder.passthrough()) {
     s.direct.resize(kBlockSize);
@@ -118,9 +118,8 @@ Result<void> UnpackInput::open() {
 Result<std::span<const char>> UnpackInput::read() {
   Shared& s = *shared_;
   if (!s.decoding) {
-    auto n = s.decoder.read(s.direct.data(), s.direct.size());
-    if (!n) return Error{n.error()};
-    return std::span<const char>(s.direct.data(), *n);
+    auto n = TRY(s.decoder.read(s.direct.data(), s.direct.size()));
+    return std::span<const char>(s.direct.data(), n);
   }
   auto end = [&s]() -> Result<std::span<const char>> {
     if (s.current.error) return Error{*s.current.error};

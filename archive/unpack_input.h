@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/result.h"
+#include "base/result.h"
 
 namespace pdx {
 

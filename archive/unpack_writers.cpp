@@ -157,13 +157,12 @@ std::optional<UnpackWriters::Job> UnpackWriters::next_job() {
 // Writes the job's file; its memory is freed on return.
 Result<void> UnpackWriters::write_job(Job job) const {
   try {
-    auto out = create_file(job.file, creation_);
-    if (!out) return Error{out.error()};
-    if (auto ok = out->write(job.data, 0); !ok) return Error{job.file.original + ": " + ok.error()};
-    if (auto ok = out->extend_to(static_cast<std::int64_t>(job.data.size())); !ok) {
+    auto out = TRY(create_file(job.file, creation_));
+    if (auto ok = out.write(job.data, 0); !ok) return Error{job.file.original + ": " + ok.error()};
+    if (auto ok = out.extend_to(static_cast<std::int64_t>(job.data.size())); !ok) {
       return Error{job.file.original + ": " + ok.error()};
     }
-    return finish_file(*out, job.file, creation_);
+    return finish_file(out, job.file, creation_);
   } catch (const std::bad_alloc&) {  // not to end the process from a thread
     return Error{job.file.original + ": cannot write: out of memory"};
   }

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "archive/unpack_file.h"
-#include "core/result.h"
+#include "base/result.h"
 
 namespace pdx {
 

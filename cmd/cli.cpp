@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "core/error.h"
+#include "base/error.h"
 
 namespace pdx {
 

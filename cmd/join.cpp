@@ -5,9 +5,9 @@
 #include "archive/byte_sink.h"
 #include "archive/join.h"
 #include "archive/part_name.h"
+#include "base/error.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "core/error.h"
 
 namespace pdx {
 

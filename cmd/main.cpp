@@ -1,12 +1,12 @@
 // pdx: run commands on many hosts at once, and stage data on them.
-// main() only picks the subcommand and maps fatal errors to exit statuses (core/error.h).
+// main() only picks the subcommand and maps fatal errors to exit statuses (base/error.h).
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <string_view>
 
+#include "base/error.h"
 #include "cmd/commands.h"
-#include "core/error.h"
 
 namespace {
 

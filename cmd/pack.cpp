@@ -15,9 +15,9 @@
 #include "archive/part_name.h"
 #include "archive/progress.h"
 #include "archive/size.h"
+#include "base/error.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "core/error.h"
 
 namespace pdx {
 

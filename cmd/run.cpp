@@ -6,9 +6,10 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "base/error.h"
+#include "base/strings.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "core/error.h"
 #include "core/executor.h"
 #include "core/hostset.h"
 #include "core/jobs.h"
@@ -66,12 +67,6 @@ void add_options(CLI::App& app, RunOptions& o) {
   app.add_flag("-n", o.no_stdin, "Do not send stdin to the commands");
   app.add_flag("-S", o.strict,
                "Exit with the largest remote exit status (always on; for pdsh users)");
-}
-
-std::string join_words(const std::vector<std::string>& words) {
-  std::string out;
-  for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
-  return out;
 }
 
 std::chrono::milliseconds millis(double seconds) {
@@ -132,7 +127,7 @@ int cmd_run(int argc, char** argv) {
   std::vector<std::string> words = app.remaining();
   if (!words.empty() && words.front().starts_with("-"))
     throw UsageError("unknown option " + words.front() + "; see 'pdx --help'");
-  std::string command = join_words(words);
+  std::string command = join(words, " ");
   if (command.empty()) throw UsageError("no command given; see 'pdx --help'");
   std::vector<Host> hosts = resolve_hosts(o.include, o.exclude);
   std::unique_ptr<Transport> transport =

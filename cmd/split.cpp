@@ -8,9 +8,9 @@
 #include "archive/join.h"
 #include "archive/part_name.h"
 #include "archive/size.h"
+#include "base/error.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "core/error.h"
 
 namespace pdx {
 

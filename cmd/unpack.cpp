@@ -10,9 +10,9 @@
 #include "archive/part_name.h"
 #include "archive/progress.h"
 #include "archive/unpack.h"
+#include "base/error.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "core/error.h"
 
 namespace pdx {
 

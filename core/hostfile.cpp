@@ -7,24 +7,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/error.h"
+#include "base/error.h"
+#include "base/strings.h"
 
 namespace pdx {
 namespace {
-
-constexpr std::string_view kSpaces = " \t\r\n\v\f";
-
-std::vector<std::string_view> split_words(std::string_view line) {
-  std::vector<std::string_view> words;
-  std::size_t pos = 0;
-  while ((pos = line.find_first_not_of(kSpaces, pos)) != std::string_view::npos) {
-    auto end = line.find_first_of(kSpaces, pos);
-    if (end == std::string_view::npos) end = line.size();
-    words.push_back(line.substr(pos, end - pos));
-    pos = end;
-  }
-  return words;
-}
 
 /// "slots=8" -> 8; anything but a positive number of at most 6 digits throws.
 int parse_count(std::string_view word, std::string_view value, const std::string& where) {
@@ -40,7 +27,7 @@ int parse_count(std::string_view word, std::string_view value, const std::string
 void parse_line(std::string_view line, const std::string& where, const std::string& path,
                 HostList& hosts) {
   line = line.substr(0, line.find('#'));
-  auto words = split_words(line);
+  auto words = split_blanks(line);
   if (words.empty()) return;
   // A hostfile naming hostfiles could name itself; one level is all pdsh offers too.
   if (words[0].find('^') != std::string_view::npos) {

@@ -15,7 +15,8 @@
 #include <functional>
 #include <utility>
 
-#include "core/error.h"
+#include "base/error.h"
+#include "base/strings.h"
 #include "core/hostfile.h"
 
 namespace pdx {
@@ -23,7 +24,6 @@ namespace {
 
 // Numbers in brackets have at most 18 digits, so every value and count fits in uint64_t.
 constexpr std::size_t kMaxDigits = 18;
-constexpr std::string_view kSpaces = " \t\r\n\v\f";
 
 /// s with bytes that are not printable ASCII shown as \xNN, so an error stays on one line.
 std::string printable(std::string_view s) {
@@ -47,12 +47,6 @@ std::string quoted(std::string_view s) {
 
 [[noreturn]] void fail(const std::string& message) {
   throw UsageError(message);
-}
-
-std::string_view trim(std::string_view s) {
-  auto first = s.find_first_not_of(kSpaces);
-  if (first == std::string_view::npos) return {};
-  return s.substr(first, s.find_last_not_of(kSpaces) - first + 1);
 }
 
 bool is_digit(char c) {

@@ -9,7 +9,7 @@
 //   -TERM                  exclusion inside -w:  -w 'node[01-08],-node05'   (also -^FILE)
 //   user@host  host:port  user@[::1]:22  [fe80::1]  ::1 (two or more colons: an address, no port)
 //
-// All functions throw UsageError (core/error.h) with one line naming the bad part; none returns
+// All functions throw UsageError (base/error.h) with one line naming the bad part; none returns
 // an empty set silently.
 #include <cstddef>
 #include <cstdint>

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "core/output.h"
 
 namespace pdx {

@@ -2,7 +2,7 @@
 
 #include <fstream>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "core/quote.h"
 
 namespace pdx {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "core/hostset.h"
 #include "transport/signals.h"
 

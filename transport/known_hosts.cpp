@@ -18,6 +18,7 @@
 #include <optional>
 #include <sstream>
 
+#include "base/fd.h"
 #include "transport/ssh_config.h"
 
 namespace pdx {
@@ -78,24 +79,16 @@ void warn_on_stderr(const std::string& message) {
   std::fprintf(stderr, "pdx: warning: %s\n", message.c_str());
 }
 
-/// A file descriptor closed (and so unlocked) on scope exit.
-struct Fd {
-  int fd;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
 /// Opens `path` for appending under an exclusive flock, creating its directory (0700, as ssh
 /// creates ~/.ssh) if missing. Error: why not.
 Result<void> open_locked(const std::string& path, Fd& out) {
   auto dir = std::filesystem::path(path).parent_path();
   if (!dir.empty() && ::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
     return Error{"cannot create " + dir.string() + ": " + std::strerror(errno)};
-  out.fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-  if (out.fd < 0) return Error{"cannot open " + path + ": " + std::strerror(errno)};
+  out.reset(::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600));
+  if (!out) return Error{"cannot open " + path + ": " + std::strerror(errno)};
   int rc;
-  while ((rc = ::flock(out.fd, LOCK_EX)) != 0 && errno == EINTR) {
+  while ((rc = ::flock(out.get(), LOCK_EX)) != 0 && errno == EINTR) {
   }
   if (rc != 0) return Error{"cannot lock " + path + ": " + std::strerror(errno)};
   return {};
@@ -341,16 +334,16 @@ Result<void> KnownHosts::record(const std::string& name, const HostKey& key, Has
   if (!writable_) return Error{"no UserKnownHostsFile to record it in"};
   if (!recordable(name)) return Error{"the name '" + name + "' cannot be written to known_hosts"};
   const std::string& path = files_.front();
-  Fd fd{-1};
-  if (auto ok = open_locked(path, fd); !ok) return ok;
-  std::string text = read_all(fd.fd);
+  Fd fd;
+  TRY(open_locked(path, fd));
+  std::string text = read_all(fd.get());
   entries_.front() = HostFile(text);
   verdict = check(name, key.blob);
   if (verdict.found != Found::unknown) return {};
   std::string host_field = hash == HashNames::yes ? hashed_name(name) : name;
   std::string out = (!text.empty() && text.back() != '\n' ? "\n" : "") + host_field + " " +
                     std::string(key_type_name(key.blob)) + " " + base64(key.blob) + "\n";
-  if (::write(fd.fd, out.data(), out.size()) != static_cast<ssize_t>(out.size()))
+  if (::write(fd.get(), out.data(), out.size()) != static_cast<ssize_t>(out.size()))
     return Error{"cannot write " + path + ": " + std::strerror(errno)};
   entries_.front() = HostFile(text + out);  // the new line included, with its number
   verdict = Verdict{Found::match, "", ""};

@@ -15,7 +15,7 @@
 #include <openssl/sha.h>
 #include <openssl/types.h>
 
-#include "core/result.h"
+#include "base/result.h"
 
 namespace pdx {
 

@@ -394,7 +394,7 @@ asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
   if (!methods || offers(*methods, "publickey")) {
     if (!credentials.agent_socket().empty()) {
       auto rc = co_await try_agent(w, credentials, request, identities, rsa_sha2, tried, sha1_rsa);
-      if (auto done = settled(w, rc)) co_return *done;
+      if (auto outcome = settled(w, rc)) co_return *outcome;
     }
     for (const auto& id : identities) {
       if (id->encrypted()) {
@@ -405,8 +405,8 @@ asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
       tried.push_back(id->path());
       // Offered as ssh-rsa: libssh2 signs a key pdx could not decode itself that way.
       if (is_rsa(id->key_type()) && (!id->can_sign() || !rsa_sha2)) sha1_rsa = true;
-      if (auto done = settled(w, co_await try_identity(w, request.user, *id, rsa_sha2)))
-        co_return *done;
+      if (auto outcome = settled(w, co_await try_identity(w, request.user, *id, rsa_sha2)))
+        co_return *outcome;
     }
   }
   if (!methods) {
@@ -415,7 +415,7 @@ asio::awaitable<Step> authenticate(SshWaiter& w, Credentials& credentials,
   }
   if (!credentials.password().empty()) {
     auto rc = co_await try_password(w, request.user, credentials.password(), *methods, tried);
-    if (auto done = settled(w, rc)) co_return *done;
+    if (auto outcome = settled(w, rc)) co_return *outcome;
   }
   if (sha1_rsa) {
     if (auto hint = rsa_refusal_hint(libssh2_version(0), libssh2_rsa_sha2, banner ? banner : "");

@@ -9,16 +9,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/strings.h"
+
 namespace pdx {
 namespace {
 
 constexpr int kMaxIncludeDepth = 16;  // as ssh's READCONF_MAX_DEPTH
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 /// `Key Value`, `Key=Value`, `Key = Value`. False for a line that has no keyword.
 bool split_line(std::string_view line, std::string& keyword, std::string& value) {
@@ -207,7 +203,7 @@ Result<void> SshConfig::add_option(std::string_view option) {
   std::string keyword, value;
   if (!split_line(option, keyword, value) || value.empty())
     return Error{"bad ssh option '" + std::string(option) + "' (expected Key=Value)"};
-  if (auto ok = validate(keyword, value); !ok) return ok;
+  TRY(validate(keyword, value));
   // Options go before all file entries: the first value wins, so they override the files.
   auto pos = std::find_if(entries_.begin(), entries_.end(),
                           [](const Entry& e) { return e.keyword.empty(); });
@@ -274,7 +270,7 @@ Result<void> SshConfig::parse(std::string_view text, const std::string& origin, 
             lower_case(value) == "all" ? std::vector<std::string>{"*"} : std::vector<std::string>{};
       conditions.push_back(std::move(words));
     } else if (keyword == "include") {
-      if (auto ok = include(value, user_file, conditions, depth); !ok) return ok;
+      TRY(include(value, user_file, conditions, depth));
     } else if (auto ok = validate(keyword, value); !ok) {
       return Error{origin + ":" + std::to_string(line_no) + ": " + ok.error()};
     } else {
@@ -331,8 +327,8 @@ HostConfig SshConfig::lookup(std::string_view given) const {
       c.identity_files.push_back(split_words(e.value).front());
       continue;
     }
-    for (std::size_t i = 0; i < std::size(kFirstWins); ++i)
-      if (!seen[i] && e.keyword == kFirstWins[i].keyword) seen[i] = kFirstWins[i].set(e.value, c);
+    for (std::size_t k = 0; k < std::size(kFirstWins); ++k)
+      if (!seen[k] && e.keyword == kFirstWins[k].keyword) seen[k] = kFirstWins[k].set(e.value, c);
   }
   c.hostname = c.hostname.empty()
                    ? host

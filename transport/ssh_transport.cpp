@@ -8,7 +8,7 @@
 #include <map>
 #include <mutex>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "transport/ssh_config.h"
 #include "transport/ssh_options.h"
 #include "transport/ssh_session.h"

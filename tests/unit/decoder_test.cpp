@@ -63,16 +63,15 @@ std::string compressed(Compression format, const std::string& input) {
 // Decodes the file `path`; the Error's message when decoding fails.
 Result<std::string> decode(const std::string& path) {
   PartReader parts({path});
-  if (auto ok = parts.check(); !ok) return Error{ok.error()};
+  TRY(parts.check());
   StreamDecoder decoder(parts);
-  if (auto ok = decoder.open(); !ok) return Error{ok.error()};
+  TRY(decoder.open());
   std::string out;
   std::vector<char> buf(4096);
   for (;;) {
-    auto n = decoder.read(buf.data(), buf.size());
-    if (!n) return Error{n.error()};
-    if (*n == 0) return out;
-    out.append(buf.data(), *n);
+    auto n = TRY(decoder.read(buf.data(), buf.size()));
+    if (n == 0) return out;
+    out.append(buf.data(), n);
   }
 }
 

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "core/output.h"
 #include "tests/unit/scratch.h"
 

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/error.h"
+#include "base/error.h"
 #include "tests/unit/scratch.h"
 
 namespace pdx {

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/umask.h"
 #include "tests/unit/scratch.h"
 
 namespace pdx {
@@ -61,12 +62,7 @@ TEST_P(UnpackFileTest, AppearsUnderItsNameOnlyWhenCommitted) {
   EXPECT_EQ(test::read_file(dir_.dir() / "f"), "data");
   struct stat st;
   ASSERT_EQ(::stat((dir_.dir() / "f").c_str(), &st), 0);
-  EXPECT_EQ(
-      st.st_mode & 0777, 0640 & ~[] {
-        mode_t mask = ::umask(0);
-        ::umask(mask);
-        return mask;
-      }());
+  EXPECT_EQ(st.st_mode & 0777, 0640 & ~process_umask());
 }
 
 TEST_P(UnpackFileTest, LeavesNothingWhenDropped) {
@@ -118,8 +114,8 @@ TEST_P(UnpackFileTest, WritesBlocksAndLeavesZerosAsHoles) {
 
 INSTANTIATE_TEST_SUITE_P(Hidings, UnpackFileTest,
                          ::testing::Values(Hiding::unnamed, Hiding::temp_name),
-                         [](const auto& info) {
-                           return info.param == Hiding::unnamed ? "unnamed" : "temp_name";
+                         [](const auto& param_info) {
+                           return param_info.param == Hiding::unnamed ? "unnamed" : "temp_name";
                          });
 
 // procfs has no O_TMPFILE, and no room for files either.

@@ -46,10 +46,9 @@ std::vector<std::string> write_parts(const test::TempDir& dir, const std::string
 // Everything up to the end, or the Error that broke it off (after `out` got what came before).
 Result<void> read_all(UnpackInput& in, std::string& out) {
   for (;;) {
-    auto block = in.read();
-    if (!block) return Error{block.error()};
-    if (block->empty()) return {};
-    out.append(block->data(), block->size());
+    auto block = TRY(in.read());
+    if (block.empty()) return {};
+    out.append(block.data(), block.size());
   }
 }
 
