@@ -1,5 +1,5 @@
 #pragma once
-// A file that appears under its final name only when complete (DESIGN.md, security defaults).
+// A file that appears under its final name only when complete (ARCHITECTURE.md, "Security rules").
 #include <cstddef>
 #include <string>
 

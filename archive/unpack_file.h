@@ -1,6 +1,6 @@
 #pragma once
 // A regular file being unpacked: out of sight while it is written, given its final name in one
-// step when complete (DESIGN.md, security defaults: nothing half-written under a final name).
+// step when complete (ARCHITECTURE.md, "Security rules": nothing half-written under a final name).
 #include <sys/types.h>
 
 #include <cstdint>

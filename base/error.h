@@ -1,5 +1,5 @@
 #pragma once
-// pdx's error model (DESIGN.md "one error model per layer"):
+// pdx's error model (ARCHITECTURE.md, "Error model"):
 //  - recoverable failures come back as values (Result<T>, HostResult);
 //  - fatal ones are thrown as one of these and caught in main(), which prints
 //    "pdx: error: <what>" on one line and exits with the status below.

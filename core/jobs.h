@@ -1,6 +1,6 @@
 #pragma once
 // From hosts and a command to one Job per host: where each command's place in the run and the
-// user's environment go depends on whether the transport is remote (DESIGN.md "Output").
+// user's environment go depends on whether the transport is remote (ARCHITECTURE.md, "Output promises").
 #include <chrono>
 #include <memory>
 #include <optional>

@@ -1,5 +1,5 @@
 #pragma once
-// Output sinks: where the hosts' bytes go while the executor runs (DESIGN.md "Output").
+// Output sinks: where the hosts' bytes go while the executor runs (ARCHITECTURE.md, "Output promises").
 //
 //   PrefixSink   default: "host: line" as lines complete; -N drops the prefix
 //   GatherSink   -b: whole outputs kept, identical ones printed once under the folded host set

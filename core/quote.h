@@ -1,6 +1,6 @@
 #pragma once
-// The one function that makes a string safe to hand to a POSIX shell (DESIGN.md "Security
-// defaults"). Everything pdx interpolates into a remote command line goes through it.
+// The one function that makes a string safe to hand to a POSIX shell (ARCHITECTURE.md,
+// "Security rules"). Everything pdx interpolates into a remote command line goes through it.
 #include <string>
 #include <string_view>
 

@@ -1,5 +1,5 @@
 #pragma once
-// A command's place in the run, and how it reaches the command (DESIGN.md "Output").
+// A command's place in the run, and how it reaches the command (ARCHITECTURE.md, "Output promises").
 //
 // Every host's command is told PDX_HOST, PDX_RANK (0-based), PDX_NHOSTS, PDX_MASTER (the first
 // host) and, when the hostfile gave slots, PDX_SLOTS; plus the user's -E / --env-file variables.

@@ -1,5 +1,5 @@
 #pragma once
-// Driving non-blocking libssh2 from Boost.Asio (DESIGN.md): a libssh2 call that returns
+// Driving non-blocking libssh2 from Boost.Asio (ARCHITECTURE.md, "Driving libssh2 from Boost.Asio"): a libssh2 call that returns
 // LIBSSH2_ERROR_EAGAIN is called again, with the same arguments, once the socket is ready in the
 // direction libssh2_session_block_directions() names. Nothing spins and nothing but libssh2
 // reads or writes the socket: Asio only waits on it.

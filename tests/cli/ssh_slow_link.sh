@@ -4,7 +4,7 @@
 # and come back through `cat`; every byte must arrive, in order, within -u.
 #
 # Needs root and `ip netns`: pdx and an sshd run in two namespaces joined by a veth pair limited
-# with tc (198.18.0.0/15, DESIGN.md "Tests"); skipped (exit 0) otherwise.
+# with tc (198.18.0.0/15, ARCHITECTURE.md, "Tests"); skipped (exit 0) otherwise.
 #
 # Before the pending-call rule it stalled every time at about 2 MB; before EOF waited for room in
 # the socket it failed in half the runs near the end ("Unable to send transfer-window adjustment
