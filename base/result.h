@@ -37,10 +37,12 @@ class Result {
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
   /// The value; asking for it on an error is a bug that aborts, not an exception to catch.
-  T& value() { return *checked(std::get_if<0>(&v_), "value() of an error Result"); }
-  const T& value() const { return *checked(std::get_if<0>(&v_), "value() of an error Result"); }
-  T& operator*() { return value(); }
-  const T& operator*() const { return value(); }
+  T& value() & { return *checked(std::get_if<0>(&v_), "value() of an error Result"); }
+  const T& value() const& { return *checked(std::get_if<0>(&v_), "value() of an error Result"); }
+  T&& value() && { return std::move(value()); }  // from a temporary: moved out
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T&& operator*() && { return std::move(value()); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   /// The message; only on an error (aborts otherwise).

@@ -15,6 +15,7 @@
 #include "core/jobs.h"
 #include "core/output.h"
 #include "core/summary.h"
+#include "transport/broadcast.h"
 #include "transport/local_transport.h"
 #include "transport/ssh_options.h"
 
@@ -80,19 +81,15 @@ std::vector<EnvVar> user_env(const RunOptions& o) {
   return env;
 }
 
-// Broadcast stdin: read it whole (every host gets the same bytes) unless it is a terminal or -n.
-std::shared_ptr<const std::string> read_stdin(bool disabled) {
+// Every host's command reads pdx's stdin, streamed to all at once (transport/broadcast.h), unless
+// it is a terminal or -n. With more hosts than -f, some start late: stdin is spooled for them.
+std::shared_ptr<Broadcast> broadcast_stdin(bool disabled, std::size_t hosts, std::size_t fanout) {
   if (disabled || isatty(STDIN_FILENO)) return nullptr;
-  auto data = std::make_shared<std::string>();
-  char buf[65536];
-  for (;;) {
-    ssize_t n = ::read(STDIN_FILENO, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw FatalError(std::string("reading stdin: ") + std::strerror(errno));
-    if (n == 0) break;
-    data->append(buf, static_cast<std::size_t>(n));
-  }
-  return data;
+  Broadcast::Options options;
+  options.spool = hosts > fanout;
+  auto started = Broadcast::start(STDIN_FILENO, hosts, options);
+  if (!started) throw FatalError(started.error());
+  return std::move(*started);
 }
 
 std::unique_ptr<OutputSink> make_sink(const RunOptions& o, std::vector<std::string> labels) {
@@ -144,7 +141,7 @@ int cmd_run(int argc, char** argv) {
   tmpl.default_user = o.ssh.user.empty() ? local_user() : o.ssh.user;
   if (app.count("-t")) tmpl.connect_timeout = millis(o.connect_timeout);
   tmpl.command_timeout = millis(o.command_timeout);
-  tmpl.stdin_data = read_stdin(o.no_stdin);  // last: every usage error is reported before
+  tmpl.stdin_source = broadcast_stdin(o.no_stdin, hosts.size(), o.fanout);  // after usage errors
   std::vector<Job> jobs = make_jobs(hosts, tmpl);
 
   std::vector<HostResult> results = execute(*transport, jobs, *sink, {o.fanout, 0});

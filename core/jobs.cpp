@@ -41,7 +41,7 @@ std::vector<Job> make_jobs(const std::vector<Host>& hosts, const JobTemplate& tm
       job.command = substitute_exec(tmpl.command, host, user, rank);
       for (const auto& [key, value] : env) job.env.push_back(key + "=" + value);
     }
-    job.stdin_data = tmpl.stdin_data;
+    job.stdin_source = tmpl.stdin_source;
     job.connect_timeout = tmpl.connect_timeout;
     job.command_timeout = tmpl.command_timeout;
     jobs.push_back(std::move(job));

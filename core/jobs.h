@@ -1,6 +1,7 @@
 #pragma once
 // From hosts and a command to one Job per host: where each command's place in the run and the
-// user's environment go depends on whether the transport is remote (ARCHITECTURE.md, "Output promises").
+// user's environment go depends on whether the transport is remote (ARCHITECTURE.md, "Output
+// promises").
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -14,11 +15,11 @@
 namespace pdx {
 
 struct JobTemplate {
-  std::string command;       // as typed
-  std::vector<EnvVar> env;   // -E / --env-file, in order
-  bool remote = true;        // Transport::remote()
-  std::string default_user;  // for %u: -l USER, else $USER
-  std::shared_ptr<const std::string> stdin_data;
+  std::string command;                                       // as typed
+  std::vector<EnvVar> env;                                   // -E / --env-file, in order
+  bool remote = true;                                        // Transport::remote()
+  std::string default_user;                                  // for %u: -l USER, else $USER
+  std::shared_ptr<Broadcast> stdin_source;                   // see Job::stdin_source
   std::optional<std::chrono::milliseconds> connect_timeout;  // see Job::connect_timeout
   std::chrono::milliseconds command_timeout{0};
 };

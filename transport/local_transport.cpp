@@ -17,6 +17,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -27,6 +28,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "transport/broadcast.h"
 #include "transport/seconds.h"
 #include "transport/signals.h"
 #include "transport/transport.h"
@@ -47,21 +49,29 @@ using Executor = asio::any_io_executor;
 // executor's signal thread): `mutex` orders it against reaping, and the child is only reaped
 // (its pid, which is its group id, freed for reuse) under that lock.
 struct Process {
-  explicit Process(Executor ex) : timeout(ex), done(ex) {}
+  explicit Process(Executor ex) : timeout(ex), done(ex), input_ready(ex) {}
   pid_t pid = -1;
   asio::steady_timer timeout;
-  asio::steady_timer done;  // cancelled when the last pump ends: a latch
+  asio::steady_timer done;         // cancelled when the last pump ends: a latch
+  asio::steady_timer input_ready;  // cancelled when stdin has more, or the outputs closed
   int pumps = 0;
+  int outputs = 2;          // output pumps still running
+  std::string input_error;  // stdin could not be read, or went unread too long
 
-  void kill_group(Failure why) {
+  void kill_group(Failure why, std::string error = "") {
     std::lock_guard lock(mutex);
     if (reaped || killed_for != Failure::none) return;
     killed_for = why;
+    killed_error = std::move(error);
     ::kill(-pid, SIGKILL);
   }
   Failure killed() {
     std::lock_guard lock(mutex);
     return killed_for;
+  }
+  std::string killed_why() {
+    std::lock_guard lock(mutex);
+    return killed_error;
   }
   // waitpid() under the lock, once waitid(WNOWAIT) said the child has exited. -1 on error.
   int reap_now() {
@@ -78,6 +88,7 @@ struct Process {
   std::mutex mutex;
   bool reaped = false;
   Failure killed_for = Failure::none;
+  std::string killed_error;
 };
 
 // Ends a pump however it ends, so the latch cannot wait forever.
@@ -161,6 +172,12 @@ asio::awaitable<void> pump_output(std::shared_ptr<Process> proc, int fd, const J
                                   Stream stream) {
   PumpGuard guard{*proc};
   auto pipe = adopt(co_await asio::this_coro::executor, fd);
+  struct OutputGuard {  // once both outputs closed, the command gets no more input
+    Process& proc;
+    ~OutputGuard() {
+      if (--proc.outputs == 0) proc.input_ready.cancel();
+    }
+  } output_guard{*proc};
   std::array<char, 65536> buf;
   boost::system::error_code ec;
   for (;;) {
@@ -171,13 +188,40 @@ asio::awaitable<void> pump_output(std::shared_ptr<Process> proc, int fd, const J
   }
 }
 
+// The job's stdin, as the broadcast hands it out, until its end, or the command stops reading
+// (EPIPE: it did not want it all; fine) or closes its outputs.
 asio::awaitable<void> feed_input(std::shared_ptr<Process> proc, int fd, const Job& job) {
   PumpGuard guard{*proc};
-  auto pipe = adopt(co_await asio::this_coro::executor, fd);
-  if (job.stdin_data && !job.stdin_data->empty()) {
-    boost::system::error_code ec;  // EPIPE: the command did not want it all; fine
-    co_await asio::async_write(pipe, asio::buffer(*job.stdin_data),
-                               asio::redirect_error(use_awaitable, ec));
+  Executor ex = co_await asio::this_coro::executor;
+  auto pipe = adopt(ex, fd);
+  if (!job.stdin_source) co_return;
+  Broadcast& input = *job.stdin_source;
+  struct Finish {
+    Broadcast& input;
+    std::size_t index;
+    ~Finish() { input.finish(index); }
+  } finish{input, job.index};
+  input.on_stall(job.index,
+                 [proc](const std::string& why) { proc->kill_group(Failure::stalled, why); });
+  boost::system::error_code ec;
+  while (proc->outputs > 0) {
+    auto piece = input.next(job.index);
+    if (piece.state == Broadcast::Piece::State::end) break;
+    if (piece.state == Broadcast::Piece::State::failed) {
+      proc->input_error = piece.error;
+      break;
+    }
+    if (piece.state == Broadcast::Piece::State::wait) {
+      proc->input_ready.expires_at(asio::steady_timer::time_point::max());
+      input.on_ready(job.index,
+                     [proc, ex] { asio::post(ex, [proc] { proc->input_ready.cancel(); }); });
+      co_await proc->input_ready.async_wait(asio::redirect_error(use_awaitable, ec));
+      continue;
+    }
+    std::size_t n = co_await asio::async_write(pipe, asio::buffer(piece.bytes),
+                                               asio::redirect_error(use_awaitable, ec));
+    input.consume(job.index, n);
+    if (ec) break;
   }
 }
 
@@ -201,7 +245,13 @@ asio::awaitable<int> reap(Process& proc) {
 HostResult result_of(Process& proc, int status, const Job& job) {
   HostResult r;
   Failure killed = proc.killed();
-  if (killed == Failure::command_timeout) {
+  if (killed == Failure::stalled) {
+    r.failure = Failure::stalled;
+    r.error = proc.killed_why() + " (killed)";
+  } else if (!proc.input_error.empty() && killed == Failure::none) {
+    r.failure = Failure::local;
+    r.error = proc.input_error;
+  } else if (killed == Failure::command_timeout) {
     r.failure = Failure::command_timeout;
     r.error = "command timed out after " + format_seconds(job.command_timeout) + " (killed)";
   } else if (killed == Failure::interrupted) {

@@ -36,6 +36,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "transport/broadcast.h"
 #include "transport/seconds.h"
 #include "transport/ssh_config.h"
 #include "transport/ssh_wiping_session.h"
@@ -137,6 +138,8 @@ HostSession::HostSession(HostPlan plan, const Job& job, JobIo& io, Credentials& 
     : plan_(std::move(plan)),
       job_(job),
       io_(io),
+      input_source_(job.stdin_source.get()),
+      input_done_(!input_source_),
       credentials_(credentials),
       gate_(gate),
       waiter_(tcp::socket(strand)),
@@ -155,6 +158,15 @@ asio::awaitable<HostResult> HostSession::run(StopSignal& stop) {
       if (auto self = weak.lock()) self->abort(Failure::interrupted, "interrupted");
     });
   });
+  if (input_source_) {
+    input_source_->on_stall(
+        job_.index,
+        [weak = weak_from_this(), strand = deadline_.get_executor()](const std::string& why) {
+          asio::post(strand, [weak, why] {
+            if (auto self = weak.lock()) self->abort(Failure::stalled, why);
+          });
+        });
+  }
   HostResult result;
   Step failed = co_await enter_gate();
   if (!failed) arm_deadline(plan_.connect_timeout, Failure::connect_timeout, "connect");
@@ -173,6 +185,7 @@ asio::awaitable<HostResult> HostSession::run(StopSignal& stop) {
     result.error = std::move(failed->error);
   }
   close();
+  if (input_source_) input_source_->finish(job_.index);
   result.duration = std::chrono::steady_clock::now() - started;
   co_return result;
 }
@@ -309,7 +322,7 @@ asio::awaitable<Step> HostSession::exec() {
   if (!channel_) co_return waiter_.failure(rc, "cannot open a channel");
   const std::string& command = job_.command;
   command_running_ = true;  // from the request on: the reply may be what never comes
-  bool no_input = !job_.stdin_data || job_.stdin_data->empty();
+  bool no_input = !input_source_;
   rc = co_await ssh_call(waiter_, [&] {
     int status = libssh2_channel_process_startup(channel_, "exec", 4, command.data(),
                                                  static_cast<unsigned>(command.size()));
@@ -338,7 +351,6 @@ asio::awaitable<Step> HostSession::exec() {
 asio::awaitable<Step> HostSession::stream() {
   static constexpr StreamStep kSteps[] = {&HostSession::send_stdin, &HostSession::send_eof,
                                           &HostSession::drain_stdout, &HostSession::drain_stderr};
-  input_ = job_.stdin_data ? std::string_view(*job_.stdin_data) : "";
   for (;;) {
     StreamPass pass;
     if (pending_) {  // waiter_.wait() waits for writable: libssh2 says OUTBOUND
@@ -379,15 +391,48 @@ Step HostSession::run_step(StreamStep step, StreamPass& pass) {
   return failed;
 }
 
+// stdin as the broadcast hands it out. When it has nothing yet, it wakes the session's wait
+// once it has (a cancelled socket wait is only a wakeup).
 Step HostSession::send_stdin(StreamPass& pass) {
+  if (input_.empty() && !input_done_) {
+    auto piece = input_source_->next(job_.index);
+    switch (piece.state) {
+      case Broadcast::Piece::State::data:
+        input_ = piece.bytes;
+        break;
+      case Broadcast::Piece::State::end:
+        input_done_ = true;
+        return Step{};
+      case Broadcast::Piece::State::failed:
+        input_done_ = true;
+        return StepFailure{Failure::local, piece.error};
+      case Broadcast::Piece::State::wait:
+        if (!input_wake_armed_) {
+          input_wake_armed_ = true;
+          input_source_->on_ready(job_.index,
+                                  [weak = weak_from_this(), strand = deadline_.get_executor()] {
+                                    asio::post(strand, [weak] {
+                                      if (auto self = weak.lock()) {
+                                        self->input_wake_armed_ = false;
+                                        boost::system::error_code ignored;
+                                        self->waiter_.socket().cancel(ignored);
+                                      }
+                                    });
+                                  });
+        }
+        return Step{};
+    }
+  }
   if (input_.empty()) return Step{};
   auto n = libssh2_channel_write(channel_, input_.data(), std::min(input_.size(), kWriteSize));
   pass.half_sent = half_sent(session_, n);
   if (n > 0) {
     input_.remove_prefix(static_cast<std::size_t>(n));
+    input_source_->consume(job_.index, static_cast<std::size_t>(n));
     pass.progress = true;
   } else if (n < 0 && n != LIBSSH2_ERROR_EAGAIN) {
     input_ = {};  // the command closed its stdin
+    input_done_ = true;
   }
   return Step{};
 }
@@ -399,7 +444,7 @@ Step HostSession::send_stdin(StreamPass& pass) {
 // all the same, its repeat's failure is reported; otherwise a failure only means the command is
 // gone or no longer reads: nothing to tell.
 Step HostSession::send_eof(StreamPass& pass) {
-  if (!input_.empty() || eof_sent_) return Step{};
+  if (!input_.empty() || !input_done_ || eof_sent_) return Step{};
   bool repeat = pending_ == &HostSession::send_eof;
   if (!repeat && !room_for_small_packet(waiter_)) {
     pass.eof_waits = true;

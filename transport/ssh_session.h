@@ -73,6 +73,9 @@ class HostSession : public std::enable_shared_from_this<HostSession> {
   HostPlan plan_;
   const Job& job_;
   JobIo& io_;
+  Broadcast* input_source_;        // the job's stdin; null: none
+  bool input_done_;                // no more stdin: its end, or the command closed it
+  bool input_wake_armed_ = false;  // the broadcast will wake the wait when it has more
   Credentials& credentials_;
   SetupGate& gate_;
   bool holds_slot_ = false;  // admitted by gate_, not yet left
@@ -85,7 +88,7 @@ class HostSession : public std::enable_shared_from_this<HostSession> {
   LIBSSH2_SESSION* session_ = nullptr;
   LIBSSH2_CHANNEL* channel_ = nullptr;
   bool handshaken_ = false;
-  std::string_view input_;        // stdin not yet accepted by libssh2
+  std::string_view input_;        // stdin taken from the broadcast, not yet accepted by libssh2
   bool command_running_ = false;  // exec requested, and its channel not seen closed
   bool eof_sent_ = false;         // EOF sent, or the command no longer reads stdin
   StreamStep pending_ = nullptr;  // the step whose libssh2 call left a packet half sent

@@ -20,6 +20,8 @@
 
 namespace pdx {
 
+class Broadcast;
+
 enum class Stream { out, err };
 
 /// Where a host is reached, as the user wrote it (user@name:port), split up.
@@ -38,6 +40,7 @@ enum class Failure {
   auth,             // no identity was accepted
   protocol,         // the ssh session broke after it was up
   command_timeout,  // -u expired: the command was killed
+  stalled,          // took none of its stdin for long while the other hosts waited for it
   interrupted,      // Ctrl-C
   local,            // fork/exec or another local failure
 };
@@ -62,8 +65,9 @@ struct Job {
   std::string command;
   /// For local exec only: "KEY=VALUE" added to the child's environment (PDX_*, -E).
   std::vector<std::string> env;
-  /// Bytes to send to the command's stdin, then EOF. Null: EOF at once. Shared by all hosts.
-  std::shared_ptr<const std::string> stdin_data;
+  /// What the command reads on stdin, then EOF: reader `index` of a broadcast shared by all
+  /// hosts (transport/broadcast.h). Null: EOF at once. The transport finish()es its reader.
+  std::shared_ptr<Broadcast> stdin_source;
   /// -t. nullopt: not given (ssh: ssh_config ConnectTimeout, else 10 s). 0: none.
   std::optional<std::chrono::milliseconds> connect_timeout;
   std::chrono::milliseconds command_timeout{0};  // 0: none; counted from when the command starts

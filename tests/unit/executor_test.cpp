@@ -7,6 +7,8 @@
 #include <atomic>
 #include <mutex>
 
+#include "tests/unit/pipe_feeder.h"
+#include "transport/broadcast.h"
 #include "transport/local_transport.h"
 
 namespace pdx {
@@ -83,11 +85,15 @@ TEST(Executor, CommandTimeoutKillsTheWholeProcessGroup) {
 TEST(Executor, StdinIsBroadcastToEveryHost) {
   auto transport = make_local_transport();
   auto jobs = jobs_for(5, "wc -c");
-  auto data = std::make_shared<const std::string>(300000, 'x');
-  for (auto& j : jobs) j.stdin_data = data;
+  test::PipeFeeder feeder(std::string(3000000, 'x'));
+  Broadcast::Options small;
+  small.chunk = 4096;
+  small.window = 64 * 1024;  // the hosts take turns holding it
+  std::shared_ptr<Broadcast> input = *Broadcast::start(feeder.fd(), jobs.size(), small);
+  for (auto& j : jobs) j.stdin_source = input;
   RecordingSink sink(jobs.size());
   execute(*transport, jobs, sink, {64, 2});
-  for (const auto& out : sink.out) EXPECT_EQ(std::stoi(out), 300000);
+  for (const auto& out : sink.out) EXPECT_EQ(std::stoi(out), 3000000);
 }
 
 TEST(Executor, SignalDeathIsReportedByName) {

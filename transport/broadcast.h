@@ -1,0 +1,117 @@
+#pragma once
+// One input read once and handed to many readers, each at its own pace: pdx's stdin to every
+// host's command (and, later, a file pushed to every host).
+//
+// A thread of its own reads the input in chunks into a window shared by all readers. A chunk is
+// dropped once every reader still reading is past it, so memory stays at `window` bytes however
+// long the input is; the thread waits while the slowest reader holds the window full. A reader
+// that holds it full for `stall` without taking anything is failed (its host is named, the
+// others go on), and no longer holds the window.
+//
+// With more readers than can run at once (more hosts than -f), the last ones start only after
+// the first have finished: then every chunk also goes to an unnamed temporary file (the spool),
+// the thread never waits, and a reader behind the window reads from the spool. Memory stays
+// bounded; the spool takes as much disk as the input.
+//
+//   reading thread:  read chunk -> [spool] -> window (drop what every reader passed) -> wait?
+//   reader i:        next(i) -> bytes | wait (on_ready(i) fires once) | end | failed
+//                    on_stall(i): told when it is failed for holding the window
+//                    consume(i, n) after the bytes are taken; finish(i) when done
+//
+// Thread-safety: every member may be called from any thread; each reader index is used by one
+// caller at a time. The callbacks given to on_ready() are called on the reading thread or in
+// next()/finish()'s caller, never under the broadcast's lock: they should only post.
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "base/fd.h"
+#include "base/result.h"
+
+namespace pdx {
+
+class Broadcast {
+ public:
+  struct Options {
+    std::size_t chunk = 256 * 1024;          // bytes read at a time
+    std::size_t window = 16 * 1024 * 1024;   // bytes kept in memory at most (rounded up to chunks)
+    std::chrono::milliseconds stall{60000};  // a reader that holds the window this long fails
+    bool spool = false;                      // readers may start late: keep everything on disk
+  };
+
+  /// What next() found at a reader's position.
+  struct Piece {
+    enum class State { data, wait, end, failed };
+    State state = State::wait;
+    std::string_view bytes;  // with data: valid until the reader's next next() or consume()
+    std::string error;       // with failed: one line, no host name
+  };
+
+  /// Reads `input` (a pipe, a file, a socket; not closed by the broadcast unless owned) for
+  /// `readers` readers. Error: the spool could not be made.
+  static Result<std::unique_ptr<Broadcast>> start(int input, std::size_t readers,
+                                                  const Options& options);
+  ~Broadcast();  // stops reading (it may still be blocked in read: it is woken)
+  Broadcast(const Broadcast&) = delete;
+  Broadcast& operator=(const Broadcast&) = delete;
+
+  Piece next(std::size_t reader);
+  /// `n` bytes of the last piece were taken.
+  void consume(std::size_t reader, std::size_t n);
+  /// `wake` is called once, when next(reader) would no longer say wait.
+  void on_ready(std::size_t reader, std::function<void()> wake);
+  /// `fail` is called once (on the reading thread) if the reader is failed for holding the
+  /// window: it should end the reader's host with that error.
+  void on_stall(std::size_t reader, std::function<void(const std::string&)> fail);
+  /// The reader takes no more (its command ended or its host failed): it no longer holds the
+  /// window. Idempotent.
+  void finish(std::size_t reader);
+
+ private:
+  struct Chunk {
+    std::uint64_t offset = 0;
+    std::string bytes;
+  };
+  struct Reader {
+    std::uint64_t position = 0;
+    bool finished = false;
+    std::string failure;         // set: failed (stalled)
+    std::function<void()> wake;  // on_ready's, until called
+    std::function<void(const std::string&)> on_stall;
+    std::shared_ptr<const Chunk> held;            // keeps the last piece's bytes alive
+    std::string spooled;                          // bytes read back from the spool
+    std::chrono::steady_clock::time_point since;  // last progress
+  };
+
+  Broadcast(int input, std::size_t readers, const Options& options, Fd spool);
+  void read_loop();
+  bool read_chunk(Chunk& chunk);  // false at the end or on an error (error_ set)
+  void drop_passed();             // under mutex_
+  bool window_full() const;       // under mutex_
+  void fail_stalled(std::vector<std::function<void()>>& calls);  // under mutex_
+  std::vector<std::function<void()>> take_wakes();  // under mutex_: those who can go on
+
+  int input_;
+  Options options_;
+  Fd spool_;
+  Fd stop_read_, stop_write_;  // a pipe that wakes the thread blocked in poll()
+  mutable std::mutex mutex_;
+  std::condition_variable room_;  // the window has room again, or stop
+  std::deque<std::shared_ptr<const Chunk>> window_;
+  std::vector<Reader> readers_;
+  std::uint64_t read_end_ = 0;  // bytes read from the input so far
+  bool at_end_ = false;         // input ended, or failed (error_)
+  std::string error_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace pdx
