@@ -18,6 +18,7 @@ int cmd_hosts(int argc, char** argv) {
   CLI::App app{"Show the hosts a host expression names.", "pdx hosts"};
   std::vector<std::string> include, exclude;
   Show show = Show::expand;
+  std::size_t autostep = 0;
   app.add_option("-w", include, "Hosts: node[01-64], user@host:port, ^FILE, -TERM (repeatable)")
       ->allow_extra_args(false)
       ->type_name("HOSTS");
@@ -32,6 +33,11 @@ int cmd_hosts(int argc, char** argv) {
       "--fold", [&] { show = Show::fold; }, "The folded host set");
   auto* count = app.add_flag_callback(
       "--count", [&] { show = Show::count; }, "The number of hosts");
+  app.add_option("--autostep", autostep,
+                 "With --fold: write N or more evenly stepping numbers as a step range (n[1-9/2])")
+      ->type_name("N")
+      ->check(CLI::Range(std::size_t{2}, kMaxHosts))
+      ->needs(fold);
   expand->excludes(fold)->excludes(count);
   fold->excludes(count);
   if (auto status = parse_cli(app, argc, argv)) return *status;
@@ -45,7 +51,7 @@ int cmd_hosts(int argc, char** argv) {
       std::vector<std::string> specs;
       specs.reserve(hosts.size());
       for (const Host& host : hosts) specs.push_back(host.label());
-      std::cout << fold_names(specs) << '\n';
+      std::cout << fold_names(specs, autostep) << '\n';
       break;
     }
     case Show::expand: {

@@ -75,7 +75,8 @@ bool same_group(const Entry& a, const Entry& b) {
 
 struct Run {
   std::uint64_t lo, hi;
-  std::size_t width;  // 0: not padded
+  std::size_t width;       // 0: not padded
+  std::uint64_t step = 1;  // lo, lo + step, ... hi
 };
 
 /// Consecutive numbers of one group (sorted by value, then padding) as ranges. A padded number
@@ -109,28 +110,76 @@ std::vector<Run> runs_of(const Entry* first, const Entry* last) {
   return runs;
 }
 
-/// The group's numbers as written in a name: "7", "07" or "[01-04,07]".
-std::string render(const Entry* first, const Entry* last) {
+/// Appends the numbers v (sorted, one width) to out in the fewest pieces, each a single number or
+/// an even progression of at least `autostep` numbers (1,3,5 -> 1-5/2); a tie goes to a single
+/// number, then to the longer piece. From the end: a piece from v[i] ends at i, at the end of the
+/// longest progression from i, or one before it (leaving that number to the progression it starts);
+/// any other end would leave the rest of that progression as a piece it could have joined.
+void add_progressions(const std::vector<std::uint64_t>& v, std::size_t width, std::size_t autostep,
+                      std::vector<Run>& out) {
+  std::size_t n = v.size();
+  std::vector<std::size_t> longest(n), piece_end(n), pieces(n + 1, 0);  // pieces from i to the end
+  for (std::size_t i = n; i-- > 0;) {
+    bool same_step = i + 2 < n && v[i + 2] - v[i + 1] == v[i + 1] - v[i];
+    longest[i] = same_step ? longest[i + 1] : std::min(i + 1, n - 1);
+    piece_end[i] = i;
+    pieces[i] = 1 + pieces[i + 1];
+    if (longest[i] == i) continue;
+    for (std::size_t end : {longest[i], longest[i] - 1}) {
+      if (end > i && end - i + 1 >= autostep && 1 + pieces[end + 1] < pieces[i]) {
+        pieces[i] = 1 + pieces[end + 1];
+        piece_end[i] = end;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < n; i = piece_end[i] + 1) {
+    std::size_t end = piece_end[i];
+    out.push_back(Run{v[i], v[end], width, end > i ? v[i + 1] - v[i] : 1});
+  }
+}
+
+/// The runs with their single numbers of each width folded into even progressions, as
+/// ClusterShell's autostep does; runs of consecutive numbers stay as they are. Sorted by first
+/// number, then width.
+std::vector<Run> with_steps(const std::vector<Run>& runs, std::size_t autostep) {
+  std::vector<Run> out;
+  std::array<std::vector<std::uint64_t>, kMaxDigits + 1> singles;  // by width, in order
+  for (const Run& run : runs) {
+    if (run.lo == run.hi) {
+      singles[run.width].push_back(run.lo);
+    } else {
+      out.push_back(run);
+    }
+  }
+  for (std::size_t width = 0; width < singles.size(); ++width) {
+    add_progressions(singles[width], width, autostep, out);
+  }
+  std::sort(out.begin(), out.end(), [](const Run& a, const Run& b) {
+    return std::tie(a.lo, a.width) < std::tie(b.lo, b.width);
+  });
+  return out;
+}
+
+/// The group's numbers as written in a name: "7", "07" or "[01-04,07]" ("[1-9/2]" with autostep).
+std::string render(const Entry* first, const Entry* last, std::size_t autostep) {
   std::string out;
   if (last - first == 1) {
     append_number(out, first->value, first->pad);
     return out;
   }
+  std::vector<Run> runs = runs_of(first, last);
+  if (autostep > 0) runs = with_steps(runs, autostep);
   out += '[';
-  for (const Run& run : runs_of(first, last)) {
+  for (const Run& run : runs) {
     if (out.size() > 1) out += ',';
-    append_number(out, run.lo, run.width);
-    if (run.hi > run.lo) {
-      out += '-';
-      append_number(out, run.hi, run.width);
-    }
+    append_range(out, run.lo, run.hi, run.step, run.width);
   }
   out += ']';
   return out;
 }
 
 /// One pass; returns false when every item was already frozen (nothing changed).
-bool fold_pass(std::vector<Item>& items) {
+bool fold_pass(std::vector<Item>& items, std::size_t autostep) {
   std::vector<Item> next;
   std::vector<Entry> entries;
   for (Item& item : items) {
@@ -151,7 +200,7 @@ bool fold_pass(std::vector<Item>& items) {
   for (auto group = entries.begin(); group != entries.end();) {
     auto end = std::find_if_not(group, entries.end(),
                                 [&](const Entry& e) { return same_group(*group, e); });
-    std::string tail = render(&*group, &*group + (end - group));
+    std::string tail = render(&*group, &*group + (end - group), autostep);
     tail += group->suffix;
     tail += group->tail;
     next.push_back(Item{std::string(group->prefix), std::move(tail), false});
@@ -192,7 +241,7 @@ bool natural_less(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-std::string fold_names(const std::vector<std::string>& names) {
+std::string fold_names(const std::vector<std::string>& names, std::size_t autostep) {
   std::vector<std::string> unique(names);
   std::sort(unique.begin(), unique.end());
   unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
@@ -200,7 +249,7 @@ std::string fold_names(const std::vector<std::string>& names) {
   std::vector<Item> items;
   items.reserve(unique.size());
   for (const auto& name : unique) items.push_back(first_item(name));
-  while (fold_pass(items)) {
+  while (fold_pass(items, autostep)) {
   }
 
   std::vector<std::string> folded;

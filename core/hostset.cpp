@@ -92,7 +92,10 @@ std::vector<std::string_view> split_terms(std::string_view expr) {
 
 struct Range {
   std::uint64_t lo = 0, hi = 0;
-  std::size_t width = 0;  // zero-padded to this many digits; 0: not padded
+  std::size_t width = 0;   // zero-padded to this many digits; 0: not padded
+  std::uint64_t step = 1;  // lo, lo + step, ... up to hi (ClusterShell's N-M/S)
+
+  std::uint64_t count() const { return (hi - lo) / step + 1; }
 };
 
 /// A piece of a name pattern: literal text, or (when ranges is not empty) one bracket.
@@ -104,36 +107,105 @@ struct Segment {
 
 using Pattern = std::vector<Segment>;
 
-std::uint64_t parse_number(std::string_view digits, std::string_view item, std::string_view term) {
+bool all_digits(std::string_view text) {
+  return !text.empty() && text.size() <= kMaxDigits &&
+         std::all_of(text.begin(), text.end(), is_digit);
+}
+
+std::uint64_t to_number(std::string_view digits) {
   std::uint64_t value = 0;
-  bool all_digits = !digits.empty() && digits.size() <= kMaxDigits;
-  for (char c : digits) all_digits = all_digits && is_digit(c);
-  if (!all_digits) {
-    fail("bad range " + quoted(item) + " in " + quoted(term) +
-         " (expected N or N-M, numbers of at most 18 digits)");
-  }
   std::from_chars(digits.data(), digits.data() + digits.size(), value);
   return value;
 }
 
-bool has_leading_zero(std::string_view digits) {
+std::uint64_t parse_number(std::string_view digits, std::string_view item, std::string_view term) {
+  if (!all_digits(digits)) {
+    fail("bad range " + quoted(item) + " in " + quoted(term) +
+         " (expected N, N-M or N-M/S, numbers of at most 18 digits)");
+  }
+  return to_number(digits);
+}
+
+/// The S of "N-M/S": a number from 1, and only after a range.
+std::uint64_t parse_step(std::string_view text, bool single, std::string_view item,
+                         std::string_view term) {
+  std::string written = "'/" + printable(text) + "'";
+  if (!all_digits(text) || to_number(text) == 0) {
+    fail("bad step " + written + " in " + quoted(term) +
+         " (expected N-M/S, S a number from 1 of at most 18 digits)");
+  }
+  if (single) {
+    fail("step " + written + " after the single number " + quoted(item.substr(0, item.find('/'))) +
+         " in " + quoted(term) + " (a step needs a range: N-M/S)");
+  }
+  return to_number(text);
+}
+
+/// Written with a leading zero, so it sets the width: "08", "00" (not "0" or "8").
+bool is_padded(std::string_view digits) {
   return digits.size() > 1 && digits[0] == '0';
 }
 
-/// One comma-separated item of a bracket: "7", "01-64".
-Range parse_range(std::string_view item, std::string_view term) {
-  if (item.empty()) fail("empty range in " + quoted(term));
-  auto dash = item.find('-');
-  std::string_view lo_text = item.substr(0, dash);
-  std::string_view hi_text = dash == std::string_view::npos ? lo_text : item.substr(dash + 1);
-  Range r{parse_number(lo_text, item, term), parse_number(hi_text, item, term), 0};
-  if (r.lo > r.hi) fail("reversed range " + quoted(item) + " in " + quoted(term));
-  // A bound written with a leading zero sets the width (pdsh, nodeset): [08-10] -> 08 09 10.
-  if (has_leading_zero(lo_text) && has_leading_zero(hi_text) && lo_text.size() != hi_text.size()) {
-    fail("range " + quoted(item) + " in " + quoted(term) + " pads its bounds differently");
+/// r written with every number padded to `digits` digits: one reading of a range whose bounds are
+/// padded differently. Padding leaves longer numbers as they are, so they get a range of their own:
+/// 09-100 padded to 2 digits is 09-99,100 (pdsh's reading).
+std::string padded_to(const Range& r, std::size_t digits) {
+  std::size_t width = digits > 1 ? digits : 0;
+  std::uint64_t last = r.lo + (r.hi - r.lo) / r.step * r.step;
+  std::uint64_t widest = 1;  // 10^digits, the first number with more digits (at most 10^18)
+  for (std::size_t i = 0; i < digits; ++i) widest *= 10;
+  std::string out;
+  if (width > 0 && last >= widest) {
+    std::uint64_t below = r.lo + (widest - 1 - r.lo) / r.step * r.step;
+    append_range(out, r.lo, below, r.step, width);
+    out += ',';
+    append_range(out, below + r.step, last, r.step, 0);
+  } else {
+    append_range(out, r.lo, last, r.step, width);
   }
-  if (has_leading_zero(lo_text)) r.width = lo_text.size();
-  if (has_leading_zero(hi_text)) r.width = hi_text.size();
+  return out;
+}
+
+/// term with its bracket item replaced by `with`; a bracket left holding one number goes away.
+std::string term_with(std::string_view term, std::string_view item, const std::string& with) {
+  auto at = static_cast<std::size_t>(item.data() - term.data());
+  auto end = at + item.size();
+  if (term[at - 1] == '[' && term[end] == ']' && with.find_first_of(",-") == std::string::npos) {
+    --at;
+    ++end;
+  }
+  return printable(std::string(term.substr(0, at)) + with + std::string(term.substr(end)));
+}
+
+/// pdsh pads such a range to its low bound's digits, pdx did to the wider bound's, ClusterShell
+/// refuses it: so does pdx, showing both readings.
+[[noreturn]] void fail_padding(const Range& r, std::string_view lo_text, std::string_view hi_text,
+                               std::string_view item, std::string_view term) {
+  fail(quoted(term) + ": the bounds are padded differently (" + printable(lo_text) + " has " +
+       std::to_string(lo_text.size()) + (lo_text.size() == 1 ? " digit, " : " digits, ") +
+       printable(hi_text) + " has " + std::to_string(hi_text.size()) + "): write " +
+       term_with(term, item, padded_to(r, std::max(lo_text.size(), hi_text.size()))) + " or " +
+       term_with(term, item, padded_to(r, std::min(lo_text.size(), hi_text.size()))));
+}
+
+/// One comma-separated item of a bracket: "7", "01-64", "1-10/2".
+Range parse_range(std::string_view item, std::string_view term) {
+  constexpr auto npos = std::string_view::npos;
+  if (item.empty()) fail("empty range in " + quoted(term));
+  auto slash = item.find('/');
+  std::string_view bounds = item.substr(0, slash);
+  auto dash = bounds.find('-');
+  std::string_view lo_text = bounds.substr(0, dash);
+  std::string_view hi_text = dash == npos ? lo_text : bounds.substr(dash + 1);
+  Range r{parse_number(lo_text, item, term), parse_number(hi_text, item, term), 0, 1};
+  if (slash != npos) r.step = parse_step(item.substr(slash + 1), dash == npos, item, term);
+  if (r.lo > r.hi) fail("reversed range " + quoted(item) + " in " + quoted(term));
+  // A bound written with a leading zero sets the width (pdsh, nodeset): [08-10] -> 08 09 10. Then
+  // both bounds must have its digits, as ClusterShell requires: [8-012] reads two ways.
+  if (is_padded(lo_text) || is_padded(hi_text)) {
+    if (lo_text.size() != hi_text.size()) fail_padding(r, lo_text, hi_text, item, term);
+    r.width = lo_text.size();
+  }
   return r;
 }
 
@@ -151,8 +223,8 @@ Segment parse_bracket(std::string_view inside, std::string_view term) {
     if (comma == std::string_view::npos) comma = inside.size();
     Range r = parse_range(inside.substr(start, comma - start), term);
     // Checked before adding so neither the sum nor a later product can overflow.
-    if (r.hi - r.lo >= kMaxHosts || seg.count + (r.hi - r.lo + 1) > kMaxHosts) fail_too_many(term);
-    seg.count += r.hi - r.lo + 1;
+    if (r.count() > kMaxHosts || seg.count + r.count() > kMaxHosts) fail_too_many(term);
+    seg.count += r.count();
     seg.ranges.push_back(r);
     start = comma + 1;
   }
@@ -207,8 +279,8 @@ std::vector<std::string> expand_pattern(const Pattern& pattern) {
     next.reserve(names.size() * seg.count);
     for (const auto& name : names) {
       for (const Range& r : seg.ranges) {
-        for (std::uint64_t v = r.lo; v <= r.hi; ++v) {
-          append_number(next.emplace_back(name), v, r.width);
+        for (std::uint64_t i = 0, n = r.count(); i < n; ++i) {
+          append_number(next.emplace_back(name), r.lo + i * r.step, r.width);
         }
       }
     }

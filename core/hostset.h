@@ -3,6 +3,7 @@
 //
 //   node[01-64]            zero padding kept: node01 ... node64
 //   node[1-3,7,10-12]      lists in brackets
+//   node[1-9/2]            step ranges (ClusterShell): node1 node3 ... node9
 //   rack[1-2]-node[01-04]  several brackets: cartesian product, left to right
 //   a,b,c                  commas separate terms (commas inside brackets belong to the bracket)
 //   ^FILE                  hosts from a hostfile (core/hostfile.h)
@@ -54,9 +55,12 @@ std::vector<std::string> expand_names(std::string_view expr);
 /// Fold names into the shortest pdsh/nodeset form, sorted: node01,node02,node04 -> node[01-02,04].
 /// Names sharing a prefix/suffix around their last number fold together; padding is kept apart.
 /// In "name:port" only the name folds (127.0.0.[1-4]:2222); IPv6 addresses stay as they are.
-/// Round trip: expand_names(fold_names(x)) is x deduplicated, for any host labels x (names
+/// With autostep N > 0 (nodeset --autostep), at least N single numbers of one width stepping
+/// evenly fold into a step range: n1,n3,n5 -> n[1-5/2] (N of 1 or 2: any two); 0: no steps, as
+/// pdsh writes (ranges only).
+/// Round trip: expand_names(fold_names(x, n)) is x deduplicated, for any host labels x (names
 /// holding ',' or brackets other than [v6] are not labels and are written out as they are).
-std::string fold_names(const std::vector<std::string>& names);
+std::string fold_names(const std::vector<std::string>& names, std::size_t autostep = 0);
 
 /// An ordered set of hosts being built: order of first appearance, duplicates (same user, name,
 /// port) dropped, never more than kMaxHosts. A flat hash index keeps a million adds well under a

@@ -73,6 +73,30 @@ TEST(FoldNames, HugeNumbersStayText) {
             "n1234567890123456789,n1234567890123456790");
 }
 
+TEST(FoldNames, NoStepsUnlessAsked) {
+  EXPECT_EQ(fold(expand_names("n[1-9/2]")), "n[1,3,5,7,9]");
+}
+
+TEST(FoldNames, AutostepFoldsEvenSteps) {
+  EXPECT_EQ(fold_names(expand_names("n[1-9/2]"), 3), "n[1-9/2]");
+  EXPECT_EQ(fold_names({"n1", "n3"}, 3), "n[1,3]");
+  EXPECT_EQ(fold_names({"n1", "n3"}, 2), "n[1-3/2]");
+  EXPECT_EQ(fold_names({"n1", "n3", "n5"}, 4), "n[1,3,5]");
+  EXPECT_EQ(fold_names(expand_names("n[1-10/3,20]"), 3), "n[1-10/3,20]");
+  EXPECT_EQ(fold_names(expand_names("n[01-10/2]"), 3), "n[01-09/2]");
+  EXPECT_EQ(fold_names(expand_names("n[1-5,7,9,11]"), 3), "n[1-5,7-11/2]");
+  // The fewest pieces: a progression's last number may go to the next one; ties go to singles.
+  EXPECT_EQ(fold_names(expand_names("n[1,3,6,9,12]"), 3), "n[1,3-12/3]");
+  EXPECT_EQ(fold_names(expand_names("n[1,3,5,10,15,20]"), 3), "n[1-5/2,10-20/5]");
+  EXPECT_EQ(fold_names(expand_names("n[1,3,5,7,14,21,28]"), 2), "n[1-7/2,14-28/7]");
+  EXPECT_EQ(fold_names(expand_names("n[1,15-99/7]"), 2), "n[1,15-99/7]");
+  EXPECT_EQ(fold_names(expand_names("n[1,3,5,7,14,21,28]"), 5), "n[1,3,5,7,14,21,28]");
+  // Padding is kept apart: a step range has one width.
+  EXPECT_EQ(fold_names({"n1", "n3", "n5", "n02", "n04", "n06"}, 3), "n[1-5/2,02-06/2]");
+  EXPECT_EQ(fold_names(expand_names("rack[1-5/2]-node[1-7/3]"), 3), "rack[1-5/2]-node[1-7/3]");
+  EXPECT_EQ(fold_names({"10.0.0.1:22", "10.0.0.3:22", "10.0.0.5:22"}, 3), "10.0.0.[1-5/2]:22");
+}
+
 TEST(FoldNames, HundredThousandNames) {
   Names names = expand_names("gpu[000001-100000]");
   std::shuffle(names.begin(), names.end(), std::mt19937(1));
@@ -100,7 +124,10 @@ std::string random_name(std::mt19937& rng) {
   return name + suffix;
 }
 
-TEST(FoldNames, RoundTripAndStabilityOnRandomSets) {
+class FoldRoundTrip : public testing::TestWithParam<std::size_t> {};
+
+TEST_P(FoldRoundTrip, RoundTripAndStabilityOnRandomSets) {
+  const std::size_t autostep = GetParam();
   std::mt19937 rng(20261129);
   for (int round = 0; round < 400; ++round) {
     Names names;
@@ -110,16 +137,19 @@ TEST(FoldNames, RoundTripAndStabilityOnRandomSets) {
     std::sort(canonical.begin(), canonical.end());
     canonical.erase(std::unique(canonical.begin(), canonical.end()), canonical.end());
 
-    std::string folded = fold_names(names);
+    std::string folded = fold_names(names, autostep);
     Names expanded = expand_names(folded);
     EXPECT_EQ(expanded.size(), canonical.size()) << folded;  // no duplicates
     std::sort(expanded.begin(), expanded.end());
     ASSERT_EQ(expanded, canonical) << folded;
-    ASSERT_EQ(fold_names(expand_names(folded)), folded);
+    ASSERT_EQ(fold_names(expand_names(folded), autostep), folded);
     std::shuffle(names.begin(), names.end(), rng);
-    ASSERT_EQ(fold_names(names), folded) << "order of input changed the result";
+    ASSERT_EQ(fold_names(names, autostep), folded) << "order of input changed the result";
   }
 }
+
+// 0: no step ranges (the default); 2 and 3: nodeset --autostep 2 and 3.
+INSTANTIATE_TEST_SUITE_P(Autostep, FoldRoundTrip, testing::Values(0, 2, 3));
 
 }  // namespace
 }  // namespace pdx

@@ -69,10 +69,31 @@ TEST(ExpandHosts, RangesKeepPadding) {
   EXPECT_EQ(expand("node[01-03]"), (Names{"node01", "node02", "node03"}));
   EXPECT_EQ(expand("node[8-10]"), (Names{"node8", "node9", "node10"}));
   EXPECT_EQ(expand("node[08-10]"), (Names{"node08", "node09", "node10"}));
-  EXPECT_EQ(expand("n[1-05]"), (Names{"n01", "n02", "n03", "n04", "n05"}));
   EXPECT_EQ(expand("n[0-1]"), (Names{"n0", "n1"}));
   EXPECT_EQ(expand("n[007]"), (Names{"n007"}));
   EXPECT_EQ(expand("n[098-100]"), (Names{"n098", "n099", "n100"}));
+}
+
+// Padding is not: both bounds plain, of whatever digits (ClusterShell's rule).
+TEST(ExpandHosts, UnpaddedBoundsMayHaveDifferentDigits) {
+  EXPECT_EQ(expand("n[9-10]"), (Names{"n9", "n10"}));
+  EXPECT_EQ(expand("n[0-10]").size(), 11u);
+  EXPECT_EQ(expand("n[0-0]"), (Names{"n0"}));
+  EXPECT_EQ(expand("n[00-00]"), (Names{"n00"}));
+}
+
+TEST(ExpandHosts, StepRanges) {
+  EXPECT_EQ(expand("n[1-10/2]"), (Names{"n1", "n3", "n5", "n7", "n9"}));
+  EXPECT_EQ(expand("n[1-9/2]"), (Names{"n1", "n3", "n5", "n7", "n9"}));
+  EXPECT_EQ(expand("n[1-10/3,20]"), (Names{"n1", "n4", "n7", "n10", "n20"}));
+  EXPECT_EQ(expand("n[01-10/2]"), (Names{"n01", "n03", "n05", "n07", "n09"}));
+  EXPECT_EQ(expand("n[098-102/2]"), (Names{"n098", "n100", "n102"}));
+  EXPECT_EQ(expand("n[1-3/5]"), (Names{"n1"}));
+  EXPECT_EQ(expand("n[1-2/1]"), (Names{"n1", "n2"}));
+  EXPECT_EQ(expand("r[1-3/2]-n[0-4/4]"), (Names{"r1-n0", "r1-n4", "r3-n0", "r3-n4"}));
+  EXPECT_EQ(expand("n[0-999999999999999999/999999999999999999]"),
+            (Names{"n0", "n999999999999999999"}));
+  EXPECT_EQ(expand("u@n[1-5/2]:22,-n3"), (Names{"u@n1:22", "u@n5:22"}));
 }
 
 TEST(ExpandHosts, ListsInBrackets) {
@@ -162,7 +183,7 @@ TEST(ExpandHostsError, UnbalancedBrackets) {
 TEST(ExpandHostsError, BadRanges) {
   EXPECT_EQ(error_of("n[5-1]"), "reversed range '5-1' in 'n[5-1]'");
   EXPECT_EQ(error_of("n[a-c]"),
-            "bad range 'a-c' in 'n[a-c]' (expected N or N-M, numbers of at most 18 digits)");
+            "bad range 'a-c' in 'n[a-c]' (expected N, N-M or N-M/S, numbers of at most 18 digits)");
   EXPECT_EQ(error_of("n[]"), "empty brackets in 'n[]'");
   EXPECT_EQ(error_of("n[ ]"), "empty brackets in 'n[ ]'");
   EXPECT_EQ(error_of("n[1,,2]"), "empty range in 'n[1,,2]'");
@@ -170,7 +191,58 @@ TEST(ExpandHostsError, BadRanges) {
   EXPECT_EQ(error_of("n[-2]").substr(0, 18), "bad range '-2' in ");
   EXPECT_EQ(error_of("n[1-2-3]").substr(0, 21), "bad range '1-2-3' in ");
   EXPECT_EQ(error_of("n[1234567890123456789]").substr(0, 10), "bad range ");
-  EXPECT_EQ(error_of("n[01-005]"), "range '01-005' in 'n[01-005]' pads its bounds differently");
+}
+
+// pdsh pads these to the low bound's digits, pdx used the wider bound's; ClusterShell refuses them.
+TEST(ExpandHostsError, BoundsPaddedDifferently) {
+  EXPECT_EQ(error_of("n[8-012]"),
+            "'n[8-012]': the bounds are padded differently (8 has 1 digit, 012 has 3): "
+            "write n[008-012] or n[8-12]");
+  EXPECT_EQ(error_of("n[1-010]"),
+            "'n[1-010]': the bounds are padded differently (1 has 1 digit, 010 has 3): "
+            "write n[001-010] or n[1-10]");
+  EXPECT_EQ(error_of("n[01-1]"),
+            "'n[01-1]': the bounds are padded differently (01 has 2 digits, 1 has 1): "
+            "write n01 or n1");
+  EXPECT_EQ(error_of("c[0-00]"),
+            "'c[0-00]': the bounds are padded differently (0 has 1 digit, 00 has 2): "
+            "write c00 or c0");
+  // Padded to 2 digits, 100 stays 100 (pdsh's reading).
+  EXPECT_EQ(error_of("n[09-100]"),
+            "'n[09-100]': the bounds are padded differently (09 has 2 digits, 100 has 3): "
+            "write n[009-100] or n[09-99,100]");
+  EXPECT_EQ(error_of("n[01-005]"),
+            "'n[01-005]': the bounds are padded differently (01 has 2 digits, 005 has 3): "
+            "write n[001-005] or n[01-05]");
+  EXPECT_EQ(error_of("n[3,1-010/3]-ib"),
+            "'n[3,1-010/3]-ib': the bounds are padded differently (1 has 1 digit, 010 has 3): "
+            "write n[3,001-010/3]-ib or n[3,1-10/3]-ib");
+  EXPECT_EQ(error_of("n[09-101/3]"),
+            "'n[09-101/3]': the bounds are padded differently (09 has 2 digits, 101 has 3): "
+            "write n[009-099/3] or n[09-99/3]");
+  EXPECT_EQ(error_of("n[08-100/4]"),
+            "'n[08-100/4]': the bounds are padded differently (08 has 2 digits, 100 has 3): "
+            "write n[008-100/4] or n[08-96/4,100]");
+  EXPECT_EQ(error_of("root@n[007-12]:22"),
+            "'n[007-12]': the bounds are padded differently (007 has 3 digits, 12 has 2): "
+            "write n[007-012] or n[07-12]");
+}
+
+TEST(ExpandHostsError, BadSteps) {
+  const std::string expected = " (expected N-M/S, S a number from 1 of at most 18 digits)";
+  EXPECT_EQ(error_of("n[1-10/0]"), "bad step '/0' in 'n[1-10/0]'" + expected);
+  EXPECT_EQ(error_of("n[1-10/]"), "bad step '/' in 'n[1-10/]'" + expected);
+  EXPECT_EQ(error_of("n[1-10/-1]"), "bad step '/-1' in 'n[1-10/-1]'" + expected);
+  EXPECT_EQ(error_of("n[1-10/x]"), "bad step '/x' in 'n[1-10/x]'" + expected);
+  EXPECT_EQ(error_of("n[1-10/2/2]"), "bad step '/2/2' in 'n[1-10/2/2]'" + expected);
+  EXPECT_EQ(error_of("n[1-10/1234567890123456789]"),
+            "bad step '/1234567890123456789' in 'n[1-10/1234567890123456789]'" + expected);
+  EXPECT_EQ(error_of("n[5/2]"),
+            "step '/2' after the single number '5' in 'n[5/2]' (a step needs a range: N-M/S)");
+  EXPECT_EQ(error_of("n[10-1/2]"), "reversed range '10-1/2' in 'n[10-1/2]'");
+  EXPECT_EQ(error_of("n[/2]").substr(0, 17), "bad range '/2' in");
+  EXPECT_EQ(error_of("n1/2"),
+            "illegal character '/' in host name 'n1/2' (use letters, digits, '-', '.', '_')");
 }
 
 // A huge range fails at once, from its size alone (it would otherwise hang or run out of memory).
@@ -184,6 +256,12 @@ TEST(ExpandHostsError, TooManyHosts) {
   EXPECT_EQ(error_of("a[1-600000],b[1-600000]"),
             "'a[1-600000],b[1-600000]' names more than 1000000 hosts");
   EXPECT_EQ(expand_hosts("n[1-1000],n[1-1000]").size(), 1000u);
+  // A step range is counted as its numbers, never expanded to be counted.
+  EXPECT_EQ(error_of("n[1-20000000/10]"), "'n[1-20000000/10]' names more than 1000000 hosts");
+  EXPECT_EQ(error_of("n[0-999999999999999999/2]"),
+            "'n[0-999999999999999999/2]' names more than 1000000 hosts");
+  EXPECT_EQ(error_of("n[1-2000/2]-[1-2000]"),
+            "'n[1-2000/2]-[1-2000]' names more than 1000000 hosts");
 }
 
 TEST(ExpandHostsError, BadPorts) {
