@@ -98,7 +98,7 @@ int HeldOutput::append(std::string_view bytes) {
     return 0;
   }
   std::uint64_t offset = 0;
-  int error = file_->append(memory_, bytes, offset);
+  if (int error = file_->append(memory_, bytes, offset)) return error;  // the sink then fails
   std::uint64_t length = memory_.size() + bytes.size();
   if (!ranges_.empty() && ranges_.back().offset + ranges_.back().length == offset)
     ranges_.back().length += length;
@@ -106,7 +106,7 @@ int HeldOutput::append(std::string_view bytes) {
     ranges_.push_back({offset, length});
   file_->give_memory(memory_.size());
   std::string().swap(memory_);
-  return error;
+  return 0;
 }
 
 int HeldOutput::for_each(const std::function<bool(std::string_view)>& each) const {
