@@ -13,6 +13,7 @@ enum ExitStatus : int {
   kExitOk = 0,
   kExitFailure = 1,       // a local operation failed (file, archive, ...)
   kExitUsage = 2,         // bad command line or bad input named on it
+  kExitBrokenPipe = 141,  // 128 + SIGPIPE: stdout's reader went away (`pdx ... | head`)
   kExitUnreachable = 255  // a host could not be reached, authenticated, or timed out
 };
 

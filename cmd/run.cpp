@@ -145,8 +145,11 @@ int cmd_run(int argc, char** argv) {
   std::vector<Job> jobs = make_jobs(hosts, tmpl);
 
   std::vector<HostResult> results = execute(*transport, jobs, *sink, {o.fanout, 0});
-  std::string summary = failure_summary(labels, results);
-  write_all(STDERR_FILENO, summary);
+  if (auto lost = sink->error()) {  // the run was stopped for it: its summary would be noise
+    if (lost->broken_pipe()) return kExitBrokenPipe;  // silent, as coreutils are
+    throw FatalError(lost->message());
+  }
+  write_all(STDERR_FILENO, failure_summary(labels, results));  // stderr failing: nowhere to say
   return run_exit_status(results);
 }
 

@@ -93,6 +93,7 @@ class Run {
 
   std::vector<HostResult> operator()() {
     {
+      sink_.on_error([this] { interrupt(); });  // output lost (a closed pipe): stop as Ctrl-C
       IoThreads threads(ctx_, max_threads_);
       SignalThread signals([this] { interrupt(); }, [&threads] { threads.tick(); });
       for (std::size_t w = workers_; w > 0; --w)
@@ -106,6 +107,7 @@ class Run {
     if (error_) std::rethrow_exception(error_);  // a sink failed: not a host's failure
     finish_unstarted();
     sink_.close();
+    sink_.on_error({});
     return std::move(results_);
   }
 
@@ -130,7 +132,7 @@ class Run {
     }
   }
 
-  // From the signal thread: stop what runs, start nothing more.
+  // From the signal thread, or a sink's write that failed: stop what runs, start nothing more.
   void interrupt() {
     interrupted_ = true;
     for (auto& stop : stops_) stop.stop();

@@ -6,7 +6,8 @@
 // a shared counter until none is left. So the fan-out limit is the number of workers, every
 // host's session lives on exactly one strand, and a slow host never holds up the others.
 // Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops every running job through its StopSignal and starts no
-// more; a second Ctrl-C exits at once with status 130.
+// more; a second Ctrl-C exits at once with status 130. A sink's failed write (core/output.h:
+// a closed pipe, a full disk) stops the run the same way; the caller reads sink.error().
 #include <cstddef>
 #include <vector>
 

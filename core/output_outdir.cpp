@@ -1,5 +1,7 @@
 // --outdir DIR: each host's stdout and stderr in DIR/HOST.out and DIR/HOST.err, written as the
-// bytes arrive (nothing held in memory). Both files exist for every host, empty or not.
+// bytes arrive (nothing held in memory). Both files exist for every host, empty or not. A file
+// that cannot be opened is a warning (that host's output is lost); a failed write to one ends
+// the run, naming the file.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -28,15 +30,16 @@ class OutdirSink final : public OutputSink {
   ~OutdirSink() override { close(); }
 
   void output(std::size_t index, Stream stream, std::string_view bytes) override {
-    write_all(fd(index, stream), bytes);
+    int f = fd(index, stream);
+    if (f >= 0) write(f, bytes, path(index, stream));
   }
 
   void finished(std::size_t index, const HostResult&) override {
     for (Stream s : {Stream::out, Stream::err}) {
       int& f = slot(index, s);
       if (f == -1) f = open_file(index, s);
-      if (f >= 0) ::close(f);
-      f = -2;  // done: never reopened
+      if (f >= 0 && ::close(f) != 0) fail({path(index, s), errno});  // NFS reports late
+      f = -2;                                                        // done: never reopened
     }
   }
 
@@ -55,11 +58,15 @@ class OutdirSink final : public OutputSink {
     return f;
   }
 
+  std::string path(std::size_t index, Stream s) const {
+    return dir_ + "/" + labels_[index] + (s == Stream::out ? ".out" : ".err");
+  }
+
   int open_file(std::size_t index, Stream s) {
-    std::string path = dir_ + "/" + labels_[index] + (s == Stream::out ? ".out" : ".err");
-    int f = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    std::string name = path(index, s);
+    int f = ::open(name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (f >= 0) return f;
-    std::fprintf(stderr, "pdx: warning: %s: %s\n", path.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "pdx: warning: %s: %s\n", name.c_str(), std::strerror(errno));
     return -2;
   }
 

@@ -1,12 +1,8 @@
 // Streaming output: "host: line". A line is written whole or not at all, so lines of different
 // hosts never interleave inside a line (they are written under one lock, whole). Memory per
-// host and stream is the unfinished last line, capped at kMaxLine: a longer line is cut there
-// and continued on the next, prefixed again (so a host holds at most about 2 x kMaxLine).
-#include <unistd.h>
-
+// host and stream is the unfinished last line, capped at kMaxLine: a longer line is cut into
+// pieces of exactly kMaxLine bytes, each printed as a line of its own, prefixed again.
 #include <array>
-#include <cerrno>
-#include <cstdlib>
 #include <initializer_list>
 #include <mutex>
 
@@ -17,6 +13,7 @@ namespace pdx {
 namespace {
 
 constexpr std::size_t kMaxLine = 4 << 20;
+constexpr std::size_t kBatch = 64 << 10;  // shorter lines are copied and written together
 
 class PrefixSink final : public OutputSink {
  public:
@@ -31,30 +28,38 @@ class PrefixSink final : public OutputSink {
   }
 
   void output(std::size_t index, Stream stream, std::string_view bytes) override {
+    if (failed()) return;
     std::string& pending = pending_[index][slot(stream)];
+    const std::string& prefix = prefixes_[slot(stream)][index];
     std::string lines;
-    for (;;) {
-      auto nl = bytes.find('\n');
-      if (nl == std::string_view::npos) break;
-      append_line(lines, prefixes_[slot(stream)][index], pending, bytes.substr(0, nl));
-      bytes.remove_prefix(nl + 1);
-    }
-    if (!lines.empty()) emit(stream, {lines});
-    pending.append(bytes);
-    if (pending.size() >= kMaxLine) {  // cut: written in place, not copied
-      emit(stream, {prefixes_[slot(stream)][index], pending, "\n"});
+    while (!bytes.empty()) {
+      std::size_t room = kMaxLine - pending.size();
+      std::size_t nl = bytes.substr(0, room + 1).find('\n');
+      if (nl == std::string_view::npos && bytes.size() <= room) {
+        pending.append(bytes);
+        break;
+      }
+      std::size_t length = nl == std::string_view::npos ? room : nl;  // a line, or a cut
+      std::string_view piece = bytes.substr(0, length);
+      bytes.remove_prefix(nl == std::string_view::npos ? length : length + 1);
+      if (pending.empty() && length < kBatch) {
+        lines.append(prefix).append(piece) += '\n';
+        continue;
+      }
+      emit(stream, {lines});  // written in place, not copied
+      lines.clear();
+      emit(stream, {prefix, pending, piece, "\n"});
       pending.clear();
     }
+    emit(stream, {lines});
   }
 
   void finished(std::size_t index, const HostResult&) override {
     for (Stream stream : {Stream::out, Stream::err}) {
       std::string& pending = pending_[index][slot(stream)];
       if (pending.empty()) continue;
-      std::string lines;
-      append_line(lines, prefixes_[slot(stream)][index], pending, {});
-      emit(stream, {lines});
-      pending.shrink_to_fit();
+      emit(stream, {prefixes_[slot(stream)][index], pending, "\n"});
+      std::string().swap(pending);
     }
   }
 
@@ -67,20 +72,13 @@ class PrefixSink final : public OutputSink {
     return label + ": ";
   }
 
-  // Appends prefix + pending + tail + '\n' to `lines` and empties `pending`.
-  static void append_line(std::string& lines, const std::string& prefix, std::string& pending,
-                          std::string_view tail) {
-    lines += prefix;
-    lines += pending;
-    lines += tail;
-    lines += '\n';
-    pending.clear();
-  }
-
   // Writes the pieces back to back, as one unit no other host's output can enter.
   void emit(Stream stream, std::initializer_list<std::string_view> pieces) {
+    int fd = stream == Stream::out ? fds_.out : fds_.err;
+    const std::string& name = stream == Stream::out ? kStdoutName : kStderrName;
     std::lock_guard lock(terminal_);
-    for (auto piece : pieces) write_all(stream == Stream::out ? fds_.out : fds_.err, piece);
+    for (auto piece : pieces)
+      if (!piece.empty() && !write(fd, piece, name)) return;
   }
 
   std::array<std::vector<std::string>, 2> prefixes_;  // stdout's, stderr's
@@ -90,21 +88,6 @@ class PrefixSink final : public OutputSink {
 };
 
 }  // namespace
-
-Colour colour_for(int fd) {
-  const char* no_colour = std::getenv("NO_COLOR");
-  if (no_colour && *no_colour) return Colour::no;
-  return isatty(fd) ? Colour::yes : Colour::no;
-}
-
-void write_all(int fd, std::string_view data) {
-  while (!data.empty()) {
-    ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    data.remove_prefix(static_cast<std::size_t>(n));
-  }
-}
 
 std::unique_ptr<OutputSink> make_prefix_sink(std::vector<std::string> labels, Prefix prefix,
                                              Colour colour, OutputFds fds) {

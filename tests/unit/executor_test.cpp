@@ -104,6 +104,25 @@ TEST(Executor, SignalDeathIsReportedByName) {
   EXPECT_EQ(results[0].signal, "SEGV");
 }
 
+// A sink whose write failed (stdout closed) stops the run as Ctrl-C does.
+class FailingSink final : public OutputSink {
+ public:
+  void output(std::size_t, Stream, std::string_view) override { write(-1, "x", "nowhere"); }
+  void finished(std::size_t, const HostResult&) override {}
+};
+
+TEST(Executor, ASinksWriteErrorStopsTheRun) {
+  auto transport = make_local_transport();
+  auto jobs = jobs_for(8, "yes");
+  FailingSink sink;
+  auto start = std::chrono::steady_clock::now();
+  auto results = execute(*transport, jobs, sink, {2, 1});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  ASSERT_TRUE(sink.error());
+  EXPECT_EQ(sink.error()->name, "nowhere");
+  for (const auto& r : results) EXPECT_EQ(r.failure, Failure::interrupted);
+}
+
 TEST(Executor, NoJobsIsFine) {
   auto transport = make_local_transport();
   RecordingSink sink(0);

@@ -85,5 +85,44 @@ TEST(PrefixSink, VeryLongLineIsCutAtTheCapNotHeldForever) {
   EXPECT_EQ(out.read().size(), (5u << 20) + 2 * 4);  // two "a: " + "\n" pieces
 }
 
+std::vector<std::size_t> line_lengths(const std::string& text) {
+  std::vector<std::size_t> lengths;
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t nl = text.find('\n', start);
+    lengths.push_back(nl - start);
+    start = nl + 1;
+  }
+  return lengths;
+}
+
+// Cut exactly at 4 MiB however the bytes arrive: in pipe-sized reads, or in one piece.
+TEST(PrefixSink, LongLineIsCutIntoPiecesOfExactly4MiB) {
+  std::string line(10 << 20, 'z');
+  for (std::size_t chunk : {std::size_t{65536}, std::size_t{1000003}, line.size()}) {
+    test::TempFile out, err;
+    auto sink = make_prefix_sink({"a"}, Prefix::no, Colour::no, {out.fd(), err.fd()});
+    for (std::size_t at = 0; at < line.size(); at += chunk)
+      sink->output(0, Stream::out, std::string_view(line).substr(at, chunk));
+    sink->finished(0, {});
+    EXPECT_EQ(line_lengths(out.read()), (std::vector<std::size_t>{4194304, 4194304, 2097152}))
+        << "chunk " << chunk;
+  }
+}
+
+// A line of exactly 4 MiB is one line (no empty one after it); one byte more is cut.
+TEST(PrefixSink, LineOfExactlyTheCapIsOneLine) {
+  for (std::size_t extra : {0, 1}) {
+    test::TempFile out, err;
+    auto sink = make_prefix_sink({"a"}, Prefix::no, Colour::no, {out.fd(), err.fd()});
+    sink->output(0, Stream::out, std::string((4 << 20) - 10, 'z'));
+    sink->output(0, Stream::out, std::string(10 + extra, 'y') + "\nnext\n");
+    sink->finished(0, {});
+    std::vector<std::size_t> expected{4194304};
+    if (extra) expected.push_back(1);
+    expected.push_back(4);
+    EXPECT_EQ(line_lengths(out.read()), expected);
+  }
+}
+
 }  // namespace
 }  // namespace pdx
