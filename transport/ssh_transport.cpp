@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <boost/asio/this_coro.hpp>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 
@@ -70,7 +72,8 @@ SshConfig read_config(const SshOptions& options, const LocalUser& me) {
   };
   if (!options.config_file.empty()) {
     if (::access(options.config_file.c_str(), R_OK) != 0)
-      throw UsageError("cannot read ssh config " + options.config_file);
+      throw UsageError("cannot read ssh config " + options.config_file + ": " +
+                       std::strerror(errno));
     add(options.config_file, true);  // -F replaces both files, as in ssh
   } else {
     add(me.home + "/.ssh/config", true);
