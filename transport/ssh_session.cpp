@@ -228,17 +228,15 @@ asio::awaitable<Step> HostSession::connect() {
     auto found = co_await resolver_.async_resolve(plan_.hostname, std::to_string(plan_.port),
                                                   asio::redirect_error(asio::use_awaitable, ec));
     if (waiter_.aborted()) co_return waiter_.failure(kWaitAborted, "");
-    if (ec)
-      co_return StepFailure{Failure::connect,
-                            "cannot resolve " + plan_.hostname + ": " + ec.message()};
+    if (ec) co_return StepFailure{Failure::connect, "cannot resolve: " + ec.message()};
     for (const auto& entry : found) endpoints.push_back(entry.endpoint());
   }
   tcp::endpoint peer = co_await asio::async_connect(waiter_.socket(), endpoints,
                                                     asio::redirect_error(asio::use_awaitable, ec));
   if (waiter_.aborted()) co_return waiter_.failure(kWaitAborted, "");
   if (ec)
-    co_return StepFailure{Failure::connect, "connect to " + plan_.hostname + " port " +
-                                                std::to_string(plan_.port) + ": " + ec.message()};
+    co_return StepFailure{Failure::connect,
+                          "connect to port " + std::to_string(plan_.port) + ": " + ec.message()};
   // Asio keeps a socket registered for writability once it has waited for it (the connect
   // did), and re-arms every later wait for reading with it: each wait would also report the
   // socket writable, waking a thread for nothing. Registered afresh, it waits for reading only.
