@@ -197,10 +197,10 @@ void HostSession::abort(Failure failure, std::string error) {
 
 // The connect deadline starts once admitted: time spent queued is pdx's, not the host's.
 asio::awaitable<Step> HostSession::enter_gate() {
-  holds_slot_ = gate_.enter([self = shared_from_this()] {
+  holds_slot_ = holds_descriptors_ = gate_.enter([self = shared_from_this()] {
     asio::post(self->admission_.get_executor(), [self] {
-      if (self->finished_) return self->gate_.leave();
-      self->holds_slot_ = true;
+      if (self->finished_) return self->gate_.leave(false);
+      self->holds_slot_ = self->holds_descriptors_ = true;
       self->admission_.cancel();
     });
   });
@@ -214,7 +214,7 @@ asio::awaitable<Step> HostSession::enter_gate() {
 }
 
 void HostSession::leave_gate() {
-  if (holds_slot_) gate_.leave();
+  if (holds_slot_) gate_.set_up();
   holds_slot_ = false;
 }
 
@@ -504,7 +504,8 @@ asio::awaitable<void> HostSession::kill_command() {
 void HostSession::close() {
   if (finished_) return;  // run() closed, and now the destructor
   finished_ = true;
-  leave_gate();
+  if (holds_descriptors_) gate_.leave(!holds_slot_);
+  holds_slot_ = holds_descriptors_ = false;
   ++deadline_generation_;
   deadline_.cancel();
   if (session_ && handshaken_) libssh2_session_disconnect(session_, "done");
