@@ -22,7 +22,9 @@ TEST(OpenFilesTest, TheSoftLimitIsRaisedToTheHardOne) {
   rlimit limit{};
   ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &limit), 0);
   EXPECT_EQ(limit.rlim_cur, limit.rlim_max);
-  if (limit.rlim_cur != RLIM_INFINITY) EXPECT_EQ(open_file_limit(), limit.rlim_cur);
+  if (limit.rlim_cur != RLIM_INFINITY) {
+    EXPECT_EQ(open_file_limit(), limit.rlim_cur);
+  }
   EXPECT_GT(open_file_limit(), open_file_count());
 }
 
