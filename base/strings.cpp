@@ -20,6 +20,16 @@ std::vector<std::string_view> split_blanks(std::string_view s) {
   return words;
 }
 
+std::vector<std::string_view> split_lines(std::string_view s) {
+  std::vector<std::string_view> lines;
+  while (!s.empty()) {
+    auto newline = s.find('\n');
+    lines.push_back(s.substr(0, newline));
+    s.remove_prefix(newline == std::string_view::npos ? s.size() : newline + 1);
+  }
+  return lines;
+}
+
 std::string join(const std::vector<std::string>& parts, std::string_view separator) {
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i) {

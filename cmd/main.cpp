@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "base/error.h"
+#include "base/open_files.h"
 #include "cmd/commands.h"
 
 namespace {
@@ -35,6 +36,7 @@ int dispatch(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  pdx::raise_open_file_limit();  // before anything opens a descriptor or reads the limit
   try {
     return dispatch(argc, argv);
   } catch (const pdx::UsageError& e) {

@@ -1,7 +1,6 @@
 #include "core/executor.h"
 
 #include <pthread.h>
-#include <sys/resource.h>
 
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
 
@@ -65,16 +64,6 @@ class SignalThread {
   std::atomic<bool> done_{false};
   std::thread thread_;
 };
-
-// A process per host under -R exec and a socket per host over ssh: the soft limit on open files
-// (1024 by default) would cap the fan-out near 300. Raise it to the hard limit.
-void raise_open_file_limit() {
-  rlimit limit{};
-  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
-    limit.rlim_cur = limit.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &limit);
-  }
-}
 
 class Run {
  public:
@@ -168,7 +157,6 @@ class Run {
 std::vector<HostResult> execute(Transport& transport, const std::vector<Job>& jobs,
                                 OutputSink& sink, const ExecutorOptions& options) {
   std::signal(SIGPIPE, SIG_IGN);  // a command or a socket closing early is a result, not a crash
-  raise_open_file_limit();
   return Run(transport, jobs, sink, options)();
 }
 

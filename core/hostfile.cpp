@@ -1,13 +1,11 @@
 // Hostfiles: pdsh's one host per line, and the DeepSpeed/MPI "host slots=8 max_slots=8" form.
 #include "core/hostfile.h"
 
-#include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 
 #include "base/error.h"
+#include "base/read_file.h"
 #include "base/strings.h"
 
 namespace pdx {
@@ -65,18 +63,12 @@ void parse_line(std::string_view line, const std::string& where, const std::stri
 }  // namespace
 
 std::vector<Host> read_hostfile(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw UsageError("hostfile '" + path + "' is a directory");
-  }
-  std::ifstream in(path);
-  if (!in) throw UsageError("cannot read hostfile '" + path + "': " + std::strerror(errno));
+  auto text = read_text_file(path);
+  if (!text) throw UsageError("cannot read hostfile '" + path + "': " + text.error());
   HostList hosts;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    parse_line(line, path + ":" + std::to_string(number), path, hosts);
-  }
-  if (in.bad()) throw UsageError("cannot read hostfile '" + path + "': " + std::strerror(errno));
+  int number = 0;
+  for (std::string_view line : split_lines(*text))
+    parse_line(line, path + ":" + std::to_string(++number), path, hosts);
   if (hosts.size() == 0) throw UsageError("hostfile '" + path + "' names no hosts");
   return hosts.take();
 }

@@ -1,8 +1,8 @@
 #include "core/run_env.h"
 
-#include <fstream>
-
 #include "base/error.h"
+#include "base/read_file.h"
+#include "base/strings.h"
 #include "core/quote.h"
 
 namespace pdx {
@@ -44,12 +44,12 @@ EnvVar parse_env_assignment(std::string_view text) {
 }
 
 std::vector<EnvVar> read_env_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UsageError("--env-file " + path + ": cannot open");
+  auto text = read_text_file(path);
+  if (!text) throw UsageError("--env-file " + path + ": " + text.error());
   std::vector<EnvVar> env;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    std::string_view view(line);
+  int number = 0;
+  for (std::string_view view : split_lines(*text)) {
+    ++number;
     while (!view.empty() && (view.front() == ' ' || view.front() == '\t')) view.remove_prefix(1);
     if (view.empty() || view.front() == '#') continue;
     if (view.starts_with("export ")) view.remove_prefix(7);

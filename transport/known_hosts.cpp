@@ -19,6 +19,7 @@
 #include <sstream>
 
 #include "base/fd.h"
+#include "base/read_file.h"
 #include "transport/ssh_config.h"
 
 namespace pdx {
@@ -94,14 +95,6 @@ Result<void> open_locked(const std::string& path, Fd& out) {
   return {};
 }
 
-std::string read_all(int fd) {
-  std::string text;
-  char buf[65536];
-  for (ssize_t n; (n = ::pread(fd, buf, sizeof buf, static_cast<off_t>(text.size()))) > 0;)
-    text.append(buf, static_cast<std::size_t>(n));
-  return text;
-}
-
 }  // namespace
 
 // OpenSSL 3 deprecates SHA1_Init and friends, but EVP cannot copy a digest's state without an
@@ -170,11 +163,11 @@ KnownHosts::KnownHosts(std::vector<std::string> user_files, std::vector<std::str
       writable_(!files_.empty()),
       warn_(warn ? std::move(warn) : warn_on_stderr) {
   files_.insert(files_.end(), global_files.begin(), global_files.end());
-  for (std::size_t i = 0; i < files_.size(); ++i) {
-    std::ifstream in(files_[i], std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    entries_.emplace_back(text.str());
+  for (const auto& file : files_) {
+    auto text = read_text_file(file, IfMissing::empty);
+    if (!text && load_error_.empty())
+      load_error_ = "cannot read known_hosts " + file + ": " + text.error() + "; nothing was run";
+    entries_.emplace_back(text ? *text : std::string());
   }
 }
 
@@ -332,11 +325,13 @@ KnownHosts::Verdict KnownHosts::check(const std::string& name, std::string_view 
 Result<void> KnownHosts::record(const std::string& name, const HostKey& key, HashNames hash,
                                 Verdict& verdict) {
   if (!writable_) return Error{"no UserKnownHostsFile to record it in"};
-  if (!recordable(name)) return Error{"the name '" + name + "' cannot be written to known_hosts"};
+  if (!recordable(name)) return Error{"its name cannot be written to known_hosts"};
   const std::string& path = files_.front();
   Fd fd;
   TRY(open_locked(path, fd));
-  std::string text = read_all(fd.get());
+  auto read = read_text_fd(fd.get());
+  if (!read) return Error{"cannot read " + path + ": " + read.error()};
+  std::string text = std::move(*read);
   entries_.front() = HostFile(text);
   verdict = check(name, key.blob);
   if (verdict.found != Found::unknown) return {};
@@ -352,41 +347,43 @@ Result<void> KnownHosts::record(const std::string& name, const HostKey& key, Has
 
 Result<void> KnownHosts::verify(std::string_view host, int port, const HostKey& key,
                                 HostKeyPolicy policy, HashNames hash) {
+  if (!load_error_.empty()) return Error{load_error_};
   std::string name = known_hosts_name(host, port);
   std::lock_guard lock(mutex_);
   Verdict verdict = check(name, key.blob);
   if (verdict.found == Found::unknown && policy != HostKeyPolicy::strict) {
     auto recorded = record(name, key, hash, verdict);
-    std::string why = "cannot record the host key of " + name + ": " + recorded.error();
-    if (!recorded && policy == HostKeyPolicy::accept_new) return Error{why + "; nothing was run"};
-    if (!recorded) warn_(why + " (StrictHostKeyChecking=no: going on)");
+    if (!recorded && policy == HostKeyPolicy::accept_new)
+      return Error{"cannot record the host key: " + recorded.error() + "; nothing was run"};
+    if (!recorded)
+      warn_("cannot record the host key of " + name + ": " + recorded.error() +
+            " (StrictHostKeyChecking=no: going on)");
     if (!recorded) return {};
   }
-  return judge(name, key, verdict);
+  return judge(key, verdict);
 }
 
-Result<void> KnownHosts::judge(const std::string& name, const HostKey& key,
-                               const Verdict& verdict) const {
+Result<void> KnownHosts::judge(const HostKey& key, const Verdict& verdict) const {
   switch (verdict.found) {
     case Found::match:
       return {};
     case Found::revoked:
-      return Error{"REVOKED host key for " + name + " (" + fingerprint(key) +
-                   "), marked @revoked at " + verdict.where + "; nothing was run"};
+      return Error{"REVOKED host key (" + fingerprint(key) + "), marked @revoked at " +
+                   verdict.where + "; nothing was run"};
     case Found::changed:
-      return Error{"HOST KEY CHANGED for " + name + " (now " + fingerprint(key) +
-                   "), it does not match " + verdict.where +
+      return Error{"HOST KEY CHANGED (now " + fingerprint(key) + "), it does not match " +
+                   verdict.where +
                    ": possible man-in-the-middle attack; nothing was run. If the change is "
                    "expected, remove that line"};
     case Found::other_type:
-      return Error{"host key for " + name + " is " + fingerprint(key) + ", but a key of type " +
-                   verdict.type + " is known at " + verdict.where +
+      return Error{"host key is " + fingerprint(key) + ", but a key of type " + verdict.type +
+                   " is known at " + verdict.where +
                    " and the server did not offer it: possible man-in-the-middle attack; nothing "
                    "was run"};
     case Found::unknown:
       break;
   }
-  return Error{"host key for " + name + " is not known (" + fingerprint(key) +
+  return Error{"host key is not known (" + fingerprint(key) +
                "); nothing was run. To accept it, check the fingerprint and run with "
                "-o StrictHostKeyChecking=accept-new"};
 }

@@ -43,13 +43,15 @@ using WarningSink = std::function<void(const std::string&)>;
 
 class KnownHosts {
  public:
-  /// Reads `user_files`, then `global_files`, in order (a missing file is empty). New keys are
-  /// recorded in user_files.front() only; with no user file, nowhere.
+  /// Reads `user_files`, then `global_files`, in order (a missing file is empty; one that cannot
+  /// be read, such as a directory, a device or a file over 64 MiB, fails every verify() saying
+  /// so). New keys are recorded in user_files.front() only; with no user file, nowhere.
   KnownHosts(std::vector<std::string> user_files, std::vector<std::string> global_files,
              WarningSink warn = {});
 
   /// Checks `key` for `host` (the HostName) and `port` under `policy`, recording it when the
-  /// policy allows a new key. Error: one line saying why the key is refused and what to do.
+  /// policy allows a new key. Error: one line saying why the key is refused and what to do,
+  /// without the host's name (the failure summary names it, and folds equal lines).
   Result<void> verify(std::string_view host, int port, const HostKey& key, HostKeyPolicy policy,
                       HashNames hash);
 
@@ -114,10 +116,11 @@ class KnownHosts {
   Verdict check(const std::string& name, std::string_view blob);
   Result<void> record(const std::string& name, const HostKey& key, HashNames hash,
                       Verdict& verdict);
-  Result<void> judge(const std::string& name, const HostKey& key, const Verdict& verdict) const;
+  Result<void> judge(const HostKey& key, const Verdict& verdict) const;
 
   std::vector<std::string> files_;  // user files first
   bool writable_ = false;           // files_.front() is the user file new keys go to
+  std::string load_error_;          // a file that could not be read: every verify() fails
   std::vector<HostFile> entries_;   // per file
   WarningSink warn_;
   std::mutex mutex_;  // guards entries_: accept-new adds to it from every strand

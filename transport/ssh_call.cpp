@@ -61,6 +61,7 @@ void SshWaiter::send_held_later() {
 
 StepFailure SshWaiter::failure(long rc, const std::string& what) const {
   if (rc == kWaitAborted && abort_) return *abort_;
+  if (context_.io.failure) return StepFailure{Failure::protocol, what + ": " + context_.io.failure};
   char* message = nullptr;
   if (session_) libssh2_session_last_error(session_, &message, nullptr, 0);
   std::string detail = message && *message ? message : "libssh2 error " + std::to_string(rc);

@@ -69,7 +69,8 @@ class SshWaiter {
   }
 
   /// The failure of a step whose libssh2 call returned `rc` (< 0): the abort reason for
-  /// kWaitAborted, else a protocol failure naming `what` and libssh2's message.
+  /// kWaitAborted, else a protocol failure naming `what` and why pdx's recv refused the
+  /// server's bytes (SocketIo::failure) or libssh2's message.
   StepFailure failure(long rc, const std::string& what) const;
 
  private:

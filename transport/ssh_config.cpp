@@ -5,10 +5,8 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "base/read_file.h"
 #include "base/strings.h"
 
 namespace pdx {
@@ -213,13 +211,9 @@ Result<void> SshConfig::add_option(std::string_view option) {
 }
 
 Result<void> SshConfig::add_file(const std::string& path, bool user_file) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return {};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{"cannot read ssh config " + path};
-  std::ostringstream text;
-  text << in.rdbuf();
-  return add_text(text.str(), path, user_file);
+  auto text = read_text_file(path, IfMissing::empty);
+  if (!text) return Error{"cannot read ssh config " + path + ": " + text.error()};
+  return add_text(*text, path, user_file);
 }
 
 Result<void> SshConfig::add_text(std::string_view text, const std::string& origin, bool user_file) {
@@ -291,19 +285,16 @@ Result<void> SshConfig::include(std::string_view value, bool user_file,
     if (pattern.front() != '/')
       pattern = (user_file ? std::string(home ? home : "") + "/.ssh/" : "/etc/ssh/") + pattern;
     glob_t g{};
-    if (glob(pattern.c_str(), 0, nullptr, &g) == 0) {
-      for (std::size_t i = 0; i < g.gl_pathc; ++i) {
-        std::ifstream in(g.gl_pathv[i], std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        auto ok = parse(text.str(), g.gl_pathv[i], user_file, conditions, depth + 1);
-        if (!ok) {
-          globfree(&g);
-          return ok;
-        }
-      }
-    }
+    std::vector<std::string> paths;
+    if (glob(pattern.c_str(), GLOB_MARK, nullptr, &g) == 0)  // GLOB_MARK: "dir/"
+      paths.assign(g.gl_pathv, g.gl_pathv + g.gl_pathc);
     globfree(&g);
+    for (const auto& path : paths) {
+      if (path.back() == '/') continue;  // a directory among the matches: skipped, as by ssh
+      auto text = read_text_file(path);
+      if (!text) return Error{"cannot read ssh config " + path + ": " + text.error()};
+      TRY(parse(*text, path, user_file, conditions, depth + 1));
+    }
   }
   return {};
 }

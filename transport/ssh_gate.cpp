@@ -1,29 +1,46 @@
 #include "transport/ssh_gate.h"
 
+#include <vector>
+
 namespace pdx {
 
 bool SetupGate::enter(std::function<void()> admit) {
   std::lock_guard lock(mutex_);
-  if (free_ > 0) {
+  if (waiting_.empty() && free_ > 0 && descriptors_ >= kSettingUp) {
     --free_;
+    descriptors_ -= kSettingUp;
     return true;
   }
   waiting_.push_back(std::move(admit));
   return false;
 }
 
-void SetupGate::leave() {
-  std::function<void()> next;
+void SetupGate::set_up() {
+  release(1, kSettingUp - kSetUp);
+}
+
+void SetupGate::leave(bool set_up) {
+  if (set_up)
+    release(0, kSetUp);
+  else
+    release(1, kSettingUp);
+}
+
+// Hands what came back to those waiting, first come first served.
+void SetupGate::release(std::size_t slots, std::size_t descriptors) {
+  std::vector<std::function<void()>> admitted;
   {
     std::lock_guard lock(mutex_);
-    if (waiting_.empty()) {
-      ++free_;
-      return;
+    free_ += slots;
+    descriptors_ += descriptors;
+    while (!waiting_.empty() && free_ > 0 && descriptors_ >= kSettingUp) {
+      --free_;
+      descriptors_ -= kSettingUp;
+      admitted.push_back(std::move(waiting_.front()));
+      waiting_.pop_front();
     }
-    next = std::move(waiting_.front());
-    waiting_.pop_front();
   }
-  next();  // the slot goes straight to it: free_ is unchanged
+  for (auto& admit : admitted) admit();
 }
 
 }  // namespace pdx

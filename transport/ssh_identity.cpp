@@ -1,14 +1,11 @@
 #include "transport/ssh_identity.h"
 
-#include <fcntl.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <cctype>
-#include <cerrno>
 
+#include "base/read_file.h"
 #include "transport/ssh_wire.h"
 
 namespace pdx {
@@ -49,28 +46,6 @@ std::string base64_decode(std::string_view text) {
   return out;
 }
 
-/// The whole regular file, read into one buffer of its size (a private key leaves no partial
-/// copies behind).
-std::string read_all(const std::string& path, bool& ok) {
-  std::string text;
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  struct stat st {};
-  ok = fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-  if (ok) {
-    text.resize(static_cast<std::size_t>(st.st_size));
-    std::size_t got = 0;
-    while (got < text.size()) {
-      auto n = ::read(fd, text.data() + got, text.size() - got);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      got += static_cast<std::size_t>(n);
-    }
-    text.resize(got);  // a file that shrank meanwhile: what was there
-  }
-  if (fd >= 0) ::close(fd);
-  return text;
-}
-
 /// The openssh-key-v1 container: whether it is encrypted, its public key, and (unencrypted)
 /// the private section. False if `text` is not in that format.
 struct OpenSshKey {
@@ -101,11 +76,10 @@ std::string public_blob_of(std::string_view pub_text) {
 }  // namespace
 
 Result<std::shared_ptr<const Identity>> Identity::load(const std::string& path) {
-  bool ok = false, pub_ok = false;
-  std::string text = read_all(path, ok);
-  if (!ok) return Error{"cannot read identity " + path};
-  std::string pub = read_all(path + ".pub", pub_ok);
-  return parse(path, std::move(text), pub_ok ? std::move(pub) : std::string());
+  auto text = read_text_file(path);
+  if (!text) return Error{"cannot read identity " + path + ": " + text.error()};
+  auto pub = read_text_file(path + ".pub");
+  return parse(path, std::move(*text), pub ? std::move(*pub) : std::string());
 }
 
 Result<std::shared_ptr<const Identity>> Identity::parse(const std::string& path,

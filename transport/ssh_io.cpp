@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string_view>
 
 #include "transport/ssh_call.h"
 
@@ -18,11 +19,54 @@ ssize_t nothing_to_read(SocketIo& io) {
   return -EAGAIN;
 }
 
+// A short read took all there was; a read past the budget lets the event loop run first.
 ssize_t receive(SocketIo& io, int fd, void* buffer, std::size_t length, int flags) {
   ssize_t n = ::recv(fd, buffer, length, flags);
   if (n < 0) return errno == EAGAIN || errno == EWOULDBLOCK ? nothing_to_read(io) : -errno;
-  if (n > 0 && static_cast<std::size_t>(n) < length) io.would_block = true;  // took all there was
+  io.received += static_cast<std::size_t>(n);
+  if (n > 0 && (static_cast<std::size_t>(n) < length || io.received >= SocketIo::kReadBudget))
+    io.would_block = true;
   return n;
+}
+
+// The server's bytes are not SSH: libssh2 reports a receive error, the session `why`.
+ssize_t refuse(SocketIo& io, const char* why) {
+  io.failure = why;
+  return -EPROTO;
+}
+
+// Drops the lines the server sends before its identification line. 1 once that line ("SSH-")
+// is next in the socket; else what recv() returns for libssh2, -EAGAIN also after kSkipPerCall
+// bytes (the socket, still readable, wakes the session again once the event loop ran).
+ssize_t skip_lines_before(SocketIo& io, int fd, int flags) {
+  constexpr std::string_view kStart = "SSH-";
+  char peeked[4096];
+  for (std::size_t skipped = 0; skipped < SocketIo::kSkipPerCall;) {
+    ssize_t n = ::recv(fd, peeked, sizeof peeked, flags | MSG_PEEK);
+    if (n < 0) return errno == EAGAIN || errno == EWOULDBLOCK ? nothing_to_read(io) : -errno;
+    if (n == 0) return 0;  // libssh2 reports the end
+    std::string_view seen(peeked, static_cast<std::size_t>(n));
+    if (io.line_before_length == 0) {  // a line starts
+      bool identification =
+          seen.size() >= kStart.size() ? seen.starts_with(kStart) : kStart.starts_with(seen);
+      if (identification) {
+        io.identifying = false;
+        return 1;
+      }
+      if (++io.lines_before > SocketIo::kLinesBefore)
+        return refuse(io, "no SSH identification in the server's first 1024 lines");
+    }
+    auto newline = seen.find('\n');
+    std::size_t take = newline == std::string_view::npos ? seen.size() : newline + 1;
+    if (io.line_before_length + take > SocketIo::kLineBeforeMax)
+      return refuse(io, "a line of over 8192 bytes before the server's SSH identification");
+    ssize_t got = ::recv(fd, peeked, take, flags);
+    if (got <= 0) return got < 0 ? -errno : 0;
+    bool line_ended = newline != std::string_view::npos && static_cast<std::size_t>(got) == take;
+    io.line_before_length = line_ended ? 0 : io.line_before_length + static_cast<std::size_t>(got);
+    skipped += static_cast<std::size_t>(got);
+  }
+  return nothing_to_read(io);
 }
 
 // Sends `parts` (of which the held bytes are the first, if any) with one system call: the
@@ -52,10 +96,11 @@ LIBSSH2_SEND_FUNC(pdx_send) {
 }  // namespace
 
 // A one-byte read is libssh2 reading the identification line (every other read asks for a
-// packet's worth): peek at what has arrived, and take up to the line's end in one read,
-// leaving the server's next packet in the socket. A line not all there yet is read as before.
-// libssh2 takes all of the line within the one libssh2_session_handshake() call that asked for
-// its first byte (it stops only at EAGAIN, and this never returns EAGAIN while bytes are left).
+// packet's worth): drop the lines before it, peek at what has arrived, and take up to the line's
+// end in one read, leaving the server's next packet in the socket. A line not all there yet is read
+// as before. libssh2 takes all of the line within the one libssh2_session_handshake() call that
+// asked for its first byte (it stops only at EAGAIN, and this never returns EAGAIN while bytes are
+// left).
 ssize_t socket_recv(SocketIo& io, int fd, void* buffer, std::size_t length, int flags) {
   if (io.at < io.size) {
     std::size_t n = std::min(length, io.size - io.at);
@@ -65,6 +110,9 @@ ssize_t socket_recv(SocketIo& io, int fd, void* buffer, std::size_t length, int 
   }
   if (io.would_block) return nothing_to_read(io);
   if (length != 1) return receive(io, fd, buffer, length, flags);
+  if (io.identifying) {
+    if (ssize_t next = skip_lines_before(io, fd, flags); next != 1) return next;
+  }
   ssize_t peeked = ::recv(fd, io.line, sizeof io.line, flags | MSG_PEEK);
   if (peeked < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return nothing_to_read(io);
   const void* end = peeked > 0 ? std::memchr(io.line, '\n', peeked) : nullptr;

@@ -1,6 +1,13 @@
 #pragma once
 // pdx's recv() and send() for libssh2 sessions, sparing system calls and TCP segments.
 // Receiving:
+// - RFC 4253 lets a server send lines before its identification line; libssh2 1.10 reads them
+//   too, one byte per recv() and without end while they come. pdx drops them itself, bounded as
+//   OpenSSH's kex_exchange_identification() bounds them (1024 lines of up to 8192 bytes), and
+//   lets the event loop run between every 64 KiB of them: a host that never identifies fails
+//   (SocketIo::failure) instead of holding its thread.
+// - What one wait's calls may read is bounded too (kReadBudget): a server that floods the
+//   socket cannot keep libssh2 reading within one call, past deadlines and Ctrl-C.
 // - libssh2 1.10 reads the server's identification line ("SSH-2.0-OpenSSH_9.2p1 ...\r\n") one
 //   byte per recv(), ~40 system calls per host: this reads it with two.
 // - libssh2 calls recv() again in every call that wants a packet, several times between two
@@ -26,7 +33,17 @@ namespace pdx {
 
 /// One session's socket state for pdx's recv and send.
 struct SocketIo {
-  static constexpr std::size_t kHeldMax = 2048;  // more than KEXINIT + ECDH_INIT
+  static constexpr std::size_t kHeldMax = 2048;      // more than KEXINIT + ECDH_INIT
+  static constexpr std::size_t kLinesBefore = 1024;  // before the identification, as OpenSSH
+  static constexpr std::size_t kLineBeforeMax = 8192;
+  static constexpr std::size_t kSkipPerCall = 64 * 1024;   // then the event loop runs
+  static constexpr std::size_t kReadBudget = 1024 * 1024;  // per wait on the socket
+
+  // Before the identification line: lines dropped, and the length of the one being dropped.
+  bool identifying = true;  // the identification line has not started yet
+  std::size_t lines_before = 0, line_before_length = 0;
+  const char* failure = nullptr;  // why the server's bytes were refused (recv() said EPROTO)
+  std::size_t received = 0;       // bytes read since the socket was last waited on
 
   bool would_block = false;      // recv() found nothing, and the socket was not waited on since
   char line[256];                // the identification line, read whole (libssh2 keeps 256 bytes)
@@ -38,7 +55,10 @@ struct SocketIo {
   /// Whether `length` more bytes fit in what is held.
   bool can_hold(std::size_t length) const { return length <= kHeldMax - held_size; }
   /// The socket was waited on: recv() may find something again.
-  void waited() { would_block = false; }
+  void waited() {
+    would_block = false;
+    received = 0;
+  }
   /// The socket was shut down: recv() says so (end of file) instead of EAGAIN, and every send
   /// fails, so that libssh2 freeing a channel or the session never asks to wait.
   void shut_down() {

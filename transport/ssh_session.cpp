@@ -210,10 +210,10 @@ void HostSession::abort(Failure failure, std::string error) {
 
 // The connect deadline starts once admitted: time spent queued is pdx's, not the host's.
 asio::awaitable<Step> HostSession::enter_gate() {
-  holds_slot_ = gate_.enter([self = shared_from_this()] {
+  holds_slot_ = holds_descriptors_ = gate_.enter([self = shared_from_this()] {
     asio::post(self->admission_.get_executor(), [self] {
-      if (self->finished_) return self->gate_.leave();
-      self->holds_slot_ = true;
+      if (self->finished_) return self->gate_.leave(false);
+      self->holds_slot_ = self->holds_descriptors_ = true;
       self->admission_.cancel();
     });
   });
@@ -227,7 +227,7 @@ asio::awaitable<Step> HostSession::enter_gate() {
 }
 
 void HostSession::leave_gate() {
-  if (holds_slot_) gate_.leave();
+  if (holds_slot_) gate_.set_up();
   holds_slot_ = false;
 }
 
@@ -241,17 +241,15 @@ asio::awaitable<Step> HostSession::connect() {
     auto found = co_await resolver_.async_resolve(plan_.hostname, std::to_string(plan_.port),
                                                   asio::redirect_error(asio::use_awaitable, ec));
     if (waiter_.aborted()) co_return waiter_.failure(kWaitAborted, "");
-    if (ec)
-      co_return StepFailure{Failure::connect,
-                            "cannot resolve " + plan_.hostname + ": " + ec.message()};
+    if (ec) co_return StepFailure{Failure::connect, "cannot resolve: " + ec.message()};
     for (const auto& entry : found) endpoints.push_back(entry.endpoint());
   }
   tcp::endpoint peer = co_await asio::async_connect(waiter_.socket(), endpoints,
                                                     asio::redirect_error(asio::use_awaitable, ec));
   if (waiter_.aborted()) co_return waiter_.failure(kWaitAborted, "");
   if (ec)
-    co_return StepFailure{Failure::connect, "connect to " + plan_.hostname + " port " +
-                                                std::to_string(plan_.port) + ": " + ec.message()};
+    co_return StepFailure{Failure::connect,
+                          "connect to port " + std::to_string(plan_.port) + ": " + ec.message()};
   // Asio keeps a socket registered for writability once it has waited for it (the connect
   // did), and re-arms every later wait for reading with it: each wait would also report the
   // socket writable, waking a thread for nothing. Registered afresh, it waits for reading only.
@@ -551,7 +549,8 @@ asio::awaitable<void> HostSession::kill_command() {
 void HostSession::close() {
   if (finished_) return;  // run() closed, and now the destructor
   finished_ = true;
-  leave_gate();
+  if (holds_descriptors_) gate_.leave(!holds_slot_);
+  holds_slot_ = holds_descriptors_ = false;
   ++deadline_generation_;
   deadline_.cancel();
   if (session_ && handshaken_) libssh2_session_disconnect(session_, "done");

@@ -78,8 +78,9 @@ class HostSession : public std::enable_shared_from_this<HostSession> {
   bool input_wake_armed_ = false;  // the broadcast will wake the wait when it has more
   Credentials& credentials_;
   SetupGate& gate_;
-  bool holds_slot_ = false;  // admitted by gate_, not yet left
-  bool finished_ = false;    // close() ran: a slot handed over now is passed on
+  bool holds_slot_ = false;         // admitted by gate_, not yet set up
+  bool holds_descriptors_ = false;  // admitted by gate_, not yet closed
+  bool finished_ = false;           // close() ran: a slot handed over now is passed on
   SshWaiter waiter_;
   boost::asio::ip::tcp::resolver resolver_;
   boost::asio::steady_timer deadline_;

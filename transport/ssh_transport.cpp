@@ -4,11 +4,14 @@
 #include <unistd.h>
 
 #include <boost/asio/this_coro.hpp>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 
 #include "base/error.h"
+#include "base/open_files.h"
 #include "transport/ssh_config.h"
 #include "transport/ssh_options.h"
 #include "transport/ssh_session.h"
@@ -26,6 +29,10 @@ constexpr std::chrono::milliseconds kDefaultConnectTimeout{10000};
 // still set up thousands of hosts a second on a LAN. (128 measured the same wall and CPU, and
 // 3-5 MiB more once held packets were sent at the end of a round, ssh_call.cpp.)
 constexpr std::size_t kSetupLimit = 96;
+
+// Descriptors left to the rest of the run (the event loop's, identity and known_hosts files
+// while read, output files) out of the limit on open files; the sessions share the others.
+constexpr std::size_t kReservedDescriptors = 16;
 
 // ssh(1)'s order. libssh2's own puts ECDSA first, and a known_hosts written by ssh usually
 // holds the ed25519 key: the host would look unknown though its key is known.
@@ -53,6 +60,16 @@ LocalUser local_user() {
   return LocalUser{pw ? pw->pw_name : "", home ? home : pw ? pw->pw_dir : ""};
 }
 
+/// What the sessions may hold (ssh_gate.h): the limit on open files less those open now and the
+/// reserve. A limit that leaves too few for one session is the run's failure, said once.
+std::size_t session_descriptors() {
+  std::size_t limit = open_file_limit(), open = open_file_count() + kReservedDescriptors;
+  if (limit < open + SetupGate::kSettingUp)
+    throw FatalError("the limit on open files (ulimit -n " + std::to_string(limit) +
+                     ") leaves none for ssh sessions: Too many open files");
+  return limit - open;
+}
+
 /// libssh2_init is not thread-safe: once per process, before any session.
 void init_libssh2() {
   static std::once_flag once;
@@ -70,7 +87,8 @@ SshConfig read_config(const SshOptions& options, const LocalUser& me) {
   };
   if (!options.config_file.empty()) {
     if (::access(options.config_file.c_str(), R_OK) != 0)
-      throw UsageError("cannot read ssh config " + options.config_file);
+      throw UsageError("cannot read ssh config " + options.config_file + ": " +
+                       std::strerror(errno));
     add(options.config_file, true);  // -F replaces both files, as in ssh
   } else {
     add(me.home + "/.ssh/config", true);
@@ -165,7 +183,7 @@ class SshTransport final : public Transport {
   LocalUser me_;
   SshConfig config_;
   Credentials credentials_;
-  SetupGate gate_{kSetupLimit};
+  SetupGate gate_{kSetupLimit, session_descriptors()};
   std::mutex mutex_;  // guards known_hosts_: plan() runs on every strand
   std::map<std::string, std::shared_ptr<KnownHosts>> known_hosts_;
 };

@@ -13,7 +13,7 @@ server_key=$(cut -d' ' -f1-2 "$CLUSTER/ssh_host_ed25519_key.pub")
 # Unknown key.
 run_pdx -F "$config" -w "$target" "touch $marker"
 expect_status 255
-expect_contains "$err" "host key for [$target]:$CLUSTER_PORT is not known" "summary"
+expect_contains "$err" "pdx: $target: host key is not known" "summary"
 expect_contains "$err" "StrictHostKeyChecking=accept-new" "how to accept"
 ran && fail "a command ran on a host with an unknown key"
 
@@ -31,7 +31,7 @@ ssh-keygen -q -t ed25519 -N '' -f "$SCRATCH/other"
 for policy in yes accept-new no; do
   run_pdx -F "$config" -o StrictHostKeyChecking=$policy -w "$target" "touch $marker"
   expect_status 255
-  expect_contains "$err" "HOST KEY CHANGED for [$target]:$CLUSTER_PORT" "summary ($policy)"
+  expect_contains "$err" "pdx: $target: HOST KEY CHANGED (now " "summary ($policy)"
   expect_contains "$err" "$SCRATCH/known_hosts:2" "file:line ($policy)"
   ran && fail "a command ran on a host with a changed key ($policy)"
 done
@@ -41,7 +41,7 @@ done
 for policy in yes accept-new no; do
   run_pdx -F "$config" -o StrictHostKeyChecking=$policy -w "$target" "touch $marker"
   expect_status 255
-  expect_contains "$err" "REVOKED host key for [$target]:$CLUSTER_PORT" "revoked ($policy)"
+  expect_contains "$err" "pdx: $target: REVOKED host key (" "revoked ($policy)"
   expect_contains "$err" "$SCRATCH/known_hosts:1" "revoked file:line ($policy)"
   ran && fail "a command ran on a host with a revoked key ($policy)"
 done
@@ -55,7 +55,7 @@ expect_eq "$(cat "$SCRATCH/known_hosts")" "@revoked * $server_key" "revoked key 
 echo "[${target%.*}.*]:$CLUSTER_PORT $(cut -d' ' -f1-2 "$SCRATCH/other.pub")" > "$SCRATCH/known_hosts"
 run_pdx -F "$config" -o StrictHostKeyChecking=accept-new -w "$target" "touch $marker"
 expect_status 255
-expect_contains "$err" "HOST KEY CHANGED for [$target]:$CLUSTER_PORT" "wildcard"
+expect_contains "$err" "pdx: $target: HOST KEY CHANGED (now " "wildcard"
 expect_contains "$err" "$SCRATCH/known_hosts:1" "wildcard file:line"
 ran && fail "a command ran on a host whose wildcard entry holds another key"
 expect_lines "$(cat "$SCRATCH/known_hosts")" 1 "wildcard: nothing recorded"
@@ -64,7 +64,8 @@ expect_lines "$(cat "$SCRATCH/known_hosts")" 1 "wildcard: nothing recorded"
 echo "[localhost]:$CLUSTER_PORT $(cut -d' ' -f1-2 "$SCRATCH/other.pub")" > "$SCRATCH/known_hosts"
 run_pdx -F "$config" -o StrictHostKeyChecking=accept-new -w LOCALHOST "touch $marker"
 expect_status 255
-expect_contains "$err" "HOST KEY CHANGED for [localhost]:$CLUSTER_PORT" "case"
+expect_contains "$err" "pdx: LOCALHOST: HOST KEY CHANGED (now " "case"
+expect_contains "$err" "$SCRATCH/known_hosts:1: " "case: the line matched"
 ran 1 && fail "a command ran on a case variant of a host with a changed key"
 expect_lines "$(cat "$SCRATCH/known_hosts")" 1 "case: nothing recorded"
 

@@ -84,7 +84,7 @@ TEST(ReadHostfileError, MissingUnreadableOrDirectory) {
   EXPECT_EQ(error_of("/nonexistent/hosts"),
             "cannot read hostfile '/nonexistent/hosts': No such file or directory");
   auto dir = std::filesystem::path(temp_file("x", "")).parent_path().string();
-  EXPECT_EQ(error_of(dir), "hostfile '" + dir + "' is a directory");
+  EXPECT_EQ(error_of(dir), "cannot read hostfile '" + dir + "': is a directory");
 }
 
 TEST(ReadHostfileError, EmptyOfHosts) {

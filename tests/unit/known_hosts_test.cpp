@@ -97,6 +97,10 @@ TEST_F(KnownHostsTest, UnknownKeyRefusedWithHowToAccept) {
   EXPECT_NE(r.error().find("not known"), std::string::npos) << r.error();
   EXPECT_NE(r.error().find("-o StrictHostKeyChecking=accept-new"), std::string::npos);
   EXPECT_NE(r.error().find("SHA256:"), std::string::npos);
+  // The summary names the host: hosts refused alike fold into one line.
+  EXPECT_EQ(r.error().find("node9"), std::string::npos) << r.error();
+  EXPECT_EQ(r.error(),
+            kh.verify("node8", 22, key(a_), HostKeyPolicy::strict, HashNames::no).error());
   EXPECT_EQ(read(), "");
 }
 
@@ -137,7 +141,7 @@ TEST_F(KnownHostsTest, ChangedKeyRefusedUnderEveryPolicyNamingFileAndLine) {
   for (auto policy : {HostKeyPolicy::strict, HostKeyPolicy::accept_new, HostKeyPolicy::no}) {
     auto r = kh.verify("node1", 22, key(b_), policy, HashNames::no);
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().find("HOST KEY CHANGED for node1"), std::string::npos) << r.error();
+    EXPECT_NE(r.error().find("HOST KEY CHANGED (now "), std::string::npos) << r.error();
     EXPECT_NE(r.error().find(file_ + ":3"), std::string::npos) << r.error();
   }
 }
@@ -148,7 +152,7 @@ TEST_F(KnownHostsTest, RevokedKeyRefusedUnderEveryPolicyEvenWhenAlsoListed) {
   for (auto policy : {HostKeyPolicy::strict, HostKeyPolicy::accept_new, HostKeyPolicy::no}) {
     auto r = kh.verify("node1", 2222, key(a_), policy, HashNames::no);
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().find("REVOKED host key for [node1]:2222"), std::string::npos) << r.error();
+    EXPECT_NE(r.error().find("REVOKED host key ("), std::string::npos) << r.error();
     EXPECT_NE(r.error().find(file_ + ":1"), std::string::npos) << r.error();
   }
 }
@@ -276,7 +280,8 @@ TEST_F(KnownHostsTest, HostNamesAreCaseInsensitive) {
   KnownHosts kh({file_}, {});
   auto r = kh.verify("LocalHost", 2222, key(a_), HostKeyPolicy::accept_new, HashNames::no);
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.error().find("HOST KEY CHANGED for [localhost]:2222"), std::string::npos);
+  EXPECT_NE(r.error().find("HOST KEY CHANGED (now "), std::string::npos) << r.error();
+  EXPECT_NE(r.error().find(file_ + ":1: "), std::string::npos) << r.error();  // matched lower case
   EXPECT_TRUE(kh.verify("node2", 22, key(b_), HostKeyPolicy::strict, HashNames::no).ok());
   EXPECT_TRUE(kh.verify("NODE9", 2200, key(a_), HostKeyPolicy::accept_new, HashNames::no).ok());
   EXPECT_NE(read().find("[node9]:2200 ssh-ed25519"), std::string::npos) << read();
@@ -313,6 +318,15 @@ TEST_F(KnownHostsTest, NothingRecordedWithoutAUserFile) {
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("cannot record the host key of node9"), std::string::npos);
   EXPECT_EQ(read(), "");
+}
+
+TEST_F(KnownHostsTest, AFileThatIsNotOneFailsEveryHostSayingWhy) {
+  for (const std::string& file : {std::string("/dev/zero"), dir_.path().string()}) {
+    KnownHosts kh({file}, {});
+    auto r = kh.verify("node9", 22, key(a_), HostKeyPolicy::no, HashNames::no);
+    ASSERT_FALSE(r.ok()) << file;
+    EXPECT_EQ(r.error().find("cannot read known_hosts " + file + ": "), 0u) << r.error();
+  }
 }
 
 TEST_F(KnownHostsTest, WriteFailureRefusesUnderAcceptNewWarnsUnderNo) {

@@ -58,6 +58,16 @@ TEST(ReadEnvFile, CommentsBlanksAndExport) {
   EXPECT_THROW(read_env_file((dir / "missing").string()), UsageError);
 }
 
+TEST(ReadEnvFile, ADirectoryIsAnErrorNotAnEmptyFile) {
+  test::TempDir scratch;
+  try {
+    read_env_file(scratch.path().string());
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), "--env-file " + scratch.path().string() + ": is a directory");
+  }
+}
+
 TEST(ExportPrefix, QuotesEveryValue) {
   EXPECT_EQ(export_prefix({}), "");
   EXPECT_EQ(export_prefix({{"A", "1"}, {"B", "it's $(x)"}}), "export A=1 B='it'\\''s $(x)'; ");

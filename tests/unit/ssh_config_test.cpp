@@ -149,6 +149,28 @@ TEST(SshConfig, MissingFileIsEmpty) {
   EXPECT_TRUE(c.add_file("/nonexistent/pdx/ssh_config", true).ok());
 }
 
+TEST(SshConfig, ADirectoryOrADeviceIsAnErrorNotAnEmptyFile) {
+  test::TempDir scratch;
+  SshConfig c;
+  EXPECT_EQ(c.add_file(scratch.path().string(), true).error(),
+            "cannot read ssh config " + scratch.path().string() + ": is a directory");
+  EXPECT_EQ(c.add_file("/dev/zero", true).error(),
+            "cannot read ssh config /dev/zero: not a regular file");
+}
+
+TEST(SshConfig, IncludeSkipsDirectoriesAndRefusesDevices) {
+  test::TempDir scratch;
+  const auto& dir = scratch.path();
+  std::filesystem::create_directory(dir / "conf.d");
+  std::filesystem::create_directory(dir / "conf.d" / "sub");
+  std::ofstream(dir / "conf.d" / "a") << "User included\n";
+  EXPECT_EQ(parse("Include " + (dir / "conf.d" / "*").string() + "\n").lookup("h").user,
+            "included");
+  SshConfig c;
+  EXPECT_EQ(c.add_text("Include /dev/zero\n", "cfg", true).error(),
+            "cannot read ssh config /dev/zero: not a regular file");
+}
+
 TEST(SshConfig, ExpandTokens) {
   TokenValues v{"/home/me", "me", "node1", "root", "n1", 2222};
   EXPECT_EQ(expand_tokens("~/.ssh/id_%r@%h:%p", v), "/home/me/.ssh/id_root@node1:2222");

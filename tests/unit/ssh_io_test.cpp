@@ -130,6 +130,86 @@ TEST_F(SshIoTest, TheIdentificationLineIsReadWholeAndTheNextPacketLeftInTheSocke
   EXPECT_EQ(std::string(buffer, n), packet);
 }
 
+TEST_F(SshIoTest, LinesBeforeTheIdentificationAreDropped) {
+  peer_writes("a line before\r\n\r\nanother\nSSH-2.0-Test\r\n");
+  char byte;
+  ASSERT_EQ(recv(&byte, 1), 1);
+  EXPECT_EQ(byte, 'S');
+  EXPECT_EQ(io->lines_before, 3u);
+  EXPECT_EQ(io->failure, nullptr);
+}
+
+TEST_F(SshIoTest, ALineBeforeTheIdentificationMayComeInPieces) {
+  peer_writes("a line ");
+  char byte;
+  EXPECT_EQ(recv(&byte, 1), -EAGAIN);
+  io->waited();
+  peer_writes("SSH- in the middle is no identification\nSSH-2.0-Test\r\n");
+  ASSERT_EQ(recv(&byte, 1), 1);
+  EXPECT_EQ(byte, 'S');
+  EXPECT_EQ(io->lines_before, 1u);
+}
+
+TEST_F(SshIoTest, EndlessLinesBeforeTheIdentificationAreRefusedAfter1024) {
+  std::string lines;
+  for (int i = 0; i < 100; ++i) lines += "not ssh, a line before the banner\r\n";
+  char byte;
+  ssize_t n = -EAGAIN;
+  int calls = 0;
+  for (; n == -EAGAIN && calls < 100; ++calls) {
+    peer_writes(lines);
+    n = recv(&byte, 1);
+    EXPECT_LE(io->lines_before, SocketIo::kLinesBefore + 1);
+    io->waited();
+  }
+  EXPECT_EQ(n, -EPROTO);
+  EXPECT_STREQ(io->failure, "no SSH identification in the server's first 1024 lines");
+}
+
+TEST_F(SshIoTest, ALongLineBeforeTheIdentificationIsRefused) {
+  std::string chunk(4096, 'x');
+  char byte;
+  ssize_t n = -EAGAIN;
+  for (int i = 0; i < 4 && n == -EAGAIN; ++i) {
+    peer_writes(chunk);
+    n = recv(&byte, 1);
+    io->waited();
+  }
+  EXPECT_EQ(n, -EPROTO);
+  EXPECT_STREQ(io->failure, "a line of over 8192 bytes before the server's SSH identification");
+}
+
+TEST_F(SshIoTest, DroppingLinesLetsTheEventLoopRunEvery64KiB) {
+  std::string line(100, 'x');
+  line += '\n';
+  std::string lines;
+  while (lines.size() < SocketIo::kSkipPerCall + 10 * line.size()) lines += line;
+  peer_writes(lines);
+  char byte;
+  EXPECT_EQ(recv(&byte, 1), -EAGAIN);  // lines are left: the socket wakes the session again
+  EXPECT_GE(io->lines_before * line.size(), SocketIo::kSkipPerCall);
+  EXPECT_LT(io->lines_before * line.size(), lines.size());
+  io->waited();
+  peer_writes("SSH-2.0-Test\r\n");
+  EXPECT_EQ(recv(&byte, 1), 1);
+  EXPECT_EQ(io->lines_before * line.size(), lines.size());
+}
+
+TEST_F(SshIoTest, OneWaitReadsAtMostTheBudget) {
+  std::string chunk(65536, 'p'), buffer(chunk.size(), '\0');
+  std::size_t read = 0;
+  ssize_t n = 0;
+  while (read <= SocketIo::kReadBudget) {
+    peer_writes(chunk);  // each read takes all of it: never a short read
+    if ((n = recv(buffer.data(), buffer.size())) <= 0) break;
+    read += static_cast<std::size_t>(n);
+  }
+  EXPECT_EQ(n, -EAGAIN);  // though the socket holds a chunk
+  EXPECT_EQ(read, SocketIo::kReadBudget);
+  io->waited();
+  EXPECT_EQ(recv(buffer.data(), buffer.size()), static_cast<ssize_t>(chunk.size()));
+}
+
 TEST_F(SshIoTest, AShutDownSocketSaysEndOfFileAndRefusesSends) {
   peer_writes("x");
   char buffer[100];

@@ -19,6 +19,14 @@ TEST(StringsTest, SplitBlanks) {
   EXPECT_EQ(split_blanks("one"), V{"one"});
 }
 
+TEST(StringsTest, SplitLines) {
+  using Lines = std::vector<std::string_view>;
+  EXPECT_EQ(split_lines("a\n\nb c\n"), (Lines{"a", "", "b c"}));
+  EXPECT_EQ(split_lines("a\nlast"), (Lines{"a", "last"}));
+  EXPECT_EQ(split_lines(""), Lines{});
+  EXPECT_EQ(split_lines("\n"), Lines{""});
+}
+
 TEST(StringsTest, Join) {
   EXPECT_EQ(join({"a", "b", "c"}, " "), "a b c");
   EXPECT_EQ(join({"", "b"}, ","), ",b");
