@@ -261,6 +261,11 @@ class Unpacker {
     std::string where = !original.empty()     ? at(original)
                         : last_entry_.empty() ? part + ": at its start"
                                               : part + ": after entry " + last_entry_;
+    if (message == "Special header too large") {  // libarchive 3.6 takes up to 1 MiB
+      return Error{where + ": a pax or GNU long-name header over 1 MiB, more than libarchive " +
+                       "reads: pdx cannot unpack this archive (GNU tar can)",
+                   ErrorKind::bad_input};
+    }
     // libarchive says "Truncated ..." when the data ran out; a zip's end was read first (its
     // central directory), so a zip's bad CRC does not mean that.
     bool ends_early = message.find("runcated") != std::string::npos ||
@@ -306,7 +311,7 @@ class Unpacker {
     auto name = safe_entry_name(original, options_.strip_components);
     if (!name)
       return Error{input_.stream.current_part() + ": entry " + name.error(), name.error_kind()};
-    if (name->empty()) return skip_data(original);
+    if (name->empty()) return {};
     const char* link = archive_entry_hardlink(entry);
     if (archive_entry_filetype(entry) == AE_IFREG && !link) {
       ++stats_.entries;
@@ -329,7 +334,7 @@ class Unpacker {
         return Error{
             input_.stream.current_part() + ": hard link " + original + " to " + target.error(),
             target.error_kind()};
-      if (target->empty()) return skip_data(original);
+      if (target->empty()) return {};
       archive_entry_set_hardlink(entry, target->c_str());
     }
     ++stats_.entries;
@@ -463,13 +468,6 @@ class Unpacker {
     }
     if (r != ARCHIVE_EOF) return read_error(original);
     return {};
-  }
-
-  // An entry not extracted (--strip-components left no name) still has its data read through:
-  // libarchive's skip of a GNU sparse entry (format 1.0, its map in its data) lands short of the
-  // next header.
-  Result<void> skip_data(const std::string& original) {
-    return for_each_block(original, [](const char*, size_t, la_int64_t) { return Result<void>{}; });
   }
 
   // The entry's data, read into `data`: `size` bytes, or up to the end of the last block, the
