@@ -11,6 +11,8 @@
 #include <string>
 #include <thread>
 
+#include "archive/foreign_format.h"
+
 namespace pdx {
 
 namespace {
@@ -195,7 +197,7 @@ Result<bool> StreamDecoder::fill() {
   input_.resize(have + kInputSize);
   auto n = in_.read(input_.data() + have, kInputSize);
   input_.resize(have + (n ? *n : 0));
-  if (!n) return Error{n.error()};
+  if (!n) return Error{n.error(), n.error_kind()};
   if (*n == 0) at_end_ = true;
   return *n > 0;
 }
@@ -208,6 +210,11 @@ Result<void> StreamDecoder::open() {
   if (starts_with(input_, kZstdMagic)) codec_ = std::make_unique<ZstdCodec>();
   if (starts_with(input_, kBzip2Magic)) codec_ = std::make_unique<Bzip2Codec>();
   if (starts_with(input_, kXzMagic)) codec_ = std::make_unique<XzCodec>();
+  // Undecoded, head() must show enough to tell a format pdx does not read (an ISO 9660 image
+  // says so only after 32 KiB).
+  while (!codec_ && input_.size() < kForeignFormatHead && !at_end_) {
+    TRY(fill());
+  }
   return {};
 }
 
@@ -230,7 +237,8 @@ Result<std::size_t> StreamDecoder::read(void* buffer, std::size_t size) {
         if (step && step->produced > 0) return step->produced;
         if (step && !codec_->mid_stream()) return std::size_t{0};
         return Error{in_.current_part() + ": " + codec_->name() +
-                     " data ends early: this part is truncated or parts after it are missing"};
+                         " data ends early: this part is truncated or parts after it are missing",
+                     ErrorKind::bad_input};
       }
     }
     if (codec_->between_members()) {
@@ -243,7 +251,8 @@ Result<std::size_t> StreamDecoder::read(void* buffer, std::size_t size) {
     auto step = codec_->decode(input_.data() + input_pos_, input_.size() - input_pos_, out, size);
     if (!step) {
       return Error{in_.current_part() + ": " + step.error() +
-                   ": this part or one before it is damaged, or the parts are out of order"};
+                       ": this part or one before it is damaged, or the parts are out of order",
+                   ErrorKind::bad_input};
     }
     input_pos_ += step->consumed;
     if (step->produced > 0) return step->produced;

@@ -6,6 +6,7 @@
 // also lets unpack decode on a thread of its own (unpack_input.h).
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "archive/part_reader.h"
@@ -21,12 +22,16 @@ class StreamDecoder {
   StreamDecoder& operator=(const StreamDecoder&) = delete;
 
   /// Looks at the first bytes to tell gzip (any number of members), zstd (frames), bzip2 and
-  /// xz (streams) from anything else, which is passed through as it is.
+  /// xz (streams) from anything else, which is passed through as it is; for that, reads on to
+  /// kForeignFormatHead bytes (archive/foreign_format.h) or the end.
   Result<void> open();
+  /// The first bytes of the stream, undecoded (all of kForeignFormatHead when passed through);
+  /// between open() and the first read().
+  std::span<const char> head() const { return {input_.data(), input_.size()}; }
   /// True when the stream is passed through undecoded (so the parts may be seeked directly).
   bool passthrough() const { return codec_ == nullptr; }
-  /// Up to size decoded bytes; 0 at the end. A corrupt or truncated stream is an Error naming
-  /// the part it was in.
+  /// Up to size decoded bytes; 0 at the end. A corrupt or truncated stream is an Error
+  /// (ErrorKind::bad_input) naming the part it was in.
   Result<std::size_t> read(void* buffer, std::size_t size);
 
   /// The decoding state of one format (defined in decoder.cpp).

@@ -90,23 +90,27 @@ Result<Manifest> read_manifest(const std::string& path) {
 Result<void> verify_parts(const Manifest& manifest, const std::vector<std::string>& parts) {
   for (std::size_t i = 0; i < manifest.parts.size(); ++i) {
     const auto& want = manifest.parts[i];
-    if (i >= parts.size()) return Error{"missing part " + want.name + " (listed in the manifest)"};
+    if (i >= parts.size())
+      return Error{"missing part " + want.name + " (listed in the manifest)", ErrorKind::bad_input};
     std::string name = std::filesystem::path(parts[i]).filename().string();
     if (name != want.name) {
-      return Error{parts[i] + ": the manifest lists " + want.name + " as part " +
-                   std::to_string(i)};
+      return Error{parts[i] + ": the manifest lists " + want.name + " as part " + std::to_string(i),
+                   ErrorKind::bad_input};
     }
     auto got = TRY(hash_file(parts[i]));
     if (got.size != want.size) {
       return Error{parts[i] + ": " + std::to_string(got.size) + " bytes, the manifest says " +
-                   std::to_string(want.size) + ": the part is truncated or not the one packed"};
+                       std::to_string(want.size) + ": the part is truncated or not the one packed",
+                   ErrorKind::bad_input};
     }
     if (got.sha256 != want.sha256) {
-      return Error{parts[i] + ": SHA-256 differs from the manifest's: the part is corrupt"};
+      return Error{parts[i] + ": SHA-256 differs from the manifest's: the part is corrupt",
+                   ErrorKind::bad_input};
     }
   }
   if (parts.size() > manifest.parts.size()) {
-    return Error{parts[manifest.parts.size()] + ": not listed in the manifest"};
+    return Error{parts[manifest.parts.size()] + ": not listed in the manifest",
+                 ErrorKind::bad_input};
   }
   return {};
 }

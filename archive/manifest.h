@@ -39,7 +39,8 @@ Result<void> write_manifest(const std::string& path, const Manifest& manifest);
 Result<Manifest> read_manifest(const std::string& path);
 
 /// Checks the files to be read against the manifest's parts: the same number, names, sizes and
-/// SHA-256 hashes, in order. An Error names the first part that differs and how.
+/// SHA-256 hashes, in order. An Error names the first part that differs and how
+/// (ErrorKind::bad_input; a part that cannot be read is a failure).
 Result<void> verify_parts(const Manifest& manifest, const std::vector<std::string>& parts);
 
 }  // namespace pdx

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -102,9 +103,17 @@ struct FileDescriptor {
   }
 };
 
+// errno's reason, and what to do about it.
 Error read_error(const std::string& path) {
-  return Error{path + ": cannot read: " + std::strerror(errno) +
-               "; fix its permissions or leave it out"};
+  int error = errno;
+  std::string what = path + ": cannot read: " + std::strerror(error);
+  if (error == EACCES || error == EPERM)
+    return Error{what + "; fix its permissions or leave it out"};
+  if (error == ENAMETOOLONG) {
+    return Error{what + " (" + std::to_string(path.size()) + " bytes; the system takes " +
+                 std::to_string(PATH_MAX) + " at most); pack it from a directory nearer to it"};
+  }
+  return Error{what};
 }
 
 // The names in a directory, sorted, without "." and "..".

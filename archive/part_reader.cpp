@@ -32,10 +32,12 @@ Result<void> PartReader::check() {
     if (part.name == "-") continue;
     struct stat st;
     if (::stat(part.name.c_str(), &st) != 0)
-      return Error{errno_message(part.name, "cannot read part")};
-    if (S_ISDIR(st.st_mode)) return Error{part.name + ": is a directory, not an archive or part"};
+      return Error{errno_message(part.name, "cannot read part"), ErrorKind::bad_input};
+    if (S_ISDIR(st.st_mode)) {
+      return Error{part.name + ": is a directory, not an archive or part", ErrorKind::bad_input};
+    }
     if (::access(part.name.c_str(), R_OK) != 0) {
-      return Error{errno_message(part.name, "cannot read part")};
+      return Error{errno_message(part.name, "cannot read part"), ErrorKind::bad_input};
     }
     part.regular = S_ISREG(st.st_mode);
     part.path = std::filesystem::absolute(part.name).string();  // the caller may chdir

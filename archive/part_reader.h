@@ -19,8 +19,9 @@ class PartReader {
   PartReader& operator=(const PartReader&) = delete;
 
   /// Checks every part exists and is readable before the first byte is read, so a missing part
-  /// fails before anything is written. Learns the part sizes (for seeking and progress) and
-  /// their absolute paths, so the caller may change directory afterwards.
+  /// fails before anything is written (an Error of ErrorKind::bad_input). Learns the part sizes
+  /// (for seeking and progress) and their absolute paths, so the caller may change directory
+  /// afterwards.
   Result<void> check();
   /// Up to size bytes of the stream; 0 at the end of the last part.
   Result<std::size_t> read(void* buffer, std::size_t size);

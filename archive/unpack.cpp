@@ -124,11 +124,10 @@ class DirectoryCache {
   std::string cached_name_;
 };
 
-// libarchive's view of the stream. Keeps the message of a failure of its own, which names the
-// part.
+// libarchive's view of the stream. Keeps a failure of its own, which names the part.
 struct ArchiveInput {
   UnpackInput stream;
-  std::string error;
+  std::optional<Error> error;
   std::function<void()> before_read;  // called before each read, which may wait for input
 
   explicit ArchiveInput(std::vector<std::string> parts) : stream(std::move(parts)) {}
@@ -145,8 +144,8 @@ struct ArchiveInput {
     if (in->before_read) in->before_read();
     auto data = in->stream.read();
     if (!data) {
-      in->error = data.error();
-      archive_set_error(a, EIO, "%s", in->error.c_str());
+      in->error = Error{data.error(), data.error_kind()};
+      archive_set_error(a, EIO, "%s", data.error().c_str());
       return -1;
     }
     *block = data->data();
@@ -184,16 +183,16 @@ class Unpacker {
 
   Result<UnpackStats> run() {
     TRY(input_.stream.open());
-    archive_read_support_filter_all(reader_.get());
-    // Not format_all: mtree, for one, names files on this machine to read data from.
+    // No filters: StreamDecoder decodes gzip, bzip2, xz and zstd, and pdx reads no other
+    // compression (libarchive would run lzop or lrzip, or read lzip wrongly). Not format_all:
+    // mtree, for one, names files on this machine to read data from.
     archive_read_support_format_tar(reader_.get());
     archive_read_support_format_zip(reader_.get());
     archive_read_support_format_cpio(reader_.get());
-    archive_read_support_format_7zip(reader_.get());
     archive_write_disk_set_options(writer_.get(),
                                    kExtractFlags | (root_ ? ARCHIVE_EXTRACT_OWNER : 0));
     archive_write_disk_set_standard_lookup(writer_.get());
-    if (input_.open(reader_.get()) != ARCHIVE_OK) return Error{read_error()};
+    if (input_.open(reader_.get()) != ARCHIVE_OK) return read_error();
 
     WorkingDirectory caller;
     std::error_code ec;
@@ -213,8 +212,8 @@ class Unpacker {
     // Closing applies the deferred directory modes and times by relative name: it must run
     // here, in the directory, on failure too, and after the last file is written.
     bool closed = archive_write_close(writer_.get()) == ARCHIVE_OK;
-    if (!extracted) return Error{extracted.error()};
-    if (!written) return Error{written.error()};
+    if (!extracted) return Error{extracted.error(), extracted.error_kind()};
+    if (!written) return Error{written.error(), written.error_kind()};
     if (!closed) return Error{options_.directory + ": " + archive_message(writer_.get())};
     return stats_;
   }
@@ -225,29 +224,58 @@ class Unpacker {
       archive_entry* entry;
       int r = archive_read_next_header(reader_.get(), &entry);
       if (r == ARCHIVE_EOF) return {};
-      if (r < ARCHIVE_WARN) return Error{read_error()};
+      // RETRY: a damaged header, which libarchive would skip to look for the next; GNU tar
+      // skips it too, but fails at the end. pdx stops at it.
+      if (r < ARCHIVE_WARN || r == ARCHIVE_RETRY) return read_error();
       if (r == ARCHIVE_WARN && options_.on_warning) {
         options_.on_warning(input_.stream.current_part() + ": " + archive_message(reader_.get()));
       }
       TRY(extract(entry));
+      last_entry_ = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
     }
   }
 
  private:
-  // A read or decode error, named by the part the stream was in.
-  std::string read_error() {
-    if (!input_.error.empty()) return input_.error;  // names the part already
+  // "PART: entry NAME": where an entry's errors happened.
+  std::string at(const std::string& original) const {
+    return input_.stream.current_part() + ": entry " + original;
+  }
+
+  // A read or decode error (ErrorKind::bad_input unless reading failed), named by the part the
+  // stream was in, and by the entry whose data was being read (`original`) or the last entry
+  // before the failure.
+  Error read_error(const std::string& original = {}) {
+    if (input_.error) return *input_.error;  // names the part already
+    // What libarchive found wrong may be what the decoder had yet to report: a corrupt block
+    // decodes into garbage before its check fails.
+    if (auto pending = input_.stream.pending_error()) return *pending;
     std::string message = archive_message(reader_.get());
+    const std::string& part = input_.stream.current_part();
     if (archive_format(reader_.get()) == 0) {  // no format recognised
-      return input_.stream.current_part() + ": not an archive pdx can read (" + message +
-             "); pdx reads tar (plain, gzip, bzip2, xz, zstd), zip, cpio and 7z";
+      std::string what = input_.stream.position() == 0 ? "empty" : message;
+      return Error{part + ": not a tar or zip archive (" + what +
+                       "); pdx reads tar, zip and cpio, plain or compressed with gzip, bzip2, "
+                       "xz or zstd",
+                   ErrorKind::bad_input};
     }
-    if (input_.stream.position() == input_.stream.total_size() && input_.stream.total_size() > 0) {
-      return input_.stream.current_part() + ": " + message +
-             ": the archive ends early; this part is truncated or parts after it are missing";
+    std::string where = !original.empty()     ? at(original)
+                        : last_entry_.empty() ? part + ": at its start"
+                                              : part + ": after entry " + last_entry_;
+    if (message == "Special header too large") {  // libarchive 3.6 takes up to 1 MiB
+      return Error{where + ": a pax or GNU long-name header over 1 MiB, more than libarchive " +
+                       "reads: pdx cannot unpack this archive (GNU tar can)",
+                   ErrorKind::bad_input};
     }
-    return input_.stream.current_part() + ": " + message +
-           ": this part or one before it is corrupt, or the parts are out of order";
+    // libarchive says "Truncated ..." when the data ran out; a zip's end was read first (its
+    // central directory), so a zip's bad CRC does not mean that.
+    bool ends_early = message.find("runcated") != std::string::npos ||
+                      message.find("remature") != std::string::npos;
+    return Error{where + ": " + message +
+                     (ends_early ? ": the archive ends early; this part is truncated or parts "
+                                   "after it are missing"
+                                 : ": the archive is corrupt (this part or one before it is "
+                                   "damaged, or the parts are out of order)"),
+                 ErrorKind::bad_input};
   }
 
   // What libarchive's SECURE_* flags check too, said in the entry's own words: no device files
@@ -262,8 +290,9 @@ class Unpacker {
       std::string dir = name.substr(0, slash);
       struct stat st;
       if (::lstat(dir.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-        return Error{input_.stream.current_part() + ": entry " + original + ": refused: " + dir +
-                     " is a symlink, and writing through it could leave " + options_.directory};
+        return Error{at(original) + ": refused: " + dir +
+                         " is a symlink, and writing through it could leave " + options_.directory,
+                     ErrorKind::bad_input};
       }
     }
     checked_dir_ = parent;
@@ -271,8 +300,8 @@ class Unpacker {
     if (type == AE_IFLNK || archive_entry_hardlink(entry))
       checked_dir_.assign(1, '/');  // may add a symlink
     if ((type == AE_IFCHR || type == AE_IFBLK) && !root_) {
-      return Error{input_.stream.current_part() + ": entry " + original +
-                   " is a device file; refused (only root may unpack device files)"};
+      return Error{at(original) + " is a device file; refused (only root may unpack device files)",
+                   ErrorKind::bad_input};
     }
     return {};
   }
@@ -280,7 +309,8 @@ class Unpacker {
   Result<void> extract(archive_entry* entry) {
     std::string original = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
     auto name = safe_entry_name(original, options_.strip_components);
-    if (!name) return Error{input_.stream.current_part() + ": entry " + name.error()};
+    if (!name)
+      return Error{input_.stream.current_part() + ": entry " + name.error(), name.error_kind()};
     if (name->empty()) return {};
     const char* link = archive_entry_hardlink(entry);
     if (archive_entry_filetype(entry) == AE_IFREG && !link) {
@@ -301,22 +331,27 @@ class Unpacker {
     if (link) {
       auto target = safe_entry_name(link, options_.strip_components);
       if (!target)
-        return Error{input_.stream.current_part() + ": hard link " + original + " to " +
-                     target.error()};
+        return Error{
+            input_.stream.current_part() + ": hard link " + original + " to " + target.error(),
+            target.error_kind()};
       if (target->empty()) return {};
       archive_entry_set_hardlink(entry, target->c_str());
     }
     ++stats_.entries;
     if (options_.on_entry) options_.on_entry(*name);
     if (archive_write_header(writer_.get(), entry) < ARCHIVE_WARN) {
-      return Error{input_.stream.current_part() + ": entry " + original +
-                   ": refused: " + archive_message(writer_.get())};
+      // A system error is a failure to write; else one of libarchive's safety checks refused.
+      if (int error = archive_errno(writer_.get()); error > 0) {
+        return Error{at(original) + ": cannot create: " + std::strerror(error)};
+      }
+      return Error{at(original) + ": refused: " + archive_message(writer_.get()),
+                   ErrorKind::bad_input};
     }
     if (archive_entry_size(entry) > 0 || !archive_entry_size_is_set(entry)) {
       TRY(copy_data(original));
     }
     if (archive_write_finish_entry(writer_.get()) < ARCHIVE_WARN) {
-      return Error{original + ": " + archive_message(writer_.get())};
+      return Error{at(original) + ": " + archive_message(writer_.get())};
     }
     return {};
   }
@@ -344,11 +379,13 @@ class Unpacker {
     }
     auto opened = dirs_.open(dir);
     if (auto* failure = std::get_if<DirectoryCache::Failure>(&opened)) {
-      std::string why = failure->symlink ? " is a symlink, and writing through it could leave " +
-                                               options_.directory
-                                         : ": " + std::string(std::strerror(failure->error));
-      return Error{input_.stream.current_part() + ": entry " + original +
-                   ": refused: " + failure->at + why};
+      if (!failure->symlink) {
+        return Error{at(original) + ": cannot make directory " + failure->at + ": " +
+                     std::strerror(failure->error)};
+      }
+      return Error{at(original) + ": refused: " + failure->at +
+                       " is a symlink, and writing through it could leave " + options_.directory,
+                   ErrorKind::bad_input};
     }
     FileToWrite file = file_to_write(entry, original, name, base);
     file.directory = std::get<std::shared_ptr<UnpackDirectory>>(std::move(opened));
@@ -357,7 +394,7 @@ class Unpacker {
     if (archive_entry_size_is_set(entry) && size <= kQueuedFileMax) {
       std::vector<char> data;
       if (has_data) {
-        TRY(read_file_data(data, size));
+        TRY(read_file_data(data, size, original));
       }
       queued_names_.insert(name);
       count_file(entry);
@@ -394,7 +431,7 @@ class Unpacker {
     FileToWrite file;
     file.base = base;
     file.temp_name = "." + base + ".pdx-" + pid_ + "-" + std::to_string(stats_.entries);
-    file.original = original;
+    file.origin = at(original);
     file.name = name;
     file.mode = archive_entry_perm(entry);
     if (root_) {
@@ -419,7 +456,7 @@ class Unpacker {
   // Hands each data block of the current entry to `use` (char pointer, size, offset; an Error
   // from it stops the reading), reporting progress; a read error names the part.
   template <class Use>
-  Result<void> for_each_block(Use use) {
+  Result<void> for_each_block(const std::string& original, Use use) {
     const void* block;
     size_t size;
     la_int64_t offset;
@@ -429,15 +466,16 @@ class Unpacker {
       if (options_.on_progress)
         options_.on_progress(input_.stream.position(), input_.stream.total_size());
     }
-    if (r != ARCHIVE_EOF) return Error{read_error()};
+    if (r != ARCHIVE_EOF) return read_error(original);
     return {};
   }
 
   // The entry's data, read into `data`: `size` bytes, or up to the end of the last block, the
   // gaps between blocks zero-filled.
-  Result<void> read_file_data(std::vector<char>& data, la_int64_t size) {
+  Result<void> read_file_data(std::vector<char>& data, la_int64_t size,
+                              const std::string& original) {
     data.resize(static_cast<std::size_t>(size));
-    return for_each_block([&](const char* block, size_t length, la_int64_t offset) {
+    return for_each_block(original, [&](const char* block, size_t length, la_int64_t offset) {
       auto at = static_cast<std::size_t>(offset);
       if (at + length > data.size()) data.resize(at + length);
       std::memcpy(data.data() + at, block, length);
@@ -445,26 +483,27 @@ class Unpacker {
     });
   }
 
-  Result<void> copy_data(const std::string& name) {
-    return for_each_block([&](const char* block, size_t size, la_int64_t offset) -> Result<void> {
-      if (archive_write_data_block(writer_.get(), block, size, offset) >= ARCHIVE_OK) return {};
-      int error = archive_errno(writer_.get());
-      return Error{name + ": cannot write: " +
-                   (error ? std::strerror(error) : archive_message(writer_.get()))};
-    });
+  Result<void> copy_data(const std::string& original) {
+    return for_each_block(
+        original, [&](const char* block, size_t size, la_int64_t offset) -> Result<void> {
+          if (archive_write_data_block(writer_.get(), block, size, offset) >= ARCHIVE_OK) return {};
+          int error = archive_errno(writer_.get());
+          return Error{at(original) + ": cannot write: " +
+                       (error ? std::strerror(error) : archive_message(writer_.get()))};
+        });
   }
 
   // Writes the data blocks as they are read (UnpackFile::write: zeros may stay holes); a gap
   // between them, and what is missing up to the entry's size, stay holes.
-  Result<void> copy_file_data(UnpackFile& out, archive_entry* entry, const std::string& name) {
+  Result<void> copy_file_data(UnpackFile& out, archive_entry* entry, const std::string& original) {
     la_int64_t end = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : 0;
-    auto copied = for_each_block([&](const char* block, size_t size, la_int64_t offset) {
+    auto copied = for_each_block(original, [&](const char* block, size_t size, la_int64_t offset) {
       end = std::max(end, offset + static_cast<la_int64_t>(size));
       auto ok = out.write({block, size}, offset);
-      return ok ? ok : Result<void>{Error{name + ": " + ok.error()}};
+      return ok ? ok : Result<void>{Error{at(original) + ": " + ok.error()}};
     });
     if (!copied) return copied;
-    if (auto ok = out.extend_to(end); !ok) return Error{name + ": " + ok.error()};
+    if (auto ok = out.extend_to(end); !ok) return Error{at(original) + ": " + ok.error()};
     return {};
   }
 
@@ -473,6 +512,7 @@ class Unpacker {
   // The directory of the last entry, all of whose components were seen not to be symlinks;
   // reset by an entry that could make a symlink ("/" matches no relative name).
   std::string checked_dir_ = "/";
+  std::string last_entry_;  // the name of the last entry extracted, for read errors
   DirectoryCache dirs_;
   uid_t euid_ = ::geteuid();
   gid_t egid_ = ::getegid();
@@ -492,8 +532,8 @@ class Unpacker {
 }  // namespace
 
 Result<std::string> safe_entry_name(const std::string& name, int strip) {
-  if (name.empty()) return Error{"with an empty name: refused"};
-  if (name.front() == '/') return Error{name + ": absolute path refused"};
+  if (name.empty()) return Error{"with an empty name: refused", ErrorKind::bad_input};
+  if (name.front() == '/') return Error{name + ": absolute path refused", ErrorKind::bad_input};
   std::string result;
   int skipped = 0;
   std::size_t start = 0;
@@ -503,7 +543,7 @@ Result<std::string> safe_entry_name(const std::string& name, int strip) {
     std::string_view part(name.data() + start, end - start);
     start = end + 1;
     if (part.empty() || part == ".") continue;
-    if (part == "..") return Error{name + ": path with '..' refused"};
+    if (part == "..") return Error{name + ": path with '..' refused", ErrorKind::bad_input};
     if (skipped < strip) {
       ++skipped;
       continue;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "archive/decoder.h"
+#include "archive/foreign_format.h"
 #include "archive/part_reader.h"
 
 namespace pdx {
@@ -22,9 +23,20 @@ struct Block {
   std::size_t size = 0;
   const std::string* part = nullptr;
   std::uint64_t position = 0;
-  bool last = false;                 // the stream ends after these bytes,
-  std::optional<std::string> error;  // with this error if it broke off
+  bool last = false;           // the stream ends after these bytes,
+  std::optional<Error> error;  // with this error if it broke off
 };
+
+// An Error if `head`, the first bytes of the stream (decoded or not), is a format pdx does not
+// read.
+Result<void> check_format(std::span<const char> head, const std::string& part) {
+  auto format = foreign_format(head);
+  if (!format) return {};
+  return Error{part + ": not a tar or zip archive (looks like " + std::string(*format) +
+                   "); pdx reads tar, zip and cpio, plain or compressed with gzip, bzip2, xz or "
+                   "zstd",
+               ErrorKind::bad_input};
+}
 
 }  // namespace
 
@@ -46,7 +58,7 @@ struct UnpackInput::Shared {
       Block block;
       while (block.size < buffer.size() && !block.last) {
         auto n = decoder.read(buffer.data() + block.size, buffer.size() - block.size);
-        if (!n) block.error = n.error();
+        if (!n) block.error = Error{n.error(), n.error_kind()};
         block.last = !n || *n == 0;
         if (n) block.size += *n;
       }
@@ -75,10 +87,11 @@ struct UnpackInput::Shared {
   bool stop = false;
 
   // The reader's alone.
-  bool decoding = false;     // by the thread; else read() reads into `direct`
-  std::vector<char> direct;  // undecoded bytes
-  Block current;             // decoded bytes read() returned last
-  bool holding = false;      // current.data is one of the buffers
+  bool decoding = false;         // by the thread; else read() reads into `direct`
+  std::vector<char> direct;      // undecoded bytes
+  Block current;                 // decoded bytes read() returned last
+  bool holding = false;          // current.data is one of the buffers
+  bool decoded_checked = false;  // the first decoded block went through check_format
 };
 
 UnpackInput::UnpackInput(std::vector<std::string> parts)
@@ -102,6 +115,7 @@ Result<void> UnpackInput::open() {
   Shared& s = *shared_;
   TRY(s.parts.check());
   TRY(s.decoder.open());
+  TRY(check_format(s.decoder.head(), s.parts.current_part()));
   s.regular = s.parts.seekable();
   if (s.decoder.passthrough()) {
     s.direct.resize(kBlockSize);
@@ -122,7 +136,7 @@ Result<std::span<const char>> UnpackInput::read() {
     return std::span<const char>(s.direct.data(), n);
   }
   auto end = [&s]() -> Result<std::span<const char>> {
-    if (s.current.error) return Error{*s.current.error};
+    if (s.current.error) return *s.current.error;
     return std::span<const char>();
   };
   std::unique_lock lock(s.mutex);
@@ -137,7 +151,28 @@ Result<std::span<const char>> UnpackInput::read() {
   s.ready.pop_front();
   s.holding = true;
   if (s.current.size == 0) return end();
-  return std::span<const char>(s.current.data.data(), s.current.size);
+  std::span<const char> data(s.current.data.data(), s.current.size);
+  if (!s.decoded_checked) {  // what was compressed (a whole block unless the stream is shorter)
+    s.decoded_checked = true;
+    TRY(check_format(data, *s.current.part));
+  }
+  return data;
+}
+
+std::optional<Error> UnpackInput::pending_error() const {
+  Shared& s = *shared_;
+  if (!s.decoding) return std::nullopt;
+  if (s.current.error) return s.current.error;
+  if (s.current.last) return std::nullopt;
+  std::unique_lock lock(s.mutex);
+  s.changed.wait(lock, [&s] {
+    return s.ready.size() + (s.holding ? 1 : 0) == kBlocks ||
+           (!s.ready.empty() && s.ready.back().last);
+  });
+  for (const auto& block : s.ready) {
+    if (block.error) return block.error;
+  }
+  return std::nullopt;
 }
 
 bool UnpackInput::seekable() const {

@@ -5,6 +5,7 @@
 // on the caller's thread, and can seek.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <thread>
@@ -25,11 +26,17 @@ class UnpackInput {
   UnpackInput& operator=(const UnpackInput&) = delete;
 
   /// Checks the parts (PartReader::check), tells the format from the first bytes
-  /// (StreamDecoder::open) and starts decoding. The caller may change directory afterwards.
+  /// (StreamDecoder::open), refuses one pdx does not read (archive/foreign_format.h; read()
+  /// checks the first decoded bytes the same way) and starts decoding. The caller may change
+  /// directory afterwards.
   Result<void> open();
   /// The next block of the stream, valid until the next call; empty at the end. An Error names
   /// the part; the blocks before it are delivered first.
   Result<std::span<const char>> read();
+  /// The decode error the blocks read ahead end with, if any: waits until the decoding thread
+  /// stops (at the end, at an error, or with every buffer full). For when the bytes read() gave
+  /// make no sense: a corrupt block decodes into garbage before its check fails.
+  std::optional<Error> pending_error() const;
   /// True when the stream is undecoded and every part a regular file, so that seek() works.
   bool seekable() const;
   /// Moves to an offset of the (undecoded) stream, whence as for lseek; returns the new offset.

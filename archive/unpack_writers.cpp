@@ -40,7 +40,7 @@ void UnpackDirectory::forget_file_gid() {
 Result<UnpackFile> create_file(const FileToWrite& file, const FileCreation& creation) {
   auto created = UnpackFile::create(file.directory->fd(), file.base, file.temp_name,
                                     file.mode & 0777, creation.hiding);
-  if (!created) return Error{file.original + ": cannot create: " + created.error()};
+  if (!created) return Error{file.origin + ": cannot create: " + created.error()};
   return created;
 }
 
@@ -61,7 +61,7 @@ Result<void> finish_file(UnpackFile& out, const FileToWrite& file, const FileCre
                                 file.mtime.value_or(timespec{0, UTIME_NOW})};
     ::futimens(out.fd(), times);
   }
-  if (auto ok = out.commit(); !ok) return Error{file.name + ": " + ok.error()};
+  if (auto ok = out.commit(); !ok) return Error{file.origin + ": " + file.name + ": " + ok.error()};
   return {};
 }
 
@@ -158,13 +158,13 @@ std::optional<UnpackWriters::Job> UnpackWriters::next_job() {
 Result<void> UnpackWriters::write_job(Job job) const {
   try {
     auto out = TRY(create_file(job.file, creation_));
-    if (auto ok = out.write(job.data, 0); !ok) return Error{job.file.original + ": " + ok.error()};
+    if (auto ok = out.write(job.data, 0); !ok) return Error{job.file.origin + ": " + ok.error()};
     if (auto ok = out.extend_to(static_cast<std::int64_t>(job.data.size())); !ok) {
-      return Error{job.file.original + ": " + ok.error()};
+      return Error{job.file.origin + ": " + ok.error()};
     }
     return finish_file(out, job.file, creation_);
   } catch (const std::bad_alloc&) {  // not to end the process from a thread
-    return Error{job.file.original + ": cannot write: out of memory"};
+    return Error{job.file.origin + ": cannot write: out of memory"};
   }
 }
 

@@ -59,7 +59,7 @@ struct FileToWrite {
   std::shared_ptr<UnpackDirectory> directory;
   std::string base;            // its name in `directory`
   std::string temp_name;       // unique in `directory`, for UnpackFile::create
-  std::string original;        // the entry's name in the archive, for create and write errors
+  std::string origin;          // "PART: entry NAME" (as the archive names it), for errors
   std::string name;            // its name under the unpack directory, for errors of commit
   mode_t mode = 0;             // permission and set-id bits to end with
   std::optional<Owner> owner;  // set when run as root
@@ -75,7 +75,7 @@ struct FileCreation {
   uid_t uid = 0;
 };
 
-/// Creates the file out of sight (UnpackFile::create). An Error: "ORIGINAL: cannot create: ...".
+/// Creates the file out of sight (UnpackFile::create). An Error: "ORIGIN: cannot create: ...".
 Result<UnpackFile> create_file(const FileToWrite& file, const FileCreation& creation);
 
 /// Sets owner (root only), mode and times on the written file, each only where creating it did

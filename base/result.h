@@ -24,9 +24,15 @@ namespace detail {
 }
 }  // namespace detail
 
+/// Whose fault a failure is, for the exit status the command layer picks (base/error.h):
+/// bad_input when what the user named is wrong (data that is not a valid archive, say),
+/// failure for anything else (a file that cannot be written).
+enum class ErrorKind { failure, bad_input };
+
 /// The failure half of a Result: one line that names the thing and what went wrong.
 struct Error {
   std::string message;
+  ErrorKind kind = ErrorKind::failure;
 };
 
 template <class T>
@@ -46,11 +52,13 @@ class Result {
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   /// The message; only on an error (aborts otherwise).
-  const std::string& error() const {
-    return checked(std::get_if<1>(&v_), "error() of a good Result")->message;
-  }
+  const std::string& error() const { return failure().message; }
+  /// The kind of the error; only on an error (aborts otherwise).
+  ErrorKind error_kind() const { return failure().kind; }
 
  private:
+  const Error& failure() const { return *checked(std::get_if<1>(&v_), "error() of a good Result"); }
+
   template <class P>
   static P* checked(P* p, const char* misuse) {
     if (p == nullptr) detail::misused(misuse);
@@ -65,13 +73,14 @@ template <>
 class Result<void> {
  public:
   Result() = default;
-  Result(Error error) : error_(std::move(error.message)), ok_(false) {}  // NOLINT
+  Result(Error error) : error_(std::move(error)), ok_(false) {}  // NOLINT
   bool ok() const { return ok_; }
   explicit operator bool() const { return ok_; }
-  const std::string& error() const { return error_; }
+  const std::string& error() const { return error_.message; }
+  ErrorKind error_kind() const { return error_.kind; }
 
  private:
-  std::string error_;
+  Error error_;
   bool ok_ = true;
 };
 
@@ -86,11 +95,13 @@ inline void take_value(Result<void>&&) {}
 }  // namespace pdx
 
 /// Evaluates `expr` (a Result); on an error returns it from the enclosing function (whose return
-/// type is any Result), otherwise yields the value (nothing for Result<void>). A GNU statement
-/// expression, as ccache's TRY; `__extension__` keeps -Wpedantic quiet about it.
-#define TRY(expr)                                                       \
-  __extension__({                                                       \
-    auto pdx_try_result_ = (expr);                                      \
-    if (!pdx_try_result_) return ::pdx::Error{pdx_try_result_.error()}; \
-    ::pdx::detail::take_value(std::move(pdx_try_result_));              \
+/// type is any Result; the Error's kind goes with it), otherwise yields the value (nothing for
+/// Result<void>). A GNU statement expression, as ccache's TRY; `__extension__` keeps -Wpedantic
+/// quiet about it.
+#define TRY(expr)                                                                 \
+  __extension__({                                                                 \
+    auto pdx_try_result_ = (expr);                                                \
+    if (!pdx_try_result_)                                                         \
+      return ::pdx::Error{pdx_try_result_.error(), pdx_try_result_.error_kind()}; \
+    ::pdx::detail::take_value(std::move(pdx_try_result_));                        \
   })

@@ -27,4 +27,9 @@ std::optional<int> parse_cli(CLI::App& app, int argc, char** argv) {
   }
 }
 
+void fail(ErrorKind kind, const std::string& message) {
+  if (kind == ErrorKind::bad_input) throw UsageError(message);
+  throw FatalError(message);
+}
+
 }  // namespace pdx

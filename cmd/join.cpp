@@ -25,7 +25,7 @@ int cmd_join(int argc, char** argv) {
   if (!parts) throw UsageError(parts.error());
   auto sink = open_output({output, std::nullopt, 1, force ? Overwrite::yes : Overwrite::no});
   if (!sink) throw FatalError(sink.error());
-  if (auto joined = join_parts(*parts, **sink); !joined) throw FatalError(joined.error());
+  if (auto joined = join_parts(*parts, **sink); !joined) fail(joined);
   return kExitOk;
 }
 

@@ -25,13 +25,13 @@ Manifest verified_manifest(const std::string& path, const std::vector<std::strin
   if (std::find(parts.begin(), parts.end(), "-") != parts.end()) {
     throw UsageError("--verify cannot check standard input; name the parts");
   }
-  if (auto ok = verify_parts(*manifest, parts); !ok) throw FatalError(ok.error());
+  if (auto ok = verify_parts(*manifest, parts); !ok) fail(ok);
   return *manifest;
 }
 
 void check_counts(const Manifest& manifest, const UnpackStats& stats) {
   if (stats.files != manifest.files || stats.file_bytes != manifest.bytes) {
-    throw FatalError("unpacked " + std::to_string(stats.files) + " files of " +
+    throw UsageError("unpacked " + std::to_string(stats.files) + " files of " +
                      std::to_string(stats.file_bytes) + " bytes; the manifest says " +
                      std::to_string(manifest.files) + " files of " +
                      std::to_string(manifest.bytes) + " bytes");
@@ -75,7 +75,7 @@ int cmd_unpack(int argc, char** argv) {
   };
 
   auto stats = unpack(options);
-  if (!stats) throw FatalError(stats.error());
+  if (!stats) fail(stats);
   if (manifest) check_counts(*manifest, *stats);
   return kExitOk;
 }

@@ -22,15 +22,15 @@ byte=$(od -An -tu1 -j10 -N1 bad/a.tar.zst.part-1 | tr -d ' ')
 printf "\\$(printf '%03o' $(((byte + 1) % 256)))" |
   dd of=bad/a.tar.zst.part-1 bs=1 seek=10 conv=notrunc status=none
 cmp -s parts/a.tar.zst.part-1 bad/a.tar.zst.part-1 && fail "the corrupting write changed nothing"
-expect_error 1 "bad/a.tar.zst.part-1: SHA-256 differs from the manifest's" \
+expect_error 2 "bad/a.tar.zst.part-1: SHA-256 differs from the manifest's" \
   "$PDX" unpack bad/a.tar.zst --verify bad/a.manifest -C x1
 [ ! -e x1 ] || fail "unpacked despite a part failing verification"
 truncate -s 1000 bad/a.tar.zst.part-1
-expect_error 1 "bad/a.tar.zst.part-1: 1000 bytes, the manifest says 102400" \
+expect_error 2 "bad/a.tar.zst.part-1: 1000 bytes, the manifest says 102400" \
   "$PDX" unpack bad/a.tar.zst --verify bad/a.manifest -C x2
 last=$(ls parts/a.tar.zst.part-* | tail -1)
 cp parts/a.tar.zst.part-1 bad/ && rm "bad/$(basename "$last")"
-expect_error 1 "missing part $(basename "$last")" "$PDX" unpack bad/a.tar.zst --verify bad/a.manifest -C x3
+expect_error 2 "missing part $(basename "$last")" "$PDX" unpack bad/a.tar.zst --verify bad/a.manifest -C x3
 echo "# pdx manifest 1" >bad/empty.manifest
 expect_error 2 "bad/empty.manifest: the manifest lists no parts" \
   "$PDX" unpack parts/a.tar.zst --verify bad/empty.manifest -C x4

@@ -56,6 +56,29 @@ TEST(ResultTest, TryOnVoidStopsAtTheFirstError) {
   EXPECT_EQ(steps(true, false).error(), "step failed");
 }
 
+Result<void> bad_step() {
+  return Error{"not an archive", ErrorKind::bad_input};
+}
+
+Result<int> after_bad_step() {
+  TRY(bad_step());
+  return 1;
+}
+
+TEST(ResultTest, AnErrorIsAFailureUnlessSaidOtherwise) {
+  EXPECT_EQ(number(false).error_kind(), ErrorKind::failure);
+  EXPECT_EQ(step(false).error_kind(), ErrorKind::failure);
+}
+
+TEST(ResultTest, TryKeepsTheKind) {
+  auto r = after_bad_step();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), "not an archive");
+  EXPECT_EQ(r.error_kind(), ErrorKind::bad_input);
+  Result<std::string> s = Error{"x", ErrorKind::bad_input};
+  EXPECT_EQ(s.error_kind(), ErrorKind::bad_input);
+}
+
 TEST(ResultDeathTest, AskingForTheWrongHalfAborts) {
   EXPECT_DEATH((void)number(false).value(), "value\\(\\) of an error Result");
   EXPECT_DEATH((void)number(true).error(), "error\\(\\) of a good Result");

@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <filesystem>
+
 #include "archive/byte_sink.h"
 #include "archive/pack.h"
 #include "tests/unit/scratch.h"
@@ -168,7 +170,68 @@ TEST(Unpack, NotAnArchiveNamesTheFile) {
   options.directory = dir / "out";
   auto stats = unpack(options);
   ASSERT_FALSE(stats.ok());
-  EXPECT_NE(stats.error().find(dir / "notes.txt" + ": not an archive"), std::string::npos);
+  EXPECT_NE(stats.error().find(dir / "notes.txt" + ": not a tar or zip archive"),
+            std::string::npos);
+  EXPECT_EQ(stats.error_kind(), ErrorKind::bad_input);
+}
+
+}  // namespace pdx
+
+namespace pdx {
+
+namespace {
+
+Result<UnpackStats> unpack_into(const test::TempDir& dir, const std::string& archive,
+                                int strip = 0) {
+  UnpackOptions options;
+  options.parts = {dir / archive};
+  options.directory = dir / "out";
+  options.strip_components = strip;
+  return unpack(options);
+}
+
+}  // namespace
+
+TEST(Unpack, AnIsoImageIsRefusedByName) {
+  test::TempDir dir;
+  std::string iso(64 << 10, '\0');  // a tar reader takes the zeros for an empty archive
+  iso.replace(32769, 5, "CD001");
+  test::write_file(dir / "image.iso", iso);
+  auto stats = unpack_into(dir, "image.iso");
+  ASSERT_FALSE(stats.ok());
+  EXPECT_EQ(stats.error(), dir / "image.iso" +
+                               ": not a tar or zip archive (looks like ISO 9660); pdx reads tar, "
+                               "zip and cpio, plain or compressed with gzip, bzip2, xz or zstd");
+  EXPECT_EQ(stats.error_kind(), ErrorKind::bad_input);
+  EXPECT_FALSE(std::filesystem::exists(dir / "out"));
+}
+
+TEST(Unpack, ADamagedHeaderIsAnErrorNotAnEntryWithNoName) {
+  test::TempDir dir;
+  write_tar(dir / "a.tar", {{"first", "1\n"}, {"second", "2\n"}});
+  std::string tar = test::read_file(dir / "a.tar");
+  std::size_t second = tar.find("second");  // pax header of "second", then its own header
+  ASSERT_NE(second, std::string::npos);
+  tar[second / 512 * 512 + 10] ^= 0x55;
+  test::write_file(dir / "a.tar", tar);
+  auto stats = unpack_into(dir, "a.tar");
+  ASSERT_FALSE(stats.ok());
+  EXPECT_NE(stats.error().find(dir / "a.tar: after entry first: "), std::string::npos)
+      << stats.error();
+  EXPECT_NE(stats.error().find("the archive is corrupt"), std::string::npos) << stats.error();
+  EXPECT_EQ(stats.error_kind(), ErrorKind::bad_input);
+}
+
+TEST(Unpack, AWriteFailureNamesTheArchiveAndTheEntry) {
+  test::TempDir dir;
+  write_tar(dir / "a.tar", {{"sub/file", "data\n"}});
+  ASSERT_EQ(::mkdir((dir / "out").c_str(), 0755), 0);
+  test::write_file(dir / "out/sub", "a file where the archive has a directory\n");
+  auto stats = unpack_into(dir, "a.tar");
+  ASSERT_FALSE(stats.ok());
+  EXPECT_EQ(stats.error(),
+            dir / "a.tar: entry sub/file: cannot make directory sub: Not a directory");
+  EXPECT_EQ(stats.error_kind(), ErrorKind::failure);
 }
 
 }  // namespace pdx

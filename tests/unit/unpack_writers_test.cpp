@@ -22,7 +22,7 @@ FileToWrite file_in(std::shared_ptr<UnpackDirectory> directory, const std::strin
   file.directory = std::move(directory);
   file.base = base;
   file.temp_name = "." + base + ".pdx-1-" + base;
-  file.original = "archived/" + base;
+  file.origin = "archived/" + base;
   file.name = base;
   file.mode = 0640;
   file.mtime = timespec{1000000000, 5};
