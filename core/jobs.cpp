@@ -12,6 +12,19 @@ constexpr std::chrono::milliseconds kRemoteKillGrace{2000};
 
 }  // namespace
 
+void send_long_command_on_stdin(Job& job) {
+  if (job.command.size() <= kMaxExecCommand) return;
+  auto data = std::make_shared<std::string>(std::move(job.command));
+  std::size_t size = data->size();
+  if (job.stdin_data && !job.stdin_data->empty()) {
+    data->append(*job.stdin_data);
+    job.command = "eval \"$(head -c " + std::to_string(size) + ")\"";
+  } else {
+    job.command = "eval \"$(cat)\"";
+  }
+  job.stdin_data = std::move(data);
+}
+
 std::string with_remote_deadline(const std::string& command, std::chrono::milliseconds timeout) {
   auto ms = timeout + kRemoteKillGrace;
   std::string seconds =
@@ -31,17 +44,19 @@ std::vector<Job> make_jobs(const std::vector<Host>& hosts, const JobTemplate& tm
     job.endpoint = {host.name, host.user, host.port};
     job.label = host.label();
     job.index = rank;
+    const std::string& user = host.user.empty() ? tmpl.default_user : host.user;
     if (tmpl.remote) {
-      job.command =
-          export_prefix(env) + (tmpl.command_timeout.count() > 0
-                                    ? with_remote_deadline(tmpl.command, tmpl.command_timeout)
-                                    : tmpl.command);
+      std::string command =
+          tmpl.substitute_remote ? substitute_exec(tmpl.command, host, user, rank) : tmpl.command;
+      job.command = export_prefix(env) + (tmpl.command_timeout.count() > 0
+                                              ? with_remote_deadline(command, tmpl.command_timeout)
+                                              : command);
     } else {
-      const std::string& user = host.user.empty() ? tmpl.default_user : host.user;
       job.command = substitute_exec(tmpl.command, host, user, rank);
       for (const auto& [key, value] : env) job.env.push_back(key + "=" + value);
     }
     job.stdin_data = tmpl.stdin_data;
+    if (tmpl.remote) send_long_command_on_stdin(job);
     job.connect_timeout = tmpl.connect_timeout;
     job.command_timeout = tmpl.command_timeout;
     jobs.push_back(std::move(job));

@@ -14,10 +14,11 @@
 namespace pdx {
 
 struct JobTemplate {
-  std::string command;       // as typed
-  std::vector<EnvVar> env;   // -E / --env-file, in order
-  bool remote = true;        // Transport::remote()
-  std::string default_user;  // for %u: -l USER, else $USER
+  std::string command;             // as typed
+  std::vector<EnvVar> env;         // -E / --env-file, in order
+  bool remote = true;              // Transport::remote()
+  std::string default_user;        // for %u: -l USER, else $USER
+  bool substitute_remote = false;  // pdsh's ssh module: %h %u %n %% over ssh too (cmd/pdsh.cpp)
   std::shared_ptr<const std::string> stdin_data;
   std::optional<std::chrono::milliseconds> connect_timeout;  // see Job::connect_timeout
   std::chrono::milliseconds command_timeout{0};
@@ -26,7 +27,18 @@ struct JobTemplate {
 /// Remote: command = "export PDX_HOST=... KEY=...; " + command as typed, wrapped by
 /// with_remote_deadline() when there is a command timeout.
 /// Local (-R exec): command with %h %u %n %% substituted; PDX_* and -E in Job::env.
+/// With substitute_remote, remote commands are substituted too, before the prefix is added.
 std::vector<Job> make_jobs(const std::vector<Host>& hosts, const JobTemplate& tmpl);
+
+/// libssh2 1.10 sends no packet over 35000 bytes, so an exec request carries at most about that
+/// much command (OpenSSH's own client: 256 KB). DeepSpeed's exports make longer ones.
+inline constexpr std::size_t kMaxExecCommand = 32 << 10;
+
+/// A remote command longer than kMaxExecCommand goes to the host ahead of the job's stdin, and
+/// the command line sent reads it back and evals it in the user's shell: `eval "$(cat)"`, or
+/// with stdin to pass on `eval "$(head -c SIZE)"` (head(1) reads no more than asked). Shorter
+/// commands are left alone.
+void send_long_command_on_stdin(Job& job);
 
 /// -u over ssh: libssh2 1.10 cannot signal a remote command, so the host kills it itself. The
 /// command runs under `timeout -s KILL` (GNU coreutils: the whole process group is killed) in

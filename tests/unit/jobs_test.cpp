@@ -35,6 +35,26 @@ TEST(MakeJobs, LocalSubstitutesAndPutsEnvInTheChild) {
   EXPECT_EQ(jobs[0].env.front(), "PDX_HOST=n1");
 }
 
+TEST(SendLongCommandOnStdin, ShortCommandsStayLongOnesGoAheadOfStdin) {
+  Job job;
+  job.command = "echo short";
+  send_long_command_on_stdin(job);
+  EXPECT_EQ(job.command, "echo short");
+  EXPECT_EQ(job.stdin_data, nullptr);
+
+  std::string long_command = "echo " + std::string(kMaxExecCommand, 'x');
+  job.command = long_command;
+  send_long_command_on_stdin(job);
+  EXPECT_EQ(job.command, "eval \"$(cat)\"");
+  EXPECT_EQ(*job.stdin_data, long_command);
+
+  job.command = long_command;
+  job.stdin_data = std::make_shared<const std::string>("input");
+  send_long_command_on_stdin(job);
+  EXPECT_EQ(job.command, "eval \"$(head -c " + std::to_string(long_command.size()) + ")\"");
+  EXPECT_EQ(*job.stdin_data, long_command + "input");
+}
+
 }  // namespace
 }  // namespace pdx
 
@@ -51,6 +71,16 @@ TEST(MakeJobs, RemoteCommandTimeoutKillsOnTheHostItself) {
             "if command -v timeout >/dev/null 2>&1; then exec timeout -s KILL 3.5 "
             "\"${SHELL:-/bin/sh}\" -c 'sleep 100; echo '\\''done'\\'''; fi\n"
             "sleep 100; echo 'done'");
+}
+
+TEST(MakeJobs, RemoteSubstitutesWhenAskedAsPdshDoes) {
+  JobTemplate t;
+  t.command = "echo %h %u %n %% %X";
+  t.default_user = std::string("me");
+  t.substitute_remote = true;
+  auto jobs = make_jobs(hosts(), t);
+  EXPECT_TRUE(jobs[1].command.ends_with("; echo n2 al 1 % %X")) << jobs[1].command;
+  EXPECT_TRUE(jobs[0].command.starts_with("export PDX_HOST=n1 "));
 }
 
 }  // namespace
