@@ -23,4 +23,9 @@ template <class T>
   fail(failed.error_kind(), failed.error());
 }
 
+/// `pdx --compat-dir`: prints the directory holding the pdsh and dshbak links of this pdx
+/// (PREFIX/lib/pdx/bin for PREFIX/bin/pdx), then ends the parse with CLI::Success (exit 0).
+/// Throws FatalError when there is no such directory (pdx run from its build tree).
+void print_compat_dir();
+
 }  // namespace pdx

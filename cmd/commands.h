@@ -12,4 +12,8 @@ int cmd_unpack(int argc, char** argv);  // pdx unpack IN... -C DIR     (cmd/unpa
 int cmd_join(int argc, char** argv);    // pdx join PARTS... -o FILE   (cmd/join.cpp)
 int cmd_split(int argc, char** argv);   // pdx split FILE --size SIZE  (cmd/split.cpp)
 
+// pdx started under another name (a link): main() picks these by argv[0], which they keep.
+int cmd_pdsh(int argc, char** argv);    // pdsh [-S] -w HOSTS ARGS...  (cmd/pdsh.cpp)
+int cmd_dshbak(int argc, char** argv);  // dshbak [-c] < pdsh output   (cmd/dshbak.cpp)
+
 }  // namespace pdx

@@ -21,7 +21,18 @@ constexpr Subcommand kSubcommands[] = {
     {"join", pdx::cmd_join},   {"split", pdx::cmd_split},
 };
 
+// pdx under the names of the tools it stands in for (links in `pdx --compat-dir`).
+constexpr Subcommand kCompatNames[] = {{"pdsh", pdx::cmd_pdsh}, {"dshbak", pdx::cmd_dshbak}};
+
+std::string_view program_name(const char* argv0) {
+  std::string_view name = argv0;
+  auto slash = name.rfind('/');
+  return slash == std::string_view::npos ? name : name.substr(slash + 1);
+}
+
 int dispatch(int argc, char** argv) {
+  for (const auto& compat : kCompatNames)
+    if (argc >= 1 && compat.name == program_name(argv[0])) return compat.run(argc, argv);
   if (argc >= 2) {
     for (const auto& sub : kSubcommands) {
       if (sub.name == argv[1]) {

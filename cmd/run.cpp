@@ -66,6 +66,9 @@ void add_options(CLI::App& app, RunOptions& o) {
       ->allow_extra_args(false);
   app.add_option("--env-file", o.env_file, "Export the KEY=VALUE lines of FILE to the command");
   app.add_flag("-n", o.no_stdin, "Do not send stdin to the commands");
+  app.add_flag_callback(
+      "--compat-dir", print_compat_dir,
+      "Print the directory of the pdsh and dshbak links (pdx(1) PDSH COMPATIBILITY)");
   app.add_flag("-S", o.strict,
                "Exit with the largest remote exit status (always on; for pdsh users)");
 }

@@ -31,13 +31,14 @@ std::vector<Job> make_jobs(const std::vector<Host>& hosts, const JobTemplate& tm
     job.endpoint = {host.name, host.user, host.port};
     job.label = host.label();
     job.index = rank;
+    const std::string& user = host.user.empty() ? tmpl.default_user : host.user;
     if (tmpl.remote) {
-      job.command =
-          export_prefix(env) + (tmpl.command_timeout.count() > 0
-                                    ? with_remote_deadline(tmpl.command, tmpl.command_timeout)
-                                    : tmpl.command);
+      std::string command =
+          tmpl.substitute_remote ? substitute_exec(tmpl.command, host, user, rank) : tmpl.command;
+      job.command = export_prefix(env) + (tmpl.command_timeout.count() > 0
+                                              ? with_remote_deadline(command, tmpl.command_timeout)
+                                              : command);
     } else {
-      const std::string& user = host.user.empty() ? tmpl.default_user : host.user;
       job.command = substitute_exec(tmpl.command, host, user, rank);
       for (const auto& [key, value] : env) job.env.push_back(key + "=" + value);
     }

@@ -15,11 +15,12 @@
 namespace pdx {
 
 struct JobTemplate {
-  std::string command;                                       // as typed
-  std::vector<EnvVar> env;                                   // -E / --env-file, in order
-  bool remote = true;                                        // Transport::remote()
-  std::string default_user;                                  // for %u: -l USER, else $USER
-  std::shared_ptr<Broadcast> stdin_source;                   // see Job::stdin_source
+  std::string command;             // as typed
+  std::vector<EnvVar> env;         // -E / --env-file, in order
+  bool remote = true;              // Transport::remote()
+  std::string default_user;        // for %u: -l USER, else $USER
+  bool substitute_remote = false;  // pdsh's ssh module: %h %u %n %% over ssh too (cmd/pdsh.cpp)
+  std::shared_ptr<Broadcast> stdin_source;  // see Job::stdin_source
   std::optional<std::chrono::milliseconds> connect_timeout;  // see Job::connect_timeout
   std::chrono::milliseconds command_timeout{0};
 };
@@ -27,6 +28,7 @@ struct JobTemplate {
 /// Remote: command = "export PDX_HOST=... KEY=...; " + command as typed, wrapped by
 /// with_remote_deadline() when there is a command timeout.
 /// Local (-R exec): command with %h %u %n %% substituted; PDX_* and -E in Job::env.
+/// With substitute_remote, remote commands are substituted too, before the prefix is added.
 std::vector<Job> make_jobs(const std::vector<Host>& hosts, const JobTemplate& tmpl);
 
 /// -u over ssh: libssh2 1.10 cannot signal a remote command, so the host kills it itself. The

@@ -124,6 +124,11 @@ std::string apply_algorithm_list(std::string_view defaults, std::string_view lis
   return joined;
 }
 
+ExecLine exec_line(const std::string& command) {
+  if (command.size() <= kMaxExecCommand) return {command, ""};
+  return {"eval \"$(head -c " + std::to_string(command.size()) + ")\"", command};
+}
+
 std::string supported_only(std::string_view list, std::string_view supported) {
   auto known = split_commas(supported);
   std::string kept;
@@ -318,9 +323,14 @@ asio::awaitable<Step> HostSession::exec() {
                                    nullptr, 0);
   });
   if (!channel_) co_return waiter_.failure(rc, "cannot open a channel");
-  const std::string& command = job_.command;
+  line_ = exec_line(job_.command);
+  const std::string& command = line_.request;
   command_running_ = true;  // from the request on: the reply may be what never comes
-  bool no_input = !input_source_;
+  if (!line_.ahead_of_stdin.empty()) {
+    input_ = line_.ahead_of_stdin;
+    input_is_line_ = true;
+  }
+  bool no_input = input_.empty() && input_done_;
   rc = co_await ssh_call(waiter_, [&] {
     int status = libssh2_channel_process_startup(channel_, "exec", 4, command.data(),
                                                  static_cast<unsigned>(command.size()));
@@ -426,7 +436,8 @@ Step HostSession::send_stdin(StreamPass& pass) {
   pass.half_sent = half_sent(session_, n);
   if (n > 0) {
     input_.remove_prefix(static_cast<std::size_t>(n));
-    input_source_->consume(job_.index, static_cast<std::size_t>(n));
+    if (!input_is_line_) input_source_->consume(job_.index, static_cast<std::size_t>(n));
+    input_is_line_ = input_is_line_ && !input_.empty();
     pass.progress = true;
   } else if (n < 0 && n != LIBSSH2_ERROR_EAGAIN) {
     input_ = {};  // the command closed its stdin

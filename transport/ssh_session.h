@@ -29,6 +29,20 @@ struct HostPlan {
   std::string kex_algorithms, host_key_algorithms, ciphers, macs;  // empty: libssh2's
 };
 
+/// libssh2 1.10 sends no packet over 35000 bytes, so an exec request carries at most about that
+/// much command (OpenSSH's own client: 256 KB). DeepSpeed's exports make longer ones.
+inline constexpr std::size_t kMaxExecCommand = 32 << 10;
+
+/// What goes to the host for `command`: the exec request, and bytes to send ahead of stdin.
+/// A command over kMaxExecCommand goes ahead of stdin, and the request reads it back and evals
+/// it in the user's shell: `eval "$(head -c SIZE)"` (head(1) reads no more than asked, so the
+/// command's own stdin follows). Shorter commands are the request as they are.
+struct ExecLine {
+  std::string request;
+  std::string ahead_of_stdin;
+};
+ExecLine exec_line(const std::string& command);
+
 class HostSession : public std::enable_shared_from_this<HostSession> {
  public:
   HostSession(HostPlan plan, const Job& job, JobIo& io, Credentials& credentials, SetupGate& gate,
@@ -89,6 +103,8 @@ class HostSession : public std::enable_shared_from_this<HostSession> {
   LIBSSH2_SESSION* session_ = nullptr;
   LIBSSH2_CHANNEL* channel_ = nullptr;
   bool handshaken_ = false;
+  ExecLine line_;                 // the request, and what goes ahead of stdin
+  bool input_is_line_ = false;    // input_ is (the rest of) line_.ahead_of_stdin
   std::string_view input_;        // stdin taken from the broadcast, not yet accepted by libssh2
   bool command_running_ = false;  // exec requested, and its channel not seen closed
   bool eof_sent_ = false;         // EOF sent, or the command no longer reads stdin

@@ -53,5 +53,15 @@ TEST(MakeJobs, RemoteCommandTimeoutKillsOnTheHostItself) {
             "sleep 100; echo 'done'");
 }
 
+TEST(MakeJobs, RemoteSubstitutesWhenAskedAsPdshDoes) {
+  JobTemplate t;
+  t.command = "echo %h %u %n %% %X";
+  t.default_user = std::string("me");
+  t.substitute_remote = true;
+  auto jobs = make_jobs(hosts(), t);
+  EXPECT_TRUE(jobs[1].command.ends_with("; echo n2 al 1 % %X")) << jobs[1].command;
+  EXPECT_TRUE(jobs[0].command.starts_with("export PDX_HOST=n1 "));
+}
+
 }  // namespace
 }  // namespace pdx

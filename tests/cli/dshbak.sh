@@ -1,0 +1,32 @@
+# pdx as dshbak: `pdsh ... | dshbak [-c]` groups "host: line" output by host, hosts in order of
+# their numbers; -c shares one header among hosts with identical output, names folded as pdx
+# folds them. Compared with Debian's dshbak where it is installed.
+source "$(dirname "$0")/../lib/pdsh_common.sh"
+
+printf '%s\n' 'n10: a' 'n2: b' 'n1: a' 'n3: a' 'not a host line' 'n2:c' ' n11 : a' > "$SCRATCH/in"
+
+"$DSHBAK" < "$SCRATCH/in" > "$SCRATCH/out" || fail "dshbak failed"
+expect_eq "$(cat "$SCRATCH/out")" "$(printf -- '----------------\n%s\n----------------\n%s\n' \
+  n1 a n2 $'b\nc' n3 a n10 a n11 a)" "dshbak"
+if [[ -n $REAL_DSHBAK ]]; then
+  expect_eq "$(cat "$SCRATCH/out")" "$("$REAL_DSHBAK" < "$SCRATCH/in" 2> /dev/null)" "vs Debian's dshbak"
+fi
+
+"$DSHBAK" -c < "$SCRATCH/in" > "$SCRATCH/out" || fail "dshbak -c failed"
+expect_eq "$(cat "$SCRATCH/out")" "$(printf -- '----------------\n%s\n----------------\n%s\n' \
+  'n[1,3,10-11]' a n2 $'b\nc')" "dshbak -c"
+if [[ -n $REAL_DSHBAK ]]; then  # folded the same here
+  expect_eq "$(cat "$SCRATCH/out")" "$("$REAL_DSHBAK" -c < "$SCRATCH/in")" "vs Debian's dshbak -c"
+fi
+
+# pdx's own output, labels with ports, through dshbak -c.
+"$PDX" -R exec -w '127.0.0.[1-3]:2222' 'echo up' < /dev/null | "$DSHBAK" -c > "$SCRATCH/out"
+expect_eq "$(cat "$SCRATCH/out")" "$(printf -- '----------------\n127.0.0.[1-3]:2222\n----------------\nup\n')" "pdx | dshbak -c"
+
+for bad in -Z "-d dir" "file"; do
+  # shellcheck disable=SC2086
+  "$DSHBAK" $bad < /dev/null > "$SCRATCH/stdout" 2> "$SCRATCH/stderr"
+  status=$? err=$(cat "$SCRATCH/stderr")
+  expect_usage_error
+done
+true

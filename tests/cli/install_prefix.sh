@@ -1,0 +1,28 @@
+# cmake --install: pdx, its man page and bash completion in place, and the pdsh and dshbak links
+# in PREFIX/lib/pdx/bin (not in PREFIX/bin, so a real pdsh is not shadowed); `pdx --compat-dir`
+# prints that directory. The build directory is the one holding $PDX.
+source "$(dirname "$0")/../lib/common.sh"
+
+build=$(dirname "$PDX")
+prefix=$SCRATCH/p
+cmake --install "$build" --prefix "$prefix" > "$SCRATCH/install.log" 2>&1 || fail "install: $(cat "$SCRATCH/install.log")"
+for file in bin/pdx share/man/man1/pdx.1 share/bash-completion/completions/pdx lib/pdx/bin/pdsh lib/pdx/bin/dshbak; do
+  [[ -e $prefix/$file ]] || fail "not installed: $file"
+done
+[[ -e $prefix/bin/pdsh ]] && fail "pdsh installed in bin/, shadowing a real pdsh"
+expect_eq "$(readlink "$prefix/lib/pdx/bin/pdsh")" "../../../bin/pdx" "relative link"
+
+PDX=$prefix/lib/pdx/bin/pdsh run_pdx -V
+expect_status 0
+expect_contains "$out" "pdsh-2.34 (pdx " "pdsh -V"
+PDX=$prefix/bin/pdx run_pdx --version
+expect_contains "$out" "pdx " "pdx --version"
+PDX=$prefix/bin/pdx run_pdx --compat-dir
+expect_status 0
+expect_eq "$out" "$prefix/lib/pdx/bin" "--compat-dir"
+PATH=$out:$PATH command -v pdsh | grep -qx "$prefix/lib/pdx/bin/pdsh" || fail "pdsh not found first in PATH"
+
+run_pdx --compat-dir  # the build tree's pdx has no links next to it
+expect_status 1
+expect_contains "$err" "pdx: error: no pdsh link next to this pdx"
+true
