@@ -12,6 +12,12 @@ import torch
 import torch.distributed as dist
 
 
+def say(line):
+    """One write per line: the workers share the agent's stdout, and torchrun starts them with
+    -u, where print() writes the text and its newline apart, so two workers' lines can mix."""
+    os.write(1, (line + "\n").encode())
+
+
 def main():
     dist.init_process_group("gloo")
     node = int(os.environ["GROUP_RANK"])
@@ -19,12 +25,12 @@ def main():
     with open(sys.argv[1], "rb") as shard:
         data = shard.read()
     mine = sum(data[local::local_world]) * (node + 1)
-    print(f"torch_job: node={node} local={local} rank={dist.get_rank()} shard={sys.argv[1]}"
-          f" bytes={len(data[local::local_world])}", flush=True)
+    say(f"torch_job: node={node} local={local} rank={dist.get_rank()} shard={sys.argv[1]}"
+        f" bytes={len(data[local::local_world])}")
     total = torch.tensor([mine, 1], dtype=torch.int64)
     dist.all_reduce(total, op=dist.ReduceOp.SUM)
     if dist.get_rank() == 0:
-        print(f"torch_job: workers={total[1].item()} checksum={total[0].item()}", flush=True)
+        say(f"torch_job: workers={total[1].item()} checksum={total[0].item()}")
     dist.destroy_process_group()
 
 
