@@ -71,7 +71,7 @@ torch_fail() {
 
 # expect_torch_run OUTPUT CHECKSUM LOG...: OUTPUT (the job's stdout, host: prefixes and all) has
 # one line per worker, node ranks 0-3 with 2 workers each, and rank 0's all-reduced result
-# CHECKSUM over 8 workers; then no process of the job is left.
+# CHECKSUM over 8 workers; and no process of the job is left.
 expect_torch_run() {
   local output=$1 checksum=$2 node
   shift 2
@@ -81,6 +81,11 @@ expect_torch_run() {
   done
   grep -q "torch_job: workers=8 checksum=$checksum\$" <<< "$output" ||
     torch_fail "no all-reduced checksum $checksum" "$@"
+  expect_job_gone "$@"
+}
+
+# expect_job_gone LOG...: no process of the job is left on any host.
+expect_job_gone() {
   for _ in $(seq 50); do pgrep -f "$JOB_DIR" > /dev/null || return 0; sleep 0.1; done
   torch_fail "processes of the job left running: $(pgrep -af "$JOB_DIR")" "$@"
 }
