@@ -48,7 +48,7 @@ free_port() {
 # expected_checksum HOST...: what torch_job.py computes when HOST i has node rank i: the sum over
 # hosts of (i + 1) * the sum of the bytes of HOST i's shard.
 expected_checksum() {
-  local i=0 total=0 host sum
+  local i=0 total=0 host n sum
   for host in "$@"; do
     n=$(grep -nx "$host" "$HOSTFILE" | cut -d: -f1)
     sum=$(od -An -v -tu1 "$(home_of "$n")/$JOB_DIR/shard.$host" | awk '{ for (i = 1; i <= NF; i++) s += $i } END { print s }')
