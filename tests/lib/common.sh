@@ -2,6 +2,10 @@
 # Each test script: `source "$(dirname "$0")/../lib/common.sh"`, then plain commands; the first
 # failed assertion ends the script with status 1 (ctest shows the output).
 set -uo pipefail
+# Once only (ssh_common.sh and pdsh_common.sh both source it): again would make a second $SCRATCH
+# and drop the EXIT actions that at_exit registered.
+[[ -n ${PDX_COMMON_LOADED:-} ]] && return 0
+PDX_COMMON_LOADED=1
 
 : "${PDX:?PDX must point at the pdx binary (ctest sets it)}"
 TEST_NAME=$(basename "$0" .sh)
