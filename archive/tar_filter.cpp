@@ -459,9 +459,15 @@ Result<std::uint64_t> TarFilter::seek(std::int64_t offset, int whence) {
   chunk_ = {};
   ended_ = false;
   block_fill_ = 0;
-  expect_ = Expect::passive;
   auto now = TRY(source_.seek(offset, whence));
   in_offset_ = out_offset_ = now;
+  // Back at the start (after a format's look at the end, say) the walk starts afresh; elsewhere
+  // it cannot know where headers are.
+  expect_ = now == 0 ? Expect::header : Expect::passive;
+  format_ = Format::unknown;
+  skip_ = 0;
+  scan_.reset();
+  pax_size_.reset();
   return now;
 }
 

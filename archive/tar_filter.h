@@ -85,10 +85,18 @@ class TarFilter {
   /// and the header's offset.
   Result<std::span<const char>> read();
   /// As lseek, in offsets of the filtered stream. Forward from the current offset always works
-  /// (libarchive's skip of entry data); anything else only while nothing was rewritten.
+  /// (libarchive's skip of entry data); anything else only while nothing was rewritten, and the
+  /// walk goes on only from offset 0 (elsewhere the rest passes unchanged).
   Result<std::uint64_t> seek(std::int64_t offset, int whence);
 
  private:
+  // The walk, one 512-byte block looked at after each stretch of data passed:
+  //
+  //   header --(entry, special header: skip its data, padded)--> header
+  //   header --(GNU old sparse, isextended)--> extension --(isextended)--> extension
+  //   extension --(last one: skip the entry's data)--> header
+  //   header --(oversize pax: shrink)--> header
+  //   any --(end of archive, bad checksum, a size libarchive refuses, unsure)--> passive
   enum class Expect { header, extension, passive };
   enum class Format { unknown, old, ustar, gnu, pax };  // libarchive's archive_format
 

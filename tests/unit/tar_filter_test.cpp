@@ -268,6 +268,24 @@ TEST(TarFilter, SeeksAnywhereWhileNothingWasRewritten) {
   EXPECT_EQ(std::string(piece->data(), piece->size()), std::string(10, 'z'));
 }
 
+TEST(TarFilter, WalksAfreshAfterASeekBackToTheStart) {
+  std::string input = file("a", std::string(5000, 'a')) + pax(record("comment", kBig)) + kEnd;
+  MemorySource source(input, 1000);
+  TarFilter filter(source);
+  ASSERT_TRUE(filter.read().ok());
+  ASSERT_TRUE(filter.seek(-22, SEEK_END).ok());
+  ASSERT_TRUE(filter.read().ok());
+  ASSERT_TRUE(filter.seek(0, SEEK_SET).ok());
+  std::string out;
+  for (;;) {
+    auto piece = filter.read();
+    ASSERT_TRUE(piece.ok());
+    if (piece->empty()) break;
+    out.append(piece->data(), piece->size());
+  }
+  EXPECT_TRUE(out == file("a", std::string(5000, 'a')) + pax("") + kEnd);
+}
+
 TEST(PaxRecords, SplitsRecordsFedByteByByte) {
   std::string body = record("size", "42") + record("comment", "drop me") + record("path", "p");
   PaxRecords records(
