@@ -1,6 +1,6 @@
 #include "archive/tar_filter.h"
 
-#include <stdio.h>
+#include <cstdio>
 
 #include <algorithm>
 #include <cstring>
