@@ -18,6 +18,7 @@
 #include <utility>
 #include <variant>
 
+#include "archive/tar_filter.h"
 #include "archive/unpack_file.h"
 #include "archive/unpack_input.h"
 #include "archive/unpack_writers.h"
@@ -124,13 +125,21 @@ class DirectoryCache {
   std::string cached_name_;
 };
 
-// libarchive's view of the stream. Keeps a failure of its own, which names the part.
-struct ArchiveInput {
+// libarchive's view of the stream: the parts, decoded, through TarFilter (which shrinks a pax
+// header over libarchive's 1 MiB). Keeps a failure of its own, which names the part.
+struct ArchiveInput : TarSource {
   UnpackInput stream;
+  TarFilter filter{*this};
   std::optional<Error> error;
   std::function<void()> before_read;  // called before each read, which may wait for input
 
   explicit ArchiveInput(std::vector<std::string> parts) : stream(std::move(parts)) {}
+
+  Result<std::span<const char>> read() override { return stream.read(); }
+  Result<std::uint64_t> seek(std::int64_t offset, int whence) override {
+    return stream.seek(offset, whence);
+  }
+  const std::string& current_part() const override { return stream.current_part(); }
 
   int open(struct archive* a) {
     archive_read_set_callback_data(a, this);
@@ -142,7 +151,7 @@ struct ArchiveInput {
   static la_ssize_t read_callback(struct archive* a, void* self, const void** block) {
     auto* in = static_cast<ArchiveInput*>(self);
     if (in->before_read) in->before_read();
-    auto data = in->stream.read();
+    auto data = in->filter.read();
     if (!data) {
       in->error = Error{data.error(), data.error_kind()};
       archive_set_error(a, EIO, "%s", data.error().c_str());
@@ -153,7 +162,7 @@ struct ArchiveInput {
   }
 
   static la_int64_t seek_callback(struct archive*, void* self, la_int64_t offset, int whence) {
-    auto done = static_cast<ArchiveInput*>(self)->stream.seek(offset, whence);
+    auto done = static_cast<ArchiveInput*>(self)->filter.seek(offset, whence);
     return done ? static_cast<la_int64_t>(*done) : ARCHIVE_FATAL;
   }
 };
@@ -251,19 +260,21 @@ class Unpacker {
     if (auto pending = input_.stream.pending_error()) return *pending;
     std::string message = archive_message(reader_.get());
     const std::string& part = input_.stream.current_part();
+    std::string where = !original.empty()     ? at(original)
+                        : last_entry_.empty() ? part + ": at its start"
+                                              : part + ": after entry " + last_entry_;
+    // libarchive 3.6 takes up to 1 MiB; TarFilter shrinks a pax header, not a long name (which
+    // may come before libarchive has recognised the format).
+    if (message == "Special header too large") {
+      return Error{where + ": a GNU long-name (or other special) header over 1 MiB, more than " +
+                       "libarchive reads: pdx cannot unpack this archive (GNU tar can)",
+                   ErrorKind::bad_input};
+    }
     if (archive_format(reader_.get()) == 0) {  // no format recognised
       std::string what = input_.stream.position() == 0 ? "empty" : message;
       return Error{part + ": not a tar or zip archive (" + what +
                        "); pdx reads tar, zip and cpio, plain or compressed with gzip, bzip2, "
                        "xz or zstd",
-                   ErrorKind::bad_input};
-    }
-    std::string where = !original.empty()     ? at(original)
-                        : last_entry_.empty() ? part + ": at its start"
-                                              : part + ": after entry " + last_entry_;
-    if (message == "Special header too large") {  // libarchive 3.6 takes up to 1 MiB
-      return Error{where + ": a pax or GNU long-name header over 1 MiB, more than libarchive " +
-                       "reads: pdx cannot unpack this archive (GNU tar can)",
                    ErrorKind::bad_input};
     }
     // libarchive says "Truncated ..." when the data ran out; a zip's end was read first (its

@@ -25,14 +25,15 @@ open("z.zip", "wb").write(d)
 PY
 expect_error 2 "z.zip: entry numbers: .*the archive is corrupt" "$PDX" unpack z.zip -C x3
 grep -q "ends early" "$WORK/err" && fail "a bad CRC reported as truncation: $(cat "$WORK/err")"
-# A pax header over libarchive's 1 MiB: said so, not "corrupt".
+# A GNU long name over libarchive's 1 MiB: said so, not "corrupt" (a pax header that big is
+# shrunk: archive_big_pax_header.sh).
 python3 - <<'PY'
 import io, tarfile
-with tarfile.open("bigpax.tar", "w", format=tarfile.PAX_FORMAT) as t:
-    i = tarfile.TarInfo("a"); i.size = 2; i.pax_headers = {"comment": "c" * 1100000}
+with tarfile.open("biglong.tar", "w", format=tarfile.GNU_FORMAT) as t:
+    i = tarfile.TarInfo("n" * 1100000); i.size = 2
     t.addfile(i, io.BytesIO(b"a\n"))
 PY
-expect_error 2 "bigpax.tar: at its start: a pax or GNU long-name header over 1 MiB" "$PDX" unpack bigpax.tar -C x4
+expect_error 2 "biglong.tar: at its start: a GNU long-name \(or other special\) header over 1 MiB.*GNU tar can" "$PDX" unpack biglong.tar -C x4
 # pack: a path longer than PATH_MAX is said to be that, not a permission problem.
 long=$(printf 'x%.0s' $(seq 250))
 mkdir deep && (cd deep && for i in $(seq 17); do mkdir "$long" && cd "$long"; done && echo x >f)
