@@ -1,6 +1,6 @@
 # Shared by tests/cli/push_*.sh and ssh_push_*.sh: a source tree with awkward names, and how to
 # compare what a host received with it.
-source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+[[ -n ${SCRATCH:-} ]] || source "$(dirname "${BASH_SOURCE[0]}")/common.sh"  # once: it makes SCRATCH
 
 # make_tree DIR: files with spaces, quotes, a newline, $(...), a leading '-', a subdirectory,
 # an empty file and one of 3 MiB (several data frames).
@@ -34,4 +34,14 @@ no_leftovers() {
   local left
   left=$(find "$1" -name '.*.pdx-*' 2> /dev/null)
   [[ -z $left ]] || fail "temporary files left: $left"
+}
+
+# clean_on_hosts N NAME: remove NAME from the homes of hosts 1..N now and when the test ends
+# (the homes outlive a test run).
+clean_on_hosts() {
+  local i
+  for i in $(seq "$1"); do
+    rm -rf "$(home_of "$i")/$2"
+    at_exit "rm -rf '$(home_of "$i")/$2'"
+  done
 }
