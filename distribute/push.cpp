@@ -72,11 +72,14 @@ class Passes {
   }
 
   // A broadcast of `input` to the `readers` jobs of a pass: spooled when they cannot all run
-  // at once; readers not in `members` (by position) are finished at once.
+  // at once; readers not in `members` (by position) are finished at once. `streams` broadcasts
+  // run at once: they share the memory of one window.
   std::shared_ptr<Broadcast> broadcast(int input, std::size_t readers,
-                                       const std::vector<bool>& members) const {
+                                       const std::vector<bool>& members,
+                                       std::size_t streams = 1) const {
     Broadcast::Options options;
     options.spool = readers > fanout_;
+    options.window = std::max(options.window / streams, 4 * options.chunk);
     auto started = Broadcast::start(input, readers, options);
     if (!started) throw FatalError(started.error());
     std::shared_ptr<Broadcast> b = std::move(*started);
@@ -208,7 +211,8 @@ void receive(Passes& passes, std::vector<Group>& groups, const AgentLocation& ag
   for (std::size_t g = 0; g < groups.size(); ++g) {
     std::vector<bool> members(receivers.size());
     for (std::size_t k = 0; k < receivers.size(); ++k) members[k] = group_of[k] == g;
-    sources.push_back(passes.broadcast(groups[g].stream->input(), receivers.size(), members));
+    sources.push_back(
+        passes.broadcast(groups[g].stream->input(), receivers.size(), members, groups.size()));
   }
   auto replies = passes.run(receivers, agent_command(agent, {"--receive=" + dest}),
                             [&](std::size_t k) { return sources[group_of[k]]; });
