@@ -72,20 +72,17 @@ std::string base_name(const std::string& src) {
 
 Result<PushSources> scan_sources(const std::vector<std::string>& sources, const std::string& dest) {
   PushSources result;
-  bool as_possible = sources.size() == 1 && !dest.ends_with('/');
-  if (as_possible) result.as.emplace();
   for (const auto& src : sources) {
     struct stat st;
     if (::stat(src.c_str(), &st) != 0) return unreadable(src, errno);
+    bool as_possible = sources.size() == 1 && !dest.ends_with('/') && S_ISREG(st.st_mode);
+    if (as_possible) result.as.emplace();
     if (S_ISREG(st.st_mode) && ::access(src.c_str(), R_OK) != 0) return unreadable(src, errno);
     std::string name = base_name(src);
     if (name.empty() && !S_ISDIR(st.st_mode))
       return Error{src + ": not a directory", ErrorKind::bad_input};
     TRY(add_source(src, name, st, result.into, result.skipped));
-    if (as_possible) {
-      std::vector<std::string> again;  // the same skips as above
-      TRY(add_source(src, "", st, *result.as, again));
-    }
+    if (as_possible) result.as->files.push_back(file_of(src, "", st));
   }
   return result;
 }
@@ -127,9 +124,7 @@ Result<HostPlan> plan_host(const PushSources& sources, const HostListing& listin
   HostPlan plan;
   plan.into = !sources.as || listing.dest.kind == EntryKind::directory;
   const Layout& layout = layout_of(sources, plan);
-  bool needs_directory = plan.into || !layout.dirs.empty() ||
-                         (!layout.files.empty() && !layout.files.front().name.empty());
-  if (needs_directory && listing.dest.kind != EntryKind::missing &&
+  if (plan.into && listing.dest.kind != EntryKind::missing &&
       listing.dest.kind != EntryKind::directory)
     return Error{"Not a directory (" + dest + ")"};
   auto find = [&](const std::string& name) -> const Entry* {

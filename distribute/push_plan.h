@@ -2,11 +2,10 @@
 // What `pdx push SRC... DEST` sends to a host: the local files and directories, named as they
 // land under DEST, and for each host the part of them it lacks, from its agent's listing.
 //
-// Where sources land (cp -r's rules, and rsync's trailing '/' on a source directory):
-//   into  DEST ends in '/', is a directory on the host, or there are several sources: each SRC
-//         becomes DEST/basename(SRC); a directory written DIR/ puts its contents in DEST.
-//   as    one SRC, and DEST is not a directory on the host: a file is written as DEST itself,
-//         a directory's contents go in DEST.
+// Where sources land (rsync's rules, which stay the same when a push is run again):
+//   into  each SRC becomes DEST/basename(SRC); a directory written DIR/ puts its contents in
+//         DEST. Always for a directory, or when DEST ends in '/', or for several sources.
+//   as    one file SRC, and DEST not a directory on the host: the file is written as DEST.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -40,7 +39,7 @@ struct Layout {
 
 struct PushSources {
   Layout into;
-  std::optional<Layout> as;          // only for one SRC and a DEST without a trailing '/'
+  std::optional<Layout> as;          // only for one file SRC and a DEST without a trailing '/'
   std::vector<std::string> skipped;  // sources' symlinks, devices, fifos: not sent
 };
 

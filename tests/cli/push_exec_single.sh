@@ -1,5 +1,5 @@
 # pdx push SRC DEST: a file becomes DEST, or goes into it when DEST is a directory or ends in
-# '/'; a directory's contents go into DEST when written DIR/.
+# '/'; a directory goes into DEST, its contents when written DIR/, the same on a re-run (rsync).
 source "$(dirname "$0")/../lib/push_common.sh"
 export HOME=$SCRATCH/home
 printf 'data\n' > "$SCRATCH/f"
@@ -22,3 +22,10 @@ printf 'x' > "$SCRATCH/tree/s/x"
 run_pdx -R exec -w h1 push "$SCRATCH/tree/" "$SCRATCH/contents"
 expect_status 0
 expect_eq "$(cat "$SCRATCH/contents/s/x")" "x" "DIR/ contents"
+
+run_pdx -R exec -w h1 push "$SCRATCH/tree" "$SCRATCH/nested"
+expect_status 0
+rm "$SCRATCH/nested/tree/s/x"
+run_pdx -R exec -w h1 push "$SCRATCH/tree" "$SCRATCH/nested"
+expect_status 0
+expect_eq "$(cd "$SCRATCH/nested" && find . -type f)" "./tree/s/x" "a directory, pushed twice"

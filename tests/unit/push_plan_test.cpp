@@ -39,6 +39,17 @@ TEST(PushPlan, OneFileIntoOrAs) {
   EXPECT_EQ(dir_there->files, std::vector<std::size_t>{0});
 }
 
+TEST(PushPlan, ADirectoryAlwaysGoesInto) {  // as rsync: a re-run must not nest it
+  test::TempDir dir;
+  test::write_file(dir / "t/a", "1");
+  auto s = scan_sources({dir / "t"}, "/dest");
+  ASSERT_TRUE(s.ok());
+  EXPECT_FALSE(s->as);
+  auto plan = plan_host(*s, listing({{"", EntryKind::missing}}), "/dest");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_TRUE(plan->into);
+}
+
 TEST(PushPlan, TrailingSlashMeansInto) {
   test::TempDir dir;
   test::write_file(dir / "f", "abc");
