@@ -49,9 +49,31 @@ Entry entry_of(const std::string& name, const struct stat& st) {
                static_cast<std::uint64_t>(st.st_size), st.st_mtim.tv_sec};
 }
 
+// Sends an Entry for `name` (under the listed path, at `path` here) and, for a directory,
+// everything under it.
+Result<void> list_tree(const fs::path& path, const std::string& name, int out, Summary& summary) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0) return {};
+  if (!name.empty()) TRY(send(out, FrameType::entry, encode(entry_of(name, st))));
+  if (!S_ISDIR(st.st_mode)) return {};
+  std::error_code ec;
+  fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec);
+  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    std::string rel = it->path().lexically_relative(path).string();
+    if (!name.empty()) rel = name + "/" + rel;
+    if (::lstat(it->path().c_str(), &st) != 0 || !check_name(rel).ok()) continue;
+    TRY(send(out, FrameType::entry, encode(entry_of(rel, st))));
+    if (S_ISREG(st.st_mode)) {
+      ++summary.files;
+      summary.bytes += static_cast<std::uint64_t>(st.st_size);
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
-Result<void> agent_list(const std::string& path, int out) {
+Result<void> agent_list(const std::string& path, const std::vector<std::string>& under, int out) {
   Summary summary;
   struct stat st;
   if (::lstat(path.c_str(), &st) != 0) {
@@ -60,16 +82,11 @@ Result<void> agent_list(const std::string& path, int out) {
   }
   TRY(send(out, FrameType::entry, encode(entry_of("", st))));
   if (S_ISDIR(st.st_mode)) {
-    std::error_code ec;
-    fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec);
-    for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      std::string name = it->path().lexically_relative(path).string();
-      if (::lstat(it->path().c_str(), &st) != 0 || !check_name(name).ok()) continue;
-      TRY(send(out, FrameType::entry, encode(entry_of(name, st))));
-      if (S_ISREG(st.st_mode)) {
-        ++summary.files;
-        summary.bytes += static_cast<std::uint64_t>(st.st_size);
-      }
+    for (const auto& name : under) {
+      if (name == ".")
+        TRY(list_tree(path, "", out, summary));
+      else if (check_name(name).ok() && !name.empty())
+        TRY(list_tree(fs::path(path) / name, name, out, summary));
     }
   }
   return send(out, FrameType::summary, encode(summary));

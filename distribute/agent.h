@@ -3,16 +3,18 @@
 // `pdx push` (as `rsync --server` does for rsync). Knows nothing of hosts: it is one process on
 // one machine, given a path on its command line.
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "distribute/agent_protocol.h"
 
 namespace pdx {
 
-/// `pdx agent --list PATH`: writes to `out` an Entry for PATH itself (name "", kind missing when
-/// there is nothing there) and, when it is a directory, one for everything under it (symlinks
-/// listed as `other`, never followed), then a Summary. An Error: `out` could not be written.
-Result<void> agent_list(const std::string& path, int out);
+/// `pdx agent --list=PATH [--under=NAME]...`: writes to `out` an Entry for PATH itself (name "",
+/// kind missing when there is nothing there) and, when it is a directory, one for each NAME in
+/// `under` and everything below it ("." for all of PATH; symlinks listed as `other`, never
+/// followed), then a Summary. An Error: `out` could not be written.
+Result<void> agent_list(const std::string& path, const std::vector<std::string>& under, int out);
 
 /// `pdx agent --receive DEST`: reads frames from `in` until `done`, writing what they carry
 /// under DEST (made as needed):

@@ -106,12 +106,11 @@ std::string agent_said(const Reply& reply) {
 }
 
 // Pass 1: every host's listing of DEST, deploying the agent where it is missing.
-std::vector<std::pair<std::size_t, HostListing>> list_hosts(Passes& passes, const Indices& all,
-                                                            const AgentLocation& agent,
-                                                            const std::string& dest,
-                                                            PushReport& report) {
+std::vector<std::pair<std::size_t, HostListing>> list_hosts(
+    Passes& passes, const Indices& all, const AgentLocation& agent,
+    const std::vector<std::string>& list_args, PushReport& report) {
   std::vector<std::pair<std::size_t, HostListing>> listed;
-  std::string command = agent_command(agent, {"--list=" + dest});
+  std::string command = agent_command(agent, list_args);
   auto take = [&](std::vector<std::pair<std::size_t, Reply>> replies, Indices* missing) {
     for (auto& [i, reply] : replies) {
       if (missing && reply.result.exit_status == kAgentMissing && reply.out.empty()) {
@@ -247,7 +246,9 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
 
   std::vector<Group> groups;
-  for (auto& [i, listing] : list_hosts(passes, all, *agent, options.dest, report)) {
+  std::vector<std::string> list_args = {"--list=" + options.dest};
+  for (const auto& top : sources.tops) list_args.push_back("--under=" + top);
+  for (auto& [i, listing] : list_hosts(passes, all, *agent, list_args, report)) {
     HostPlan plan;
     if (!options.extract) {
       auto planned = plan_host(sources, listing, options.dest);

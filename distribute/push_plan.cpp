@@ -82,6 +82,7 @@ Result<PushSources> scan_sources(const std::vector<std::string>& sources, const 
     if (name.empty() && !S_ISDIR(st.st_mode))
       return Error{src + ": not a directory", ErrorKind::bad_input};
     TRY(add_source(src, name, st, result.into, result.skipped));
+    result.tops.push_back(name.empty() ? "." : name);
     if (as_possible) result.as->files.push_back(file_of(src, "", st));
   }
   return result;

@@ -5,6 +5,7 @@ source "$(dirname "$0")/../lib/push_common.sh"
 n=$(( CLUSTER_SIZE < 8 ? CLUSTER_SIZE : 8 ))
 make_tree "$SCRATCH/src"
 hosts=$(head -n "$n" "$HOSTFILE" | paste -sd,)
+sha=$(sha256sum < "$PDX" | cut -c1-64)
 clean_on_hosts "$n" "pushed dir"
 
 run_ssh -w "$hosts" push "$SCRATCH/src" 'pushed dir/'
@@ -15,7 +16,7 @@ for i in $(seq "$n"); do
   home=$(home_of "$i")
   same_tree "$SCRATCH/src" "$home/pushed dir/src"
   no_leftovers "$home/pushed dir"
-  [[ $(find "$home/.cache/pdx" -name pdx -type f | wc -l) -eq 1 ]] || fail "host $i: no agent deployed"
+  [[ -x $home/.cache/pdx/$sha/pdx ]] || fail "host $i: no agent deployed"
 done
 
 run_ssh -w "$hosts" push "$SCRATCH/src" 'pushed dir/'

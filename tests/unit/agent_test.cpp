@@ -202,7 +202,7 @@ TEST(Agent, ListsATree) {
   test::write_file(dir / "d/a", "12345");
   test::write_file(dir / "d/s/b", "");
   test::TempFile out;
-  ASSERT_TRUE(agent_list(dir / "d", out.fd()).ok());
+  ASSERT_TRUE(agent_list(dir / "d", {"."}, out.fd()).ok());
   FrameDecoder d;
   d.feed(out.read());
   std::vector<Entry> entries;
@@ -219,10 +219,28 @@ TEST(Agent, ListsATree) {
   EXPECT_EQ(a->kind, EntryKind::file);
 }
 
+TEST(Agent, ListsOnlyWhatIsAskedFor) {
+  test::TempDir dir;
+  test::write_file(dir / "d/a", "1");
+  test::write_file(dir / "d/s/b", "2");
+  test::write_file(dir / "d/other/c", "3");
+  test::TempFile out;
+  ASSERT_TRUE(agent_list(dir / "d", {"s", "missing", "../x"}, out.fd()).ok());
+  FrameDecoder d;
+  d.feed(out.read());
+  std::vector<std::string> names;
+  while (auto f = d.next()) {
+    if (!*f || (*f)->type == FrameType::summary) break;
+    names.push_back(decode_entry((*f)->payload)->name);
+  }
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"", "s", "s/b"}));
+}
+
 TEST(Agent, ListsAMissingPath) {
   test::TempDir dir;
   test::TempFile out;
-  ASSERT_TRUE(agent_list(dir / "none", out.fd()).ok());
+  ASSERT_TRUE(agent_list(dir / "none", {"."}, out.fd()).ok());
   FrameDecoder d;
   d.feed(out.read());
   auto f = d.next();
