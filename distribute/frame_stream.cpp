@@ -9,6 +9,7 @@
 #include "archive/part_reader.h"
 #include "archive/sha256.h"
 #include "archive/temp_file.h"
+#include "distribute/quiet_threads.h"
 
 namespace pdx {
 
@@ -72,6 +73,7 @@ Result<std::unique_ptr<FrameStream>> FrameStream::start(Produce produce) {
   if (::pipe2(fds, O_CLOEXEC) != 0) return Error{std::string("pipe: ") + std::strerror(errno)};
   std::unique_ptr<FrameStream> stream(new FrameStream());
   stream->read_ = Fd(fds[0]);
+  QuietThreads quiet;
   stream->thread_ = std::thread([s = stream.get(), produce = std::move(produce), w = Fd(fds[1])] {
     FrameWriter out(w.get());
     produce(out, *s);
