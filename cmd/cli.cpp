@@ -1,6 +1,7 @@
 #include "cmd/cli.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -33,6 +34,40 @@ std::optional<int> parse_cli(CLI::App& app, int argc, char** argv) {
 void fail(ErrorKind kind, const std::string& message) {
   if (kind == ErrorKind::bad_input) throw UsageError(message);
   throw FatalError(message);
+}
+
+namespace {
+constexpr double kMaxTimeout = 1e7;  // seconds (115 days): far from overflowing a timer
+}  // namespace
+
+void add_reach_options(CLI::App& app, ReachOptions& o) {
+  app.add_option("-w", o.include, "Hosts to run on: node[01-64], ^FILE, -EXCLUDED (repeatable)")
+      ->allow_extra_args(false);
+  app.add_option("-x", o.exclude, "Hosts to leave out, same syntax (repeatable)")
+      ->allow_extra_args(false);
+  app.add_option("-f", o.fanout, "Hosts at once (fan-out), default 64")->check(CLI::PositiveNumber);
+  app.add_option("-t", o.connect_timeout,
+                 "Connect timeout in seconds (default: ConnectTimeout, else 10); 0: none")
+      ->check(CLI::Range(0.0, kMaxTimeout));
+  app.add_option("-u", o.command_timeout, "Command timeout in seconds; the host then fails (255)")
+      ->check(CLI::Range(0.0, kMaxTimeout));
+  app.add_option("-R", o.rcmd, "How to reach hosts: ssh (default) or exec (run here, %h %u %n)")
+      ->check(CLI::IsMember({"ssh", "exec"}));
+  app.add_option("-l", o.ssh.user, "Remote user");
+  app.add_option("-p", o.ssh.port, "Remote port")->check(CLI::Range(1, 65535));
+  app.add_option("-i", o.ssh.identity_files, "Identity file (repeatable)")->allow_extra_args(false);
+  app.add_option("-o", o.ssh.options, "ssh option Key=Value (repeatable)")->allow_extra_args(false);
+  app.add_option("-F", o.ssh.config_file, "ssh config file");
+  app.add_flag("--askpass", o.ssh.askpass, "Prompt once for a password used on every host");
+}
+
+std::chrono::milliseconds millis(double seconds) {
+  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+}
+
+std::string local_user() {
+  const char* user = std::getenv("USER");
+  return user ? user : "";
 }
 
 void print_compat_dir() {

@@ -1,12 +1,16 @@
 #pragma once
 // What every subcommand does the same way: parse with CLI11, and on --help / a usage error
 // print and tell the caller which exit status to return; end the run on a failed Result.
+#include <chrono>
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "base/result.h"
+#include "transport/ssh_options.h"
 
 namespace pdx {
 
@@ -22,6 +26,25 @@ template <class T>
 [[noreturn]] void fail(const Result<T>& failed) {
   fail(failed.error_kind(), failed.error());
 }
+
+/// How a subcommand reaches its hosts: the options `pdx CMD` and `pdx push` share.
+struct ReachOptions {
+  std::vector<std::string> include, exclude;
+  std::size_t fanout = 64;
+  double connect_timeout = 0;  // only when -t was given: app.count("-t")
+  double command_timeout = 0;
+  std::string rcmd = "ssh";
+  SshOptions ssh;
+};
+
+/// -w -x -f -t -u -R -l -p -i -o -F --askpass.
+void add_reach_options(CLI::App& app, ReachOptions& o);
+
+/// Seconds as given on the command line, as milliseconds for a Job.
+std::chrono::milliseconds millis(double seconds);
+
+/// $USER, or "" (for %u when -l is not given).
+std::string local_user();
 
 /// `pdx --compat-dir`: prints the directory holding the pdsh and dshbak links of this pdx
 /// (PREFIX/lib/pdx/bin for PREFIX/bin/pdx), then ends the parse with CLI::Success (exit 0).

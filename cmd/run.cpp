@@ -23,15 +23,7 @@ namespace pdx {
 
 namespace {
 
-constexpr double kMaxTimeout = 1e7;  // seconds (115 days): far from overflowing a timer
-
-struct RunOptions {
-  std::vector<std::string> include, exclude;
-  std::size_t fanout = 64;
-  double connect_timeout = 0;  // only when -t was given: app.count("-t")
-  double command_timeout = 0;
-  std::string rcmd = "ssh";
-  SshOptions ssh;
+struct RunOptions : ReachOptions {
   bool no_prefix = false, gather = false, json = false, no_stdin = false;
   bool strict = false;  // -S: accepted for pdsh users; pdx always returns the largest status
   std::string outdir;
@@ -40,24 +32,7 @@ struct RunOptions {
 };
 
 void add_options(CLI::App& app, RunOptions& o) {
-  app.add_option("-w", o.include, "Hosts to run on: node[01-64], ^FILE, -EXCLUDED (repeatable)")
-      ->allow_extra_args(false);
-  app.add_option("-x", o.exclude, "Hosts to leave out, same syntax (repeatable)")
-      ->allow_extra_args(false);
-  app.add_option("-f", o.fanout, "Hosts at once (fan-out), default 64")->check(CLI::PositiveNumber);
-  app.add_option("-t", o.connect_timeout,
-                 "Connect timeout in seconds (default: ConnectTimeout, else 10); 0: none")
-      ->check(CLI::Range(0.0, kMaxTimeout));
-  app.add_option("-u", o.command_timeout, "Command timeout in seconds; the host then fails (255)")
-      ->check(CLI::Range(0.0, kMaxTimeout));
-  app.add_option("-R", o.rcmd, "How to reach hosts: ssh (default) or exec (run here, %h %u %n)")
-      ->check(CLI::IsMember({"ssh", "exec"}));
-  app.add_option("-l", o.ssh.user, "Remote user");
-  app.add_option("-p", o.ssh.port, "Remote port")->check(CLI::Range(1, 65535));
-  app.add_option("-i", o.ssh.identity_files, "Identity file (repeatable)")->allow_extra_args(false);
-  app.add_option("-o", o.ssh.options, "ssh option Key=Value (repeatable)")->allow_extra_args(false);
-  app.add_option("-F", o.ssh.config_file, "ssh config file");
-  app.add_flag("--askpass", o.ssh.askpass, "Prompt once for a password used on every host");
+  add_reach_options(app, o);
   app.add_flag("-N", o.no_prefix, "Do not prefix output lines with the host name");
   app.add_flag("-b", o.gather, "Gather: print identical outputs once, under folded host names");
   app.add_option("--outdir", o.outdir, "Write DIR/HOST.out and DIR/HOST.err instead of printing");
@@ -71,10 +46,6 @@ void add_options(CLI::App& app, RunOptions& o) {
       "Print the directory of the pdsh and dshbak links (pdx(1) PDSH COMPATIBILITY)");
   app.add_flag("-S", o.strict,
                "Exit with the largest remote exit status (always on; for pdsh users)");
-}
-
-std::chrono::milliseconds millis(double seconds) {
-  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
 }
 
 std::vector<EnvVar> user_env(const RunOptions& o) {
@@ -105,11 +76,6 @@ std::unique_ptr<OutputSink> make_sink(const RunOptions& o, std::vector<std::stri
                           colour_for(STDOUT_FILENO));
 }
 
-std::string local_user() {
-  const char* user = std::getenv("USER");
-  return user ? user : "";
-}
-
 }  // namespace
 
 int cmd_run(int argc, char** argv) {
@@ -125,6 +91,11 @@ int cmd_run(int argc, char** argv) {
   if (auto status = parse_cli(app, argc, argv)) return *status;
 
   std::vector<std::string> words = app.remaining();
+  if (!words.empty() && words.front() == "push") {  // `pdx -w HOSTS push SRC... DEST`
+    std::vector<char*> args(argv, argv + argc);
+    args.erase(args.end() - static_cast<std::ptrdiff_t>(words.size()));
+    return cmd_push(argc - 1, args.data());
+  }
   if (!words.empty() && words.front().starts_with("-"))
     throw UsageError("unknown option " + words.front() + "; see 'pdx --help'");
   std::string command = join(words, " ");

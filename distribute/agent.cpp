@@ -1,0 +1,351 @@
+#include "distribute/agent.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <thread>
+
+#include "archive/sha256.h"
+#include "archive/temp_file.h"
+#include "archive/unpack.h"
+#include "archive/unpack_file.h"
+#include "base/fd.h"
+
+namespace pdx {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t kReadSize = 256 * 1024;
+constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+const std::string kStreamPath = "/proc/self/fd/";  // unpack reads the pipe as a part
+
+Result<void> send(int out, FrameType type, const std::string& payload) {
+  std::string frame = encode_frame(type, payload);
+  return write_all(out, frame.data(), frame.size(), "standard output");
+}
+
+std::string join_path(const std::string& dir, const std::string& name) {
+  if (name.empty()) return dir;
+  return dir.ends_with('/') ? dir + name : dir + "/" + name;
+}
+
+// ---- list ----
+
+EntryKind kind_of(mode_t mode) {
+  if (S_ISREG(mode)) return EntryKind::file;
+  if (S_ISDIR(mode)) return EntryKind::directory;
+  return EntryKind::other;
+}
+
+Entry entry_of(const std::string& name, const struct stat& st) {
+  return Entry{name, kind_of(st.st_mode), static_cast<std::uint32_t>(st.st_mode & 07777),
+               static_cast<std::uint64_t>(st.st_size), st.st_mtim.tv_sec};
+}
+
+// Sends an Entry for `name` (under the listed path, at `path` here) and, for a directory,
+// everything under it.
+Result<void> list_tree(const fs::path& path, const std::string& name, int out, Summary& summary) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0) return {};
+  if (!name.empty()) TRY(send(out, FrameType::entry, encode(entry_of(name, st))));
+  if (!S_ISDIR(st.st_mode)) return {};
+  std::error_code ec;
+  fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec);
+  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    std::string rel = it->path().lexically_relative(path).string();
+    if (!name.empty()) rel = name + "/" + rel;
+    if (::lstat(it->path().c_str(), &st) != 0 || !check_name(rel).ok()) continue;
+    TRY(send(out, FrameType::entry, encode(entry_of(rel, st))));
+    if (S_ISREG(st.st_mode)) {
+      ++summary.files;
+      summary.bytes += static_cast<std::uint64_t>(st.st_size);
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<void> agent_list(const std::string& path, const std::vector<std::string>& under, int out) {
+  Summary summary;
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0) {
+    TRY(send(out, FrameType::entry, encode(Entry{"", EntryKind::missing})));
+    return send(out, FrameType::summary, encode(summary));
+  }
+  TRY(send(out, FrameType::entry, encode(entry_of("", st))));
+  if (S_ISDIR(st.st_mode)) {
+    for (const auto& name : under) {
+      if (name == ".")
+        TRY(list_tree(path, "", out, summary));
+      else if (check_name(name).ok() && !name.empty())
+        TRY(list_tree(fs::path(path) / name, name, out, summary));
+    }
+  }
+  return send(out, FrameType::summary, encode(summary));
+}
+
+namespace {
+
+// ---- receive ----
+
+// A directory below `root`, opened one component at a time with O_NOFOLLOW and made where
+// missing: a symlink (or a file) on the way is refused with ELOOP / ENOTDIR.
+Result<Fd> open_below(int root, const std::string& dir) {
+  Fd current(::dup(root));
+  for (std::size_t start = 0; start < dir.size();) {
+    std::size_t end = std::min(dir.find('/', start), dir.size());
+    std::string part = dir.substr(start, end - start);
+    int fd = ::openat(current.get(), part.c_str(), kDirFlags);
+    if (fd < 0 && errno == ENOENT &&
+        (::mkdirat(current.get(), part.c_str(), 0777) == 0 || errno == EEXIST))
+      fd = ::openat(current.get(), part.c_str(), kDirFlags);
+    if (fd < 0) {
+      int error = errno;
+      struct stat st;
+      if (::fstatat(current.get(), part.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+          S_ISLNK(st.st_mode))
+        return Error{"a symlink on the way is not followed"};
+      return Error{std::strerror(error)};
+    }
+    current = Fd(fd);
+    start = end + 1;
+  }
+  return current;
+}
+
+// A file being received: where it goes, what it must be, what came so far.
+struct Incoming {
+  FileHeader header;
+  std::string path;  // DEST/NAME, for messages
+  Fd dir;
+  std::optional<UnpackFile> file;  // empty: failed, its data frames are skipped
+  Sha256 hash;
+  std::uint64_t received = 0;
+};
+
+// An archive stream being unpacked on a thread of its own, fed through a pipe.
+struct Extraction {
+  Fd feed;  // write end; closed at archive_end
+  std::thread thread;
+  Result<UnpackStats> result = Error{"unpack did not run"};
+};
+
+class Receiver {
+ public:
+  // dest: absolute; shown: as given, for messages.
+  Receiver(std::string dest, std::string shown, int out)
+      : dest_(std::move(dest)), shown_(std::move(shown)), out_(out) {}
+  ~Receiver() {
+    if (extraction_) finish_extraction();
+  }
+
+  Result<void> handle(const Frame& frame) {
+    switch (frame.type) {
+      case FrameType::file:
+        return begin_file(TRY(decode_file_header(frame.payload)));
+      case FrameType::data:
+        return data(frame.payload);
+      case FrameType::file_end:
+        return end_file(TRY(decode_file_end(frame.payload)));
+      case FrameType::directory:
+        return directory(TRY(decode_directory(frame.payload)));
+      case FrameType::archive:
+        return begin_archive();
+      case FrameType::archive_end:
+        return end_archive();
+      case FrameType::done:
+        if (incoming_ || extraction_) return Error{"stream ended inside a file"};
+        done_ = true;
+        return send(out_, FrameType::summary, encode(summary_));
+      default:
+        return Error{"unexpected frame type " + std::to_string(int(frame.type))};
+    }
+  }
+  bool done() const { return done_; }
+  const Summary& summary() const { return summary_; }
+
+ private:
+  Result<void> fail(const std::string& path, const std::string& reason) {
+    ++summary_.failures;
+    return send(out_, FrameType::failed, encode(Failed{path, reason}));
+  }
+
+  // The directory DEST, made if missing (its own path may hold symlinks: the user named it).
+  Result<int> root() {
+    if (!root_) {
+      std::error_code ec;
+      fs::create_directories(dest_, ec);
+      int fd = ::open(dest_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (fd < 0) return Error{std::strerror(errno)};
+      root_ = Fd(fd);
+    }
+    return root_.get();
+  }
+
+  // Where NAME goes: its directory, opened, and its last component. "" is DEST itself.
+  Result<std::pair<Fd, std::string>> place(const std::string& name) {
+    if (name.empty()) {
+      fs::path dest(dest_);
+      std::error_code ec;
+      fs::path parent = dest.parent_path().empty() ? "." : dest.parent_path();
+      fs::create_directories(parent, ec);
+      int fd = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (fd < 0) return Error{std::strerror(errno)};
+      return std::pair{Fd(fd), dest.filename().string()};
+    }
+    int top = TRY(root());
+    auto slash = name.rfind('/');
+    std::string dir = slash == std::string::npos ? "" : name.substr(0, slash);
+    return std::pair{TRY(open_below(top, dir)), name.substr(slash + 1)};
+  }
+
+  Result<void> begin_file(FileHeader header) {
+    if (incoming_ || extraction_) return Error{"file frame inside another stream"};
+    incoming_.emplace();
+    Incoming& in = *incoming_;
+    in.path = join_path(shown_, header.name);
+    in.header = std::move(header);
+    auto placed = place(in.header.name);
+    if (!placed) return fail(in.path, placed.error());
+    in.dir = std::move(placed->first);
+    std::string temp = "." + placed->second + ".pdx-" + std::to_string(::getpid()) + "-" +
+                       std::to_string(++files_started_);
+    auto file = UnpackFile::create(in.dir.get(), placed->second, temp, in.header.mode,
+                                   hiding_in(in.dir.get()));
+    if (!file) return fail(in.path, file.error());
+    in.file.emplace(std::move(*file));
+    return {};
+  }
+
+  Result<void> data(const std::string& bytes) {
+    if (extraction_) return feed_extraction(bytes);
+    if (!incoming_) return Error{"data frame outside a file"};
+    Incoming& in = *incoming_;
+    if (in.received + bytes.size() > in.header.size) return Error{"more data than the file's size"};
+    if (!in.file) return {};  // failed already: skipped
+    in.hash.update(bytes.data(), bytes.size());
+    auto written = in.file->write(bytes, static_cast<std::int64_t>(in.received));
+    in.received += bytes.size();
+    if (!written) {
+      in.file.reset();
+      return fail(in.path, written.error());
+    }
+    return {};
+  }
+
+  Result<void> end_file(const FileEnd& end) {
+    if (!incoming_) return Error{"file end frame outside a file"};
+    Incoming in = std::move(*incoming_);
+    incoming_.reset();
+    if (!in.file) return {};
+    if (in.received != in.header.size) return Error{"file end before the file's size"};
+    if (in.hash.hex_digest() != end.sha256)
+      return fail(in.path, "checksum differs from the source");
+    TRY(in.file->extend_to(static_cast<std::int64_t>(in.header.size)));
+    struct timespec times[2] = {{0, UTIME_OMIT},
+                                {in.header.mtime_sec, static_cast<long>(in.header.mtime_nsec)}};
+    if (::fchmod(in.file->fd(), in.header.mode) != 0 || ::futimens(in.file->fd(), times) != 0)
+      return fail(in.path, std::strerror(errno));
+    auto committed = in.file->commit();
+    if (!committed) return fail(in.path, committed.error());
+    ++summary_.files;
+    summary_.bytes += in.header.size;
+    return send(out_, FrameType::written, encode(Written{in.header.name, in.header.size}));
+  }
+
+  Result<void> directory(const Directory& d) {
+    if (incoming_ || extraction_) return Error{"directory frame inside another stream"};
+    auto top = root();
+    if (!top) return fail(shown_, top.error());
+    auto opened = open_below(*top, d.name);
+    if (!opened) return fail(join_path(shown_, d.name), opened.error());
+    return {};
+  }
+
+  Result<void> begin_archive() {
+    if (incoming_ || extraction_) return Error{"archive frame inside another stream"};
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) return Error{std::string("pipe: ") + std::strerror(errno)};
+    Fd source(fds[0]);
+    extraction_.emplace();
+    extraction_->feed = Fd(fds[1]);
+    Extraction* x = &*extraction_;
+    x->thread = std::thread([x, dest = dest_, source = std::move(source)] {
+      UnpackOptions options;
+      options.parts = {kStreamPath + std::to_string(source.get())};
+      options.directory = dest;
+      x->result = unpack(options);
+    });
+    return {};
+  }
+
+  Result<void> feed_extraction(const std::string& bytes) {
+    if (!extraction_->feed) return {};  // unpack stopped early: the rest is dropped
+    if (!write_all(extraction_->feed.get(), bytes.data(), bytes.size(), "pipe"))
+      extraction_->feed.reset();  // EPIPE: unpack stopped; its error is in its result
+    return {};
+  }
+
+  void finish_extraction() {
+    extraction_->feed.reset();
+    extraction_->thread.join();
+  }
+
+  Result<void> end_archive() {
+    if (!extraction_) return Error{"archive end frame outside an archive"};
+    finish_extraction();
+    Result<UnpackStats> result = std::move(extraction_->result);
+    extraction_.reset();
+    if (!result) {  // named after the pipe it read: say what that is
+      std::string error = result.error();
+      if (error.starts_with(kStreamPath)) error = "archive stream" + error.substr(error.find(':'));
+      return fail(shown_, error);
+    }
+    summary_.files += result->files;
+    summary_.bytes += result->file_bytes;
+    return {};
+  }
+
+  std::string dest_;
+  std::string shown_;
+  int out_;
+  Fd root_;
+  std::optional<Incoming> incoming_;
+  std::optional<Extraction> extraction_;
+  std::uint64_t files_started_ = 0;
+  Summary summary_;
+  bool done_ = false;
+};
+
+}  // namespace
+
+Result<Summary> agent_receive(const std::string& dest, int in, int out) {
+  std::error_code ec;
+  // unpack changes directory: every path is made absolute first.
+  Receiver receiver(fs::absolute(dest, ec).string(), dest, out);
+  FrameDecoder decoder;
+  std::string buffer(kReadSize, '\0');
+  while (!receiver.done()) {
+    ssize_t n = ::read(in, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Error{std::string("cannot read standard input: ") + std::strerror(errno)};
+    if (n == 0) return Error{"input ended before the push was complete"};
+    decoder.feed(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
+    while (!receiver.done()) {
+      auto frame = TRY(decoder.next());
+      if (!frame) break;
+      TRY(receiver.handle(*frame));
+    }
+  }
+  return receiver.summary();
+}
+
+}  // namespace pdx

@@ -1,0 +1,32 @@
+#pragma once
+// `pdx agent`: pdx on a host, speaking distribute/agent_protocol.h on stdin and stdout for
+// `pdx push` (as `rsync --server` does for rsync). Knows nothing of hosts: it is one process on
+// one machine, given a path on its command line.
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "distribute/agent_protocol.h"
+
+namespace pdx {
+
+/// `pdx agent --list=PATH [--under=NAME]...`: writes to `out` an Entry for PATH itself (name "",
+/// kind missing when there is nothing there) and, when it is a directory, one for each NAME in
+/// `under` and everything below it ("." for all of PATH; symlinks listed as `other`, never
+/// followed), then a Summary. An Error: `out` could not be written.
+Result<void> agent_list(const std::string& path, const std::vector<std::string>& under, int out);
+
+/// `pdx agent --receive DEST`: reads frames from `in` until `done`, writing what they carry
+/// under DEST (made as needed):
+///  - a file: created out of sight in its directory (archive/unpack_file.h), its size and
+///    SHA-256 checked at its file_end, then given its mode, mtime and final name; a Written reply.
+///    Directories on the way are made, never followed through a symlink.
+///  - an archive stream: unpacked into DEST as it arrives, by archive/unpack.h on a thread fed
+///    through a pipe.
+/// A file that fails (a directory not writable, a full disk, a bad checksum) is a Failed reply
+/// naming DEST/NAME, and the rest goes on. After `done`, a Summary. Returns the Summary; an
+/// Error for the stream itself (a malformed frame, the input ending before `done`, `out` not
+/// writable): whatever file was being written is dropped, nothing is left under its name.
+Result<Summary> agent_receive(const std::string& dest, int in, int out);
+
+}  // namespace pdx

@@ -1,0 +1,128 @@
+#pragma once
+// The framed binary protocol between `pdx push` and `pdx agent` on a host (pdx(1), DISTRIBUTION):
+// what goes over the exec channel's stdin (to the agent) and stdout (its replies).
+//
+//   frame   = type (1 byte) | length (4 bytes, big-endian) | payload (length bytes)
+//   fields  = u8 | u32 | u64 | i64 (big-endian) | string (u32 length, bytes)
+//
+//   to the agent:   file (FileHeader) data* file_end (FileEnd)   a file, written atomically
+//                   directory (Directory)                          made if missing
+//                   archive data* archive_end                      an archive stream, unpacked
+//                   done                                           nothing more: reply summary
+//   from it:        entry (Entry)* summary                         `pdx agent --list`
+//                   written (Written) | failed (Failed) per file, then summary (Summary)
+//
+// A payload is at most kMaxPayload bytes. Every frame is untrusted, both ways: a host's agent may
+// be broken or hostile. A frame that does not decode (unknown type, oversize, truncated fields,
+// trailing bytes, an unsafe name) is an Error for that stream, never a crash.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+
+namespace pdx {
+
+enum class FrameType : std::uint8_t {
+  // to the agent
+  file = 'F',
+  data = 'D',
+  file_end = 'E',
+  directory = 'M',
+  archive = 'A',
+  archive_end = 'Z',
+  done = 'Q',
+  // from the agent
+  entry = 'L',
+  written = 'W',
+  failed = 'X',
+  summary = 'S',
+};
+
+inline constexpr std::size_t kMaxPayload = 1024 * 1024 + 64 * 1024;  // a data chunk and headroom
+inline constexpr std::size_t kDataChunk = 1024 * 1024;               // bytes per data frame
+inline constexpr std::size_t kMaxName = 4096;                        // PATH_MAX
+
+struct Frame {
+  FrameType type{};
+  std::string payload;
+};
+
+/// The bytes of one frame. `payload` must be at most kMaxPayload bytes.
+std::string encode_frame(FrameType type, std::string_view payload);
+
+/// Frames from bytes that arrive in pieces of any size.
+class FrameDecoder {
+ public:
+  void feed(std::string_view bytes);
+  /// The next complete frame, nullopt if more bytes are needed. An Error (bad type, oversize
+  /// length) is final: the stream is not trusted further.
+  Result<std::optional<Frame>> next();
+  /// True when bytes of an incomplete frame are held (a stream that ends now was cut short).
+  bool partial() const { return buffer_.size() > start_; }
+
+ private:
+  std::string buffer_;
+  std::size_t start_ = 0;  // bytes of buffer_ already decoded
+};
+
+/// A relative name under the destination, as sent in frames: "" (the destination itself), or
+/// components joined by '/', none empty, ".", ".."; not absolute; no NUL; at most kMaxName bytes.
+Result<void> check_name(std::string_view name);
+
+enum class EntryKind : std::uint8_t { missing = 'n', file = 'f', directory = 'd', other = 'o' };
+
+struct FileHeader {
+  std::string name;
+  std::uint32_t mode = 0644;  // permission bits
+  std::int64_t mtime_sec = 0;
+  std::uint32_t mtime_nsec = 0;
+  std::uint64_t size = 0;
+};
+struct FileEnd {
+  std::string sha256;  // 64 hex digits of the bytes sent
+};
+struct Directory {
+  std::string name;
+  std::uint32_t mode = 0755;
+};
+struct Entry {
+  std::string name;  // "" for the listed path itself
+  EntryKind kind = EntryKind::missing;
+  std::uint32_t mode = 0;
+  std::uint64_t size = 0;
+  std::int64_t mtime_sec = 0;
+};
+struct Written {
+  std::string name;
+  std::uint64_t bytes = 0;
+};
+struct Failed {
+  std::string path;    // what failed, as the user would look for it (DEST/name)
+  std::string reason;  // strerror-like, one line
+};
+struct Summary {
+  std::uint64_t files = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t failures = 0;
+};
+
+std::string encode(const FileHeader& m);
+std::string encode(const FileEnd& m);
+std::string encode(const Directory& m);
+std::string encode(const Entry& m);
+std::string encode(const Written& m);
+std::string encode(const Failed& m);
+std::string encode(const Summary& m);
+
+Result<FileHeader> decode_file_header(std::string_view payload);
+Result<FileEnd> decode_file_end(std::string_view payload);
+Result<Directory> decode_directory(std::string_view payload);
+Result<Entry> decode_entry(std::string_view payload);
+Result<Written> decode_written(std::string_view payload);
+Result<Failed> decode_failed(std::string_view payload);
+Result<Summary> decode_summary(std::string_view payload);
+
+}  // namespace pdx

@@ -1,0 +1,131 @@
+#include "distribute/frame_stream.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "archive/part_reader.h"
+#include "archive/sha256.h"
+#include "archive/temp_file.h"
+#include "distribute/quiet_threads.h"
+
+namespace pdx {
+
+namespace {
+
+// Writes frames to the pipe; the first failure (the read end closed) ends the stream.
+class FrameWriter {
+ public:
+  explicit FrameWriter(int fd) : fd_(fd) {}
+  bool send(FrameType type, std::string_view payload) {
+    if (!ok_) return false;
+    std::string frame = encode_frame(type, payload);
+    ok_ = write_all(fd_, frame.data(), frame.size(), "pipe").ok();
+    return ok_;
+  }
+
+ private:
+  int fd_;
+  bool ok_ = true;
+};
+
+// Sends one file; returns the error to note, if it could not be read as it was scanned.
+std::string send_file(FrameWriter& out, const LocalFile& f, std::string& buffer) {
+  if (!out.send(FrameType::file,
+                encode(FileHeader{f.name, f.mode, f.mtime_sec, f.mtime_nsec, f.size})))
+    return {};
+  Fd in(::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
+  std::string error = in ? "" : f.path + ": " + std::strerror(errno);
+  Sha256 hash;
+  std::uint64_t sent = 0;
+  while (error.empty() && sent < f.size) {
+    std::size_t want =
+        static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), f.size - sent));
+    ssize_t n = ::read(in.get(), buffer.data(), want);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      error = f.path + (n == 0 ? ": changed while read (shorter)"
+                               : std::string(": ") + std::strerror(errno));
+      break;
+    }
+    hash.update(buffer.data(), static_cast<std::size_t>(n));
+    if (!out.send(FrameType::data, std::string_view(buffer.data(), static_cast<std::size_t>(n))))
+      return {};
+    sent += static_cast<std::size_t>(n);
+  }
+  while (sent < f.size) {  // the host waits for the size announced: zeros, then a bad checksum
+    std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kDataChunk, f.size - sent));
+    if (!out.send(FrameType::data, std::string(n, '\0'))) return {};
+    sent += n;
+  }
+  std::string digest = error.empty() ? hash.hex_digest() : std::string(64, '0');
+  out.send(FrameType::file_end, encode(FileEnd{digest}));
+  return error;
+}
+
+}  // namespace
+
+template <class Produce>
+Result<std::unique_ptr<FrameStream>> FrameStream::start(Produce produce) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return Error{std::string("pipe: ") + std::strerror(errno)};
+  std::unique_ptr<FrameStream> stream(new FrameStream());
+  stream->read_ = Fd(fds[0]);
+  QuietThreads quiet;
+  stream->thread_ = std::thread([s = stream.get(), produce = std::move(produce), w = Fd(fds[1])] {
+    FrameWriter out(w.get());
+    produce(out, *s);
+    out.send(FrameType::done, "");
+  });
+  return stream;
+}
+
+Result<std::unique_ptr<FrameStream>> FrameStream::files(const Layout& layout,
+                                                        const HostPlan& plan) {
+  return start([&layout, plan](FrameWriter& out, FrameStream& self) {
+    for (std::size_t i : plan.dirs)
+      out.send(FrameType::directory, encode(Directory{layout.dirs[i].name, layout.dirs[i].mode}));
+    std::string buffer(kDataChunk, '\0');
+    for (std::size_t i : plan.files) {
+      std::string error = send_file(out, layout.files[i], buffer);
+      if (!error.empty()) self.note(std::move(error));
+    }
+  });
+}
+
+Result<std::unique_ptr<FrameStream>> FrameStream::archive(std::vector<std::string> parts) {
+  auto reader = std::make_shared<PartReader>(std::move(parts));
+  TRY(reader->check());
+  return start([reader](FrameWriter& out, FrameStream& self) {
+    out.send(FrameType::archive, "");
+    std::string buffer(kDataChunk, '\0');
+    for (;;) {
+      auto n = reader->read(buffer.data(), buffer.size());
+      if (!n) {
+        self.note(n.error());  // the hosts get a truncated archive: unpack says so
+        break;
+      }
+      if (*n == 0 || !out.send(FrameType::data, std::string_view(buffer.data(), *n))) break;
+    }
+    out.send(FrameType::archive_end, "");
+  });
+}
+
+FrameStream::~FrameStream() {
+  read_.reset();
+  if (thread_.joinable()) thread_.join();
+}
+
+void FrameStream::note(std::string error) {
+  std::lock_guard lock(mutex_);
+  errors_.push_back(std::move(error));
+}
+
+std::vector<std::string> FrameStream::errors() const {
+  std::lock_guard lock(mutex_);
+  return errors_;
+}
+
+}  // namespace pdx

@@ -1,0 +1,341 @@
+#include "distribute/push.h"
+
+#include <fcntl.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <memory>
+
+#include "archive/part_reader.h"
+#include "archive/size.h"
+#include "base/error.h"
+#include "base/fd.h"
+#include "core/executor.h"
+#include "core/summary.h"
+#include "distribute/frame_stream.h"
+#include "distribute/push_plan.h"
+#include "distribute/quiet_threads.h"
+#include "distribute/remote_agent.h"
+#include "distribute/reply_sink.h"
+#include "transport/broadcast.h"
+
+namespace pdx {
+
+namespace {
+
+using Reply = ReplySink::Reply;
+using Indices = std::vector<std::size_t>;
+// Job k's stdin (k: its position among the pass's hosts); null: none.
+using InputFor = std::function<std::shared_ptr<Broadcast>(std::size_t)>;
+
+// What a pass runs everywhere, and on which hosts.
+class Passes {
+ public:
+  Passes(Transport& transport, const std::vector<Host>& hosts, JobTemplate tmpl, std::size_t fanout,
+         PushReport& report)
+      : transport_(transport),
+        hosts_(hosts),
+        tmpl_(std::move(tmpl)),
+        fanout_(fanout),
+        report_(report) {
+    tmpl_.substitute_remote = true;  // %h %n in DEST over ssh too
+  }
+
+  // Runs `command` on `which`; a host that fails to run it (unreachable, interrupted) is
+  // recorded and left out of what is returned: index -> reply of the hosts that ran it.
+  std::vector<std::pair<std::size_t, Reply>> run(const Indices& which, const std::string& command,
+                                                 const InputFor& input = {}) {
+    std::vector<std::pair<std::size_t, Reply>> ran;
+    if (which.empty() || interrupted_) return ran;
+    JobTemplate tmpl = tmpl_;
+    tmpl.command = command;
+    // Made for every host, so that %n and PDX_RANK are the host's rank in every pass; the jobs
+    // of this pass are then numbered by their place in it (the sink's and stdin's index).
+    std::vector<Job> all = make_jobs(hosts_, tmpl);
+    std::vector<Job> jobs;
+    for (std::size_t i : which) {
+      jobs.push_back(std::move(all[i]));
+      jobs.back().index = jobs.size() - 1;
+      if (input) jobs.back().stdin_source = input(jobs.size() - 1);
+    }
+    ReplySink sink(jobs.size());
+    execute(transport_, jobs, sink, {fanout_, 0});
+    for (std::size_t k = 0; k < which.size(); ++k) {
+      Reply& reply = sink.replies()[k];
+      if (reply.result.failure == Failure::interrupted) interrupted_ = true;
+      if (reply.result.failure != Failure::none)
+        report_.hosts[which[k]].result = reply.result;
+      else
+        ran.emplace_back(which[k], std::move(reply));
+    }
+    return ran;
+  }
+
+  // A broadcast of `input` to the `readers` jobs of a pass: spooled when they cannot all run
+  // at once; readers not in `members` (by position) are finished at once. `streams` broadcasts
+  // run at once: they share the memory of one window.
+  std::shared_ptr<Broadcast> broadcast(int input, std::size_t readers,
+                                       const std::vector<bool>& members,
+                                       std::size_t streams = 1) const {
+    Broadcast::Options options;
+    options.spool = readers > fanout_;
+    options.window = std::max(options.window / streams, 4 * options.chunk);
+    QuietThreads quiet;  // its reading thread
+    auto started = Broadcast::start(input, readers, options);
+    if (!started) throw FatalError(started.error());
+    std::shared_ptr<Broadcast> b = std::move(*started);
+    for (std::size_t k = 0; k < readers; ++k)
+      if (!members[k]) b->finish(k);
+    return b;
+  }
+
+ private:
+  Transport& transport_;
+  const std::vector<Host>& hosts_;
+  JobTemplate tmpl_;
+  std::size_t fanout_;
+  PushReport& report_;
+  bool interrupted_ = false;
+};
+
+std::string agent_said(const Reply& reply) {
+  std::string line = last_line(reply.err);
+  if (line.starts_with("pdx: error: ")) line.erase(0, 12);
+  if (!line.empty()) return line;
+  return reply.result.signal.empty() ? "exit " + std::to_string(reply.result.exit_status)
+                                     : "killed by signal " + reply.result.signal;
+}
+
+// Pass 1: every host's listing of DEST, deploying the agent where it is missing.
+std::vector<std::pair<std::size_t, HostListing>> list_hosts(
+    Passes& passes, const Indices& all, const AgentLocation& agent,
+    const std::vector<std::string>& list_args, PushReport& report) {
+  std::vector<std::pair<std::size_t, HostListing>> listed;
+  std::string command = agent_command(agent, list_args);
+  auto take = [&](std::vector<std::pair<std::size_t, Reply>> replies, Indices* missing) {
+    for (auto& [i, reply] : replies) {
+      if (missing && reply.result.exit_status == kAgentMissing && reply.out.empty()) {
+        missing->push_back(i);
+        continue;
+      }
+      auto listing = parse_listing(reply.out);
+      if (listing)
+        listed.emplace_back(i, std::move(*listing));
+      else if (reply.result.exit_status != 0)
+        report.hosts[i].error = "agent failed: " + agent_said(reply);
+      else
+        report.hosts[i].error = "malformed reply from the agent: " + listing.error();
+    }
+  };
+  Indices missing;
+  take(passes.run(all, command), agent.installed.empty() ? &missing : nullptr);
+  if (missing.empty()) return listed;
+
+  Fd binary(::open(agent.binary.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!binary) throw FatalError("cannot read this pdx binary to deploy it");
+  auto source =
+      passes.broadcast(binary.get(), missing.size(), std::vector<bool>(missing.size(), true));
+  Indices installed;
+  for (auto& [i, reply] :
+       passes.run(missing, upload_command(agent), [&](std::size_t) { return source; })) {
+    if (reply.result.exit_status == 0)
+      installed.push_back(i);
+    else
+      report.hosts[i].error = "cannot install the agent: " + agent_said(reply);
+  }
+  source.reset();
+  take(passes.run(installed, command), nullptr);
+  std::sort(listed.begin(), listed.end(), [](auto& a, auto& b) { return a.first < b.first; });
+  return listed;
+}
+
+// What a receiving agent replied: written and failed files, then its summary.
+void read_receipt(const Reply& reply, HostOutcome& outcome) {
+  FrameDecoder decoder;
+  decoder.feed(reply.out);
+  bool summary = false;
+  for (;;) {
+    auto frame = decoder.next();
+    Result<void> ok;
+    if (!frame)
+      ok = Error{frame.error()};
+    else if (!*frame)
+      break;
+    else if (summary)
+      ok = Error{"bytes after the summary"};
+    else if ((*frame)->type == FrameType::written) {
+      auto w = decode_written((*frame)->payload);
+      if (!w) ok = Error{w.error()};
+    } else if ((*frame)->type == FrameType::failed) {
+      auto f = decode_failed((*frame)->payload);
+      if (f)
+        outcome.failed.push_back(std::move(*f));
+      else
+        ok = Error{f.error()};
+    } else if ((*frame)->type == FrameType::summary) {
+      auto s = decode_summary((*frame)->payload);
+      if (s)
+        outcome.written = *s;
+      else
+        ok = Error{s.error()};
+      summary = true;
+    } else {
+      ok = Error{"unexpected frame type " + std::to_string(int((*frame)->type))};
+    }
+    if (!ok) {
+      outcome.error = "malformed reply from the agent: " + ok.error();
+      return;
+    }
+  }
+  if (!summary || decoder.partial())
+    outcome.error = reply.overflow ? "the agent's reply is over its limit" : agent_said(reply);
+}
+
+struct Group {
+  HostPlan plan;
+  Indices hosts;
+  std::unique_ptr<FrameStream> stream;
+};
+
+// Pass 3: each group's stream to its hosts.
+void receive(Passes& passes, std::vector<Group>& groups, const AgentLocation& agent,
+             const std::string& dest, PushReport& report) {
+  Indices receivers;
+  std::vector<std::size_t> group_of;  // by position in receivers
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    for (std::size_t i : groups[g].hosts) {
+      receivers.push_back(i);
+      group_of.push_back(g);
+    }
+  std::vector<std::shared_ptr<Broadcast>> sources;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    std::vector<bool> members(receivers.size());
+    for (std::size_t k = 0; k < receivers.size(); ++k) members[k] = group_of[k] == g;
+    sources.push_back(
+        passes.broadcast(groups[g].stream->input(), receivers.size(), members, groups.size()));
+  }
+  auto replies = passes.run(receivers, agent_command(agent, {"--receive=" + dest}),
+                            [&](std::size_t k) { return sources[group_of[k]]; });
+  sources.clear();  // before the streams they read
+  for (auto& [i, reply] : replies) read_receipt(reply, report.hosts[i]);
+  for (auto& group : groups)
+    for (auto& e : group.stream->errors()) report.local.push_back(std::move(e));
+}
+
+}  // namespace
+
+PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
+                const PushOptions& options) {
+  PushSources sources;
+  if (options.extract) {
+    PartReader parts(options.sources);
+    if (auto checked = parts.check(); !checked) throw UsageError(checked.error());
+  } else {
+    auto scanned = scan_sources(options.sources, options.dest);
+    if (!scanned) throw UsageError(scanned.error());
+    sources = std::move(*scanned);
+  }
+  for (const auto& s : sources.skipped)
+    std::fprintf(stderr, "pdx: warning: %s: not a file or directory, not sent\n", s.c_str());
+  auto agent = locate_agent(options.agent);
+  if (!agent) throw FatalError(agent.error());
+
+  PushReport report;
+  report.hosts.resize(hosts.size());
+  Passes passes(transport, hosts, tmpl, options.fanout, report);
+  Indices all(hosts.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+
+  std::vector<Group> groups;
+  std::vector<std::string> list_args = {"--list=" + options.dest};
+  for (const auto& top : sources.tops) list_args.push_back("--under=" + top);
+  for (auto& [i, listing] : list_hosts(passes, all, *agent, list_args, report)) {
+    HostPlan plan;
+    if (!options.extract) {
+      auto planned = plan_host(sources, listing, options.dest);
+      if (!planned) {
+        report.hosts[i].error = planned.error();
+        continue;
+      }
+      plan = std::move(*planned);
+      if (plan.empty()) {
+        report.hosts[i].up_to_date = true;
+        continue;
+      }
+    }
+    auto same = std::find_if(groups.begin(), groups.end(), [&](auto& g) { return g.plan == plan; });
+    if (same == groups.end()) same = groups.insert(groups.end(), Group{plan, {}, nullptr});
+    same->hosts.push_back(i);
+  }
+  for (auto& group : groups) {
+    auto stream = options.extract ? FrameStream::archive(options.sources)
+                                  : FrameStream::files(layout_of(sources, group.plan), group.plan);
+    if (!stream) throw FatalError(stream.error());
+    group.stream = std::move(*stream);
+  }
+  receive(passes, groups, *agent, options.dest, report);
+  return report;
+}
+
+namespace {
+
+// Lines "pdx: HOSTS: TEXT", hosts with the same text folded, in order of first appearance.
+class FoldedLines {
+ public:
+  void add(const std::string& text, const std::string& label) {
+    auto it = std::find_if(lines_.begin(), lines_.end(), [&](auto& l) { return l.first == text; });
+    if (it == lines_.end()) it = lines_.insert(lines_.end(), {text, {}});
+    it->second.push_back(label);
+  }
+  std::string str() const {
+    std::string out;
+    for (const auto& [text, labels] : lines_)
+      out += "pdx: " + fold_names(labels) + ": " + text + "\n";
+    return out;
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::vector<std::string>>> lines_;
+};
+
+bool complete(const HostOutcome& o) {
+  return o.result.failure == Failure::none && o.error.empty() && o.failed.empty();
+}
+
+}  // namespace
+
+PushText push_text(const std::vector<std::string>& labels, const PushReport& report) {
+  FoldedLines done, failed;
+  for (std::size_t i = 0; i < report.hosts.size(); ++i) {
+    const HostOutcome& o = report.hosts[i];
+    if (o.result.failure != Failure::none) failed.add(describe(o.result), labels[i]);
+    if (!o.error.empty()) failed.add(o.error, labels[i]);
+    for (const auto& f : o.failed) failed.add(f.reason + " (" + f.path + ")", labels[i]);
+    if (!complete(o)) continue;
+    if (o.up_to_date) {
+      done.add("up to date", labels[i]);
+    } else {
+      std::uint64_t n = o.written.files;
+      done.add(
+          human_size(o.written.bytes) + " in " + std::to_string(n) + (n == 1 ? " file" : " files"),
+          labels[i]);
+    }
+  }
+  PushText text{done.str(), failed.str()};
+  for (const auto& e : report.local) text.err += "pdx: error: " + e + "\n";
+  return text;
+}
+
+int push_exit_status(const PushReport& report) {
+  int status = report.local.empty() ? kExitOk : kExitFailure;
+  for (const auto& o : report.hosts) {
+    if (o.result.failure != Failure::none)
+      status = std::max(status, exit_status_of(o.result));
+    else if (!complete(o))
+      status = std::max(status, int(kExitFailure));
+  }
+  return status;
+}
+
+}  // namespace pdx

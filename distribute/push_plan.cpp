@@ -1,0 +1,150 @@
+#include "distribute/push_plan.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+namespace pdx {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+Error unreadable(const std::string& path, int error) {
+  return Error{path + ": " + std::strerror(error), ErrorKind::bad_input};
+}
+
+std::string under(const std::string& base, const std::string& name) {
+  if (base.empty()) return name;
+  if (name.empty()) return base;
+  return base + "/" + name;
+}
+
+LocalFile file_of(const std::string& path, const std::string& name, const struct stat& st) {
+  return LocalFile{path,
+                   name,
+                   static_cast<std::uint32_t>(st.st_mode & 07777),
+                   st.st_mtim.tv_sec,
+                   static_cast<std::uint32_t>(st.st_mtim.tv_nsec),
+                   static_cast<std::uint64_t>(st.st_size)};
+}
+
+// Adds SRC (already stat'ed, symlink followed) under `name` ("" for DEST itself).
+Result<void> add_source(const std::string& src, const std::string& name, const struct stat& top,
+                        Layout& layout, std::vector<std::string>& skipped) {
+  if (S_ISREG(top.st_mode)) {
+    layout.files.push_back(file_of(src, name, top));
+    return {};
+  }
+  if (!S_ISDIR(top.st_mode)) {
+    skipped.push_back(src);
+    return {};
+  }
+  if (!name.empty()) layout.dirs.push_back({name, static_cast<std::uint32_t>(top.st_mode & 07777)});
+  std::error_code ec;
+  fs::recursive_directory_iterator it(src, ec);
+  if (ec) return unreadable(src, ec.value());
+  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec) return unreadable(it->path().string(), ec.value());
+    std::string rel = under(name, it->path().lexically_relative(src).string());
+    struct stat st;
+    if (::lstat(it->path().c_str(), &st) != 0) return unreadable(it->path().string(), errno);
+    if (S_ISDIR(st.st_mode))
+      layout.dirs.push_back({rel, static_cast<std::uint32_t>(st.st_mode & 07777)});
+    else if (S_ISREG(st.st_mode))
+      layout.files.push_back(file_of(it->path().string(), rel, st));
+    else
+      skipped.push_back(it->path().string());
+  }
+  if (ec) return unreadable(src, ec.value());
+  return {};
+}
+
+std::string base_name(const std::string& src) {
+  std::string name = fs::path(src).filename().string();
+  return name == "." || name == ".." ? "" : name;  // DIR/, ., ..: the directory's contents
+}
+
+}  // namespace
+
+Result<PushSources> scan_sources(const std::vector<std::string>& sources, const std::string& dest) {
+  PushSources result;
+  for (const auto& src : sources) {
+    struct stat st;
+    if (::stat(src.c_str(), &st) != 0) return unreadable(src, errno);
+    bool as_possible = sources.size() == 1 && !dest.ends_with('/') && S_ISREG(st.st_mode);
+    if (as_possible) result.as.emplace();
+    if (S_ISREG(st.st_mode) && ::access(src.c_str(), R_OK) != 0) return unreadable(src, errno);
+    std::string name = base_name(src);
+    if (name.empty() && !S_ISDIR(st.st_mode))
+      return Error{src + ": not a directory", ErrorKind::bad_input};
+    TRY(add_source(src, name, st, result.into, result.skipped));
+    result.tops.push_back(name.empty() ? "." : name);
+    if (as_possible) result.as->files.push_back(file_of(src, "", st));
+  }
+  return result;
+}
+
+Result<HostListing> parse_listing(std::string_view reply) {
+  FrameDecoder decoder;
+  decoder.feed(reply);
+  HostListing listing;
+  bool first = true, summary = false;
+  for (;;) {
+    auto frame = TRY(decoder.next());
+    if (!frame) break;
+    if (summary) return Error{"bytes after the listing's end", ErrorKind::bad_input};
+    if (frame->type == FrameType::summary) {
+      TRY(decode_summary(frame->payload));
+      summary = true;
+      continue;
+    }
+    if (frame->type != FrameType::entry)
+      return Error{"unexpected frame in a listing", ErrorKind::bad_input};
+    Entry entry = TRY(decode_entry(frame->payload));
+    if (first != entry.name.empty()) return Error{"listing out of order", ErrorKind::bad_input};
+    if (first)
+      listing.dest = entry;
+    else
+      listing.entries[entry.name] = entry;
+    first = false;
+  }
+  if (!summary || decoder.partial()) return Error{"listing cut short", ErrorKind::bad_input};
+  return listing;
+}
+
+const Layout& layout_of(const PushSources& sources, const HostPlan& plan) {
+  return plan.into ? sources.into : *sources.as;
+}
+
+Result<HostPlan> plan_host(const PushSources& sources, const HostListing& listing,
+                           const std::string& dest) {
+  HostPlan plan;
+  plan.into = !sources.as || listing.dest.kind == EntryKind::directory;
+  const Layout& layout = layout_of(sources, plan);
+  if (plan.into && listing.dest.kind != EntryKind::missing &&
+      listing.dest.kind != EntryKind::directory)
+    return Error{"Not a directory (" + dest + ")"};
+  auto find = [&](const std::string& name) -> const Entry* {
+    if (name.empty()) return &listing.dest;
+    auto it = listing.entries.find(name);
+    return it == listing.entries.end() ? nullptr : &it->second;
+  };
+  for (std::size_t i = 0; i < layout.dirs.size(); ++i) {
+    const Entry* have = find(layout.dirs[i].name);
+    if (!have || have->kind != EntryKind::directory) plan.dirs.push_back(i);
+  }
+  for (std::size_t i = 0; i < layout.files.size(); ++i) {
+    const LocalFile& f = layout.files[i];
+    const Entry* have = find(f.name);
+    if (!have || have->kind != EntryKind::file || have->size != f.size ||
+        have->mtime_sec != f.mtime_sec)
+      plan.files.push_back(i);
+  }
+  return plan;
+}
+
+}  // namespace pdx

@@ -1,0 +1,76 @@
+#pragma once
+// What `pdx push SRC... DEST` sends to a host: the local files and directories, named as they
+// land under DEST, and for each host the part of them it lacks, from its agent's listing.
+//
+// Where sources land (rsync's rules, which stay the same when a push is run again):
+//   into  each SRC becomes DEST/basename(SRC); a directory written DIR/ puts its contents in
+//         DEST. Always for a directory, or when DEST ends in '/', or for several sources.
+//   as    one file SRC, and DEST not a directory on the host: the file is written as DEST.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "base/result.h"
+#include "distribute/agent_protocol.h"
+
+namespace pdx {
+
+struct LocalFile {
+  std::string path;  // here
+  std::string name;  // under DEST ("" for DEST itself)
+  std::uint32_t mode = 0644;
+  std::int64_t mtime_sec = 0;
+  std::uint32_t mtime_nsec = 0;
+  std::uint64_t size = 0;
+};
+
+struct LocalDir {
+  std::string name;  // under DEST, parents before children
+  std::uint32_t mode = 0755;
+};
+
+struct Layout {
+  std::vector<LocalDir> dirs;
+  std::vector<LocalFile> files;
+};
+
+struct PushSources {
+  Layout into;
+  std::optional<Layout> as;          // only for one file SRC and a DEST without a trailing '/'
+  std::vector<std::string> skipped;  // sources' symlinks, devices, fifos: not sent
+  std::vector<std::string> tops;     // what the hosts list under DEST: each SRC's name, "." for
+                                     // a DIR/'s contents (pdx agent --under)
+};
+
+/// Walks the sources (a symlink given as SRC is followed; inside a tree, none is). An Error
+/// (ErrorKind::bad_input) names a source that cannot be read.
+Result<PushSources> scan_sources(const std::vector<std::string>& sources, const std::string& dest);
+
+/// What a host has at DEST: `pdx agent --list DEST`'s reply.
+struct HostListing {
+  Entry dest;                                      // name ""
+  std::unordered_map<std::string, Entry> entries;  // by name under DEST
+};
+
+/// Decodes a listing reply. An Error for anything but Entry frames ending in one Summary.
+Result<HostListing> parse_listing(std::string_view reply);
+
+/// What one host needs: indices into the chosen layout. Hosts with equal plans share a stream.
+struct HostPlan {
+  bool into = true;
+  std::vector<std::size_t> dirs, files;
+  bool operator==(const HostPlan&) const = default;
+  bool empty() const { return dirs.empty() && files.empty(); }
+};
+
+/// The files missing on the host or differing in size or mtime (seconds), the directories
+/// missing. An Error when DEST is a file on the host and the sources need a directory.
+Result<HostPlan> plan_host(const PushSources& sources, const HostListing& listing,
+                           const std::string& dest);
+
+const Layout& layout_of(const PushSources& sources, const HostPlan& plan);
+
+}  // namespace pdx

@@ -1,0 +1,20 @@
+# pdx push: usage errors exit 2 before any host is touched; a host whose DEST is a file where a
+# directory is needed fails alone, named with the reason and the path; the others complete.
+source "$(dirname "$0")/../lib/push_common.sh"
+export HOME=$SCRATCH/home
+printf 'data\n' > "$SCRATCH/f"
+
+run_pdx -R exec -w h1 push "$SCRATCH/f"
+expect_usage_error
+run_pdx -R exec -w h1 push "$SCRATCH/missing" "$SCRATCH/d/"
+expect_usage_error
+expect_contains "$err" "missing: No such file or directory"
+[[ ! -e $SCRATCH/d ]] || fail "DEST made despite the usage error"
+
+mkdir -p "$SCRATCH/d"
+printf 'in the way' > "$SCRATCH/d/h2"
+run_pdx -R exec -w 'h[1-3]' push "$SCRATCH/f" "$SCRATCH/d/%h/"
+expect_status 1
+expect_eq "$out" "pdx: h[1,3]: 5 B in 1 file" "complete hosts"
+expect_eq "$err" "pdx: h2: Not a directory ($SCRATCH/d/h2/f)" "failure"
+expect_eq "$(cat "$SCRATCH/d/h1/f")" "data" "h1's copy"

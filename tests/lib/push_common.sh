@@ -1,0 +1,47 @@
+# Shared by tests/cli/push_*.sh and ssh_push_*.sh: a source tree with awkward names, and how to
+# compare what a host received with it.
+[[ -n ${SCRATCH:-} ]] || source "$(dirname "${BASH_SOURCE[0]}")/common.sh"  # once: it makes SCRATCH
+
+# make_tree DIR: files with spaces, quotes, a newline, $(...), a leading '-', a subdirectory,
+# an empty file and one of 3 MiB (several data frames).
+make_tree() {
+  mkdir -p "$1/sub dir/deeper" "$1/-lead"
+  printf 'plain\n' > "$1/plain"
+  printf 'space\n' > "$1/with space"
+  printf 'quote\n' > "$1/it's \"quoted\""
+  printf 'newline\n' > "$1/new
+line"
+  printf 'dollar\n' > "$1/\$(touch PWNED)"
+  printf 'lead\n' > "$1/-lead/-n"
+  : > "$1/sub dir/empty"
+  head -c 3145728 /dev/urandom > "$1/sub dir/deeper/big"
+  chmod 0751 "$1/plain"
+  touch -d '2001-02-03 04:05:06' "$1/with space"
+}
+
+# same_tree A B: same names, bytes, modes, and files' mtimes (seconds), or fail saying what
+# differs. (Directories' mtimes are not kept.)
+same_tree() {
+  diff -r "$1" "$2" > /dev/null || fail "$2 differs from $1: $(diff -r "$1" "$2" 2>&1 | head -3)"
+  local listing_a listing_b
+  listing_a=$(cd "$1" && find . \( -type f -printf '%P %m %T@\n' \) -o -printf '%P %m\n' | sed 's/\.[0-9]*$//' | sort)
+  listing_b=$(cd "$2" && find . \( -type f -printf '%P %m %T@\n' \) -o -printf '%P %m\n' | sed 's/\.[0-9]*$//' | sort)
+  [[ $listing_a == "$listing_b" ]] || fail "modes or mtimes differ between $1 and $2"
+}
+
+# no_leftovers DIR: no temporary file of pdx's anywhere under DIR.
+no_leftovers() {
+  local left
+  left=$(find "$1" -name '.*.pdx-*' 2> /dev/null)
+  [[ -z $left ]] || fail "temporary files left: $left"
+}
+
+# clean_on_hosts N NAME: remove NAME from the homes of hosts 1..N now and when the test ends
+# (the homes outlive a test run).
+clean_on_hosts() {
+  local i
+  for i in $(seq "$1"); do
+    rm -rf "$(home_of "$i")/$2"
+    at_exit "rm -rf '$(home_of "$i")/$2'"
+  done
+}

@@ -1,0 +1,131 @@
+#include "distribute/agent_protocol.h"
+
+#include <gtest/gtest.h>
+
+namespace pdx {
+namespace {
+
+std::vector<Frame> decode_all(const std::string& bytes, std::size_t piece) {
+  FrameDecoder d;
+  std::vector<Frame> frames;
+  for (std::size_t at = 0; at < bytes.size(); at += piece) {
+    d.feed(std::string_view(bytes).substr(at, piece));
+    for (;;) {
+      auto f = d.next();
+      EXPECT_TRUE(f.ok());
+      if (!f.ok() || !*f) break;
+      frames.push_back(std::move(**f));
+    }
+  }
+  EXPECT_FALSE(d.partial());
+  return frames;
+}
+
+TEST(AgentProtocol, FramesSurviveAnySplit) {
+  std::string bytes = encode_frame(FrameType::file, "abc") + encode_frame(FrameType::data, "") +
+                      encode_frame(FrameType::done, std::string(70000, 'x'));
+  for (std::size_t piece : {1, 2, 5, 7, 4096, 100000}) {
+    auto frames = decode_all(bytes, piece);
+    ASSERT_EQ(frames.size(), 3u);
+    EXPECT_EQ(frames[0].type, FrameType::file);
+    EXPECT_EQ(frames[0].payload, "abc");
+    EXPECT_EQ(frames[1].payload, "");
+    EXPECT_EQ(frames[2].payload.size(), 70000u);
+  }
+}
+
+TEST(AgentProtocol, TruncatedFrameIsPartial) {
+  FrameDecoder d;
+  std::string bytes = encode_frame(FrameType::data, "hello");
+  d.feed(bytes.substr(0, bytes.size() - 1));
+  auto f = d.next();
+  ASSERT_TRUE(f.ok());
+  EXPECT_FALSE(*f);
+  EXPECT_TRUE(d.partial());
+}
+
+TEST(AgentProtocol, BadTypeIsAnError) {
+  FrameDecoder d;
+  d.feed("?\0\0\0\0");
+  auto f = d.next();
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.error_kind(), ErrorKind::bad_input);
+}
+
+TEST(AgentProtocol, OversizeLengthIsAnErrorBeforeThePayload) {
+  FrameDecoder d;
+  d.feed(std::string("D\xff\xff\xff\xff", 5));
+  auto f = d.next();
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.error().find("over the limit"), std::string::npos);
+}
+
+TEST(AgentProtocol, MessagesRoundTrip) {
+  FileHeader h{"a b/c'd", 0755, -5, 42, 1ull << 40};
+  auto h2 = decode_file_header(encode(h));
+  ASSERT_TRUE(h2.ok()) << h2.error();
+  EXPECT_EQ(h2->name, h.name);
+  EXPECT_EQ(h2->mode, 0755u);
+  EXPECT_EQ(h2->mtime_sec, -5);
+  EXPECT_EQ(h2->mtime_nsec, 42u);
+  EXPECT_EQ(h2->size, 1ull << 40);
+
+  Entry e{"x", EntryKind::directory, 0700, 9, 1234567890};
+  auto e2 = decode_entry(encode(e));
+  ASSERT_TRUE(e2.ok());
+  EXPECT_EQ(e2->kind, EntryKind::directory);
+  EXPECT_EQ(e2->mtime_sec, 1234567890);
+
+  auto s = decode_summary(encode(Summary{3, 4, 5}));
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->failures, 5u);
+  auto w = decode_written(encode(Written{"n", 7}));
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ(w->bytes, 7u);
+  auto end = decode_file_end(encode(FileEnd{std::string(64, 'a')}));
+  ASSERT_TRUE(end.ok());
+}
+
+TEST(AgentProtocol, TruncatedOrTrailingFieldsAreErrors) {
+  std::string p = encode(FileHeader{"name", 0644, 1, 2, 3});
+  for (std::size_t n = 0; n < p.size(); ++n)
+    EXPECT_FALSE(decode_file_header(p.substr(0, n)).ok()) << n;
+  EXPECT_FALSE(decode_file_header(p + "x").ok());
+  EXPECT_FALSE(decode_summary("").ok());
+  EXPECT_FALSE(decode_file_end(encode(FileEnd{"short"})).ok());
+  EXPECT_FALSE(decode_file_end(encode(FileEnd{std::string(64, 'G')})).ok());
+}
+
+TEST(AgentProtocol, StringLengthBeyondPayloadIsAnError) {
+  std::string p("\xff\xff\xff\xf0", 4);
+  EXPECT_FALSE(decode_written(p + std::string(8, '\0')).ok());
+}
+
+TEST(AgentProtocol, UnsafeNamesAreRefused) {
+  for (std::string bad :
+       std::vector<std::string>{"/etc/passwd", "..", "a/../b", "a//b", "./a", "a/",
+                                std::string("a\0b", 3), std::string(kMaxName + 1, 'a')}) {
+    EXPECT_FALSE(check_name(bad).ok()) << bad;
+    EXPECT_FALSE(decode_file_header(encode(FileHeader{bad})).ok()) << bad;
+    EXPECT_FALSE(decode_entry(encode(Entry{bad})).ok()) << bad;
+  }
+  for (std::string good :
+       std::vector<std::string>{"", "a", "a/b", "..a", "a..", "-x", "$(id)", "new\nline"})
+    EXPECT_TRUE(check_name(good).ok()) << good;
+}
+
+TEST(AgentProtocol, BadEntryKindIsAnError) {
+  std::string p = encode(Entry{"x", EntryKind::file});
+  p[5] = 'z';  // the kind byte, after the name's length (4) and its one byte
+  EXPECT_FALSE(decode_entry(p).ok());
+}
+
+TEST(AgentProtocol, FailedTextLosesControlCharacters) {
+  auto f = decode_failed(encode(Failed{"a\nb", "\x1b[31mred"}));
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->path, "a?b");
+  EXPECT_EQ(f->reason, "?[31mred");
+}
+
+}  // namespace
+}  // namespace pdx

@@ -1,0 +1,252 @@
+#include "distribute/agent.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+
+#include "archive/byte_sink.h"
+#include "archive/pack.h"
+#include "archive/sha256.h"
+#include "tests/unit/pipe_feeder.h"
+#include "tests/unit/scratch.h"
+
+namespace pdx {
+namespace {
+
+std::string sha256_of(const std::string& data) {
+  Sha256 h;
+  h.update(data.data(), data.size());
+  return h.hex_digest();
+}
+
+std::string file_frames(const std::string& name, const std::string& data, std::string sha = "") {
+  std::string s =
+      encode_frame(FrameType::file, encode(FileHeader{name, 0640, 1000000000, 5, data.size()}));
+  for (std::size_t at = 0; at < data.size(); at += 3)
+    s += encode_frame(FrameType::data, data.substr(at, 3));
+  return s +
+         encode_frame(FrameType::file_end, encode(FileEnd{sha.empty() ? sha256_of(data) : sha}));
+}
+
+std::string done() {
+  return encode_frame(FrameType::done, "");
+}
+
+struct Received {
+  Result<Summary> result = Error{"not run"};
+  std::vector<Frame> replies;
+};
+
+Received receive(const std::string& dest, std::string input) {
+  std::signal(SIGPIPE, SIG_IGN);  // the agent may stop reading before the feeder is done
+  test::PipeFeeder in(std::move(input));
+  test::TempFile out;
+  Received r;
+  r.result = agent_receive(dest, in.fd(), out.fd());
+  FrameDecoder d;
+  d.feed(out.read());
+  while (auto f = d.next()) {
+    if (!*f) break;
+    r.replies.push_back(std::move(**f));
+  }
+  return r;
+}
+
+// Every name in the tree, hidden ones too: nothing left over from a failed file.
+std::vector<std::string> tree(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (auto& e : std::filesystem::recursive_directory_iterator(dir))
+    names.push_back(e.path().lexically_relative(dir).string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST(Agent, ReceivesFilesWithModeAndMtime) {
+  test::TempDir dir;
+  auto r =
+      receive(dir / "dest", file_frames("a", "hello world") + file_frames("sub/b c", "x") + done());
+  ASSERT_TRUE(r.result.ok()) << r.result.error();
+  EXPECT_EQ(r.result->files, 2u);
+  EXPECT_EQ(r.result->bytes, 12u);
+  EXPECT_EQ(test::read_file(dir / "dest/a"), "hello world");
+  EXPECT_EQ(test::read_file(dir / "dest/sub/b c"), "x");
+  struct stat st;
+  ASSERT_EQ(::stat((dir / "dest/a").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640u);
+  EXPECT_EQ(st.st_mtim.tv_sec, 1000000000);
+  ASSERT_EQ(r.replies.size(), 3u);
+  EXPECT_EQ(r.replies[0].type, FrameType::written);
+  EXPECT_EQ(r.replies[2].type, FrameType::summary);
+}
+
+TEST(Agent, EmptyNameIsTheDestinationItself) {
+  test::TempDir dir;
+  auto r = receive(dir / "new/file", file_frames("", "abc") + done());
+  ASSERT_TRUE(r.result.ok()) << r.result.error();
+  EXPECT_EQ(test::read_file(dir / "new/file"), "abc");
+}
+
+TEST(Agent, BadChecksumFailsTheFileAndLeavesNothing) {
+  test::TempDir dir;
+  auto r = receive(
+      dir / "d", file_frames("a", "data", std::string(64, '0')) + file_frames("b", "ok") + done());
+  ASSERT_TRUE(r.result.ok());
+  EXPECT_EQ(r.result->failures, 1u);
+  ASSERT_EQ(r.replies[0].type, FrameType::failed);
+  auto f = decode_failed(r.replies[0].payload);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->path, dir / "d/a");
+  EXPECT_EQ(tree(dir / "d"), std::vector<std::string>{"b"});
+}
+
+TEST(Agent, InputEndingInsideAFileLeavesNothing) {
+  test::TempDir dir;
+  std::string frames = file_frames("a", "0123456789");
+  auto r = receive(dir / "d", frames.substr(0, frames.size() - 80));
+  ASSERT_FALSE(r.result.ok());
+  EXPECT_EQ(tree(dir / "d"), std::vector<std::string>{});
+}
+
+TEST(Agent, MalformedFrameIsAnError) {
+  test::TempDir dir;
+  for (std::string bad :
+       {std::string("?garbage"), encode_frame(FrameType::file, "xx"),
+        encode_frame(FrameType::data, "outside"),
+        encode_frame(FrameType::entry, encode(Entry{"x"})),
+        encode_frame(FrameType::file, encode(FileHeader{"../escape", 0644, 0, 0, 1}))}) {
+    auto r = receive(dir / "d", bad + done());
+    EXPECT_FALSE(r.result.ok());
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "escape"));
+}
+
+TEST(Agent, MoreDataThanTheSizeIsAnError) {
+  test::TempDir dir;
+  std::string s = encode_frame(FrameType::file, encode(FileHeader{"a", 0644, 0, 0, 2})) +
+                  encode_frame(FrameType::data, "toolong");
+  EXPECT_FALSE(receive(dir / "d", s).result.ok());
+  EXPECT_EQ(tree(dir / "d"), std::vector<std::string>{});
+}
+
+TEST(Agent, SymlinkOnTheWayIsRefused) {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir / "d");
+  std::filesystem::create_directories(dir / "elsewhere");
+  std::filesystem::create_directory_symlink(dir / "elsewhere", dir / "d/link");
+  auto r = receive(dir / "d", file_frames("link/x", "data") + done());
+  ASSERT_TRUE(r.result.ok());
+  EXPECT_EQ(r.result->failures, 1u);
+  auto f = decode_failed(r.replies[0].payload);
+  ASSERT_TRUE(f.ok());
+  EXPECT_NE(f->reason.find("symlink"), std::string::npos) << f->reason;
+  EXPECT_TRUE(std::filesystem::is_empty(dir / "elsewhere"));
+}
+
+TEST(Agent, ReplacesAnExistingFile) {
+  test::TempDir dir;
+  test::write_file(dir / "d/a", "old contents");
+  auto r = receive(dir / "d", file_frames("a", "new") + done());
+  ASSERT_TRUE(r.result.ok());
+  EXPECT_EQ(test::read_file(dir / "d/a"), "new");
+}
+
+TEST(Agent, DirectoryFramesMakeDirectories) {
+  test::TempDir dir;
+  auto r = receive(dir / "d",
+                   encode_frame(FrameType::directory, encode(Directory{"e/f", 0755})) + done());
+  ASSERT_TRUE(r.result.ok());
+  EXPECT_TRUE(std::filesystem::is_directory(dir / "d/e/f"));
+}
+
+TEST(Agent, UnpacksAnArchiveStream) {
+  test::TempDir dir;
+  test::write_file(dir / "src/one", "1");
+  test::write_file(dir / "src/sub/two", "22");
+  auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(dir.path());
+  PackOptions pack_options;
+  pack_options.sources = {"src"};
+  pack_options.format = Format::tar_zst;
+  auto sink = open_output({"a.tar.zst", std::nullopt, 1, Overwrite::no});
+  ASSERT_TRUE(sink.ok());
+  ASSERT_TRUE(pack(pack_options, **sink).ok());
+  std::filesystem::current_path(cwd);
+
+  std::string archive = test::read_file(dir / "a.tar.zst");
+  std::string s = encode_frame(FrameType::archive, "");
+  for (std::size_t at = 0; at < archive.size(); at += 100)
+    s += encode_frame(FrameType::data, archive.substr(at, 100));
+  s += encode_frame(FrameType::archive_end, "") + done();
+  auto r = receive(dir / "out", s);
+  ASSERT_TRUE(r.result.ok()) << r.result.error();
+  EXPECT_EQ(r.result->failures, 0u);
+  EXPECT_EQ(r.result->files, 2u);
+  EXPECT_EQ(test::read_file(dir / "out/src/sub/two"), "22");
+}
+
+TEST(Agent, GarbageArchiveIsAFailureNamingDest) {
+  test::TempDir dir;
+  std::string s = encode_frame(FrameType::archive, "") +
+                  encode_frame(FrameType::data, std::string(5000, 'z')) +
+                  encode_frame(FrameType::archive_end, "") + done();
+  auto r = receive(dir / "out", s);
+  ASSERT_TRUE(r.result.ok());
+  EXPECT_EQ(r.result->failures, 1u);
+}
+
+TEST(Agent, ListsATree) {
+  test::TempDir dir;
+  test::write_file(dir / "d/a", "12345");
+  test::write_file(dir / "d/s/b", "");
+  test::TempFile out;
+  ASSERT_TRUE(agent_list(dir / "d", {"."}, out.fd()).ok());
+  FrameDecoder d;
+  d.feed(out.read());
+  std::vector<Entry> entries;
+  while (auto f = d.next()) {
+    if (!*f || (*f)->type == FrameType::summary) break;
+    entries.push_back(*decode_entry((*f)->payload));
+  }
+  ASSERT_EQ(entries.size(), 4u);
+  EXPECT_EQ(entries[0].name, "");
+  EXPECT_EQ(entries[0].kind, EntryKind::directory);
+  auto a = std::find_if(entries.begin(), entries.end(), [](auto& e) { return e.name == "a"; });
+  ASSERT_NE(a, entries.end());
+  EXPECT_EQ(a->size, 5u);
+  EXPECT_EQ(a->kind, EntryKind::file);
+}
+
+TEST(Agent, ListsOnlyWhatIsAskedFor) {
+  test::TempDir dir;
+  test::write_file(dir / "d/a", "1");
+  test::write_file(dir / "d/s/b", "2");
+  test::write_file(dir / "d/other/c", "3");
+  test::TempFile out;
+  ASSERT_TRUE(agent_list(dir / "d", {"s", "missing", "../x"}, out.fd()).ok());
+  FrameDecoder d;
+  d.feed(out.read());
+  std::vector<std::string> names;
+  while (auto f = d.next()) {
+    if (!*f || (*f)->type == FrameType::summary) break;
+    names.push_back(decode_entry((*f)->payload)->name);
+  }
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"", "s", "s/b"}));
+}
+
+TEST(Agent, ListsAMissingPath) {
+  test::TempDir dir;
+  test::TempFile out;
+  ASSERT_TRUE(agent_list(dir / "none", {"."}, out.fd()).ok());
+  FrameDecoder d;
+  d.feed(out.read());
+  auto f = d.next();
+  ASSERT_TRUE(f.ok() && *f);
+  EXPECT_EQ(decode_entry((*f)->payload)->kind, EntryKind::missing);
+}
+
+}  // namespace
+}  // namespace pdx

@@ -1,0 +1,119 @@
+#include "distribute/push_plan.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include "tests/unit/scratch.h"
+
+namespace pdx {
+namespace {
+
+std::string listing_reply(const std::vector<Entry>& entries) {
+  std::string s;
+  for (const auto& e : entries) s += encode_frame(FrameType::entry, encode(e));
+  return s + encode_frame(FrameType::summary, encode(Summary{}));
+}
+
+HostListing listing(const std::vector<Entry>& entries) {
+  auto l = parse_listing(listing_reply(entries));
+  EXPECT_TRUE(l.ok()) << l.error();
+  return *l;
+}
+
+TEST(PushPlan, OneFileIntoOrAs) {
+  test::TempDir dir;
+  test::write_file(dir / "f", "abc");
+  auto s = scan_sources({dir / "f"}, "/dest");
+  ASSERT_TRUE(s.ok()) << s.error();
+  ASSERT_EQ(s->into.files.size(), 1u);
+  EXPECT_EQ(s->into.files[0].name, "f");
+  ASSERT_TRUE(s->as);
+  EXPECT_EQ(s->as->files[0].name, "");
+
+  auto missing = plan_host(*s, listing({{"", EntryKind::missing}}), "/dest");
+  ASSERT_TRUE(missing.ok());
+  EXPECT_FALSE(missing->into);
+  auto dir_there = plan_host(*s, listing({{"", EntryKind::directory}}), "/dest");
+  ASSERT_TRUE(dir_there.ok());
+  EXPECT_TRUE(dir_there->into);
+  EXPECT_EQ(dir_there->files, std::vector<std::size_t>{0});
+}
+
+TEST(PushPlan, ADirectoryAlwaysGoesInto) {  // as rsync: a re-run must not nest it
+  test::TempDir dir;
+  test::write_file(dir / "t/a", "1");
+  auto s = scan_sources({dir / "t"}, "/dest");
+  ASSERT_TRUE(s.ok());
+  EXPECT_FALSE(s->as);
+  auto plan = plan_host(*s, listing({{"", EntryKind::missing}}), "/dest");
+  ASSERT_TRUE(plan.ok());
+  EXPECT_TRUE(plan->into);
+}
+
+TEST(PushPlan, TrailingSlashMeansInto) {
+  test::TempDir dir;
+  test::write_file(dir / "f", "abc");
+  auto s = scan_sources({dir / "f"}, "/dest/");
+  ASSERT_TRUE(s.ok());
+  EXPECT_FALSE(s->as);
+  auto plan = plan_host(*s, listing({{"", EntryKind::file}}), "/dest/");
+  ASSERT_FALSE(plan.ok());
+  EXPECT_NE(plan.error().find("Not a directory"), std::string::npos);
+}
+
+TEST(PushPlan, TreeAndContents) {
+  test::TempDir dir;
+  test::write_file(dir / "t/a", "1");
+  test::write_file(dir / "t/s/b", "22");
+  auto s = scan_sources({dir / "t"}, "/dest/");
+  ASSERT_TRUE(s.ok());
+  std::vector<std::string> names;
+  for (auto& f : s->into.files) names.push_back(f.name);
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"t/a", "t/s/b"}));
+  EXPECT_EQ(s->into.dirs.front().name, "t");
+
+  auto contents = scan_sources({dir / "t/"}, "/dest/");
+  ASSERT_TRUE(contents.ok());
+  names.clear();
+  for (auto& f : contents->into.files) names.push_back(f.name);
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"a", "s/b"}));
+}
+
+TEST(PushPlan, SendsOnlyWhatDiffers) {
+  test::TempDir dir;
+  test::write_file(dir / "t/a", "1");
+  test::write_file(dir / "t/b", "22");
+  auto s = scan_sources({dir / "t/"}, "/dest/");
+  ASSERT_TRUE(s.ok());
+  const LocalFile* a = nullptr;
+  const LocalFile* b = nullptr;
+  for (auto& f : s->into.files) (f.name == "a" ? a : b) = &f;
+  auto plan = plan_host(*s,
+                        listing({{"", EntryKind::directory},
+                                 {"a", EntryKind::file, 0644, a->size, a->mtime_sec},
+                                 {"b", EntryKind::file, 0644, b->size, b->mtime_sec - 1}}),
+                        "/dest/");
+  ASSERT_TRUE(plan.ok());
+  ASSERT_EQ(plan->files.size(), 1u);
+  EXPECT_EQ(s->into.files[plan->files[0]].name, "b");
+}
+
+TEST(PushPlan, MissingSourceIsBadInput) {
+  auto s = scan_sources({"/nonexistent/x"}, "/d");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error_kind(), ErrorKind::bad_input);
+  EXPECT_NE(s.error().find("/nonexistent/x"), std::string::npos);
+}
+
+TEST(PushPlan, BadListingsAreErrors) {
+  EXPECT_FALSE(parse_listing("").ok());                                       // no summary
+  EXPECT_FALSE(parse_listing(encode_frame(FrameType::summary, "")).ok());     // bad summary
+  EXPECT_FALSE(parse_listing(listing_reply({{"a", EntryKind::file}})).ok());  // no "" first
+  EXPECT_FALSE(parse_listing(listing_reply({{"", EntryKind::directory}}) + "x").ok());
+  EXPECT_FALSE(parse_listing(encode_frame(FrameType::written, encode(Written{"a"}))).ok());
+}
+
+}  // namespace
+}  // namespace pdx
