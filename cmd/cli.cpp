@@ -1,12 +1,30 @@
 #include "cmd/cli.h"
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
 #include "base/error.h"
+#include "transport/local_transport.h"
 
 namespace pdx {
+
+namespace {
+
+constexpr double kMaxTimeout = 1e7;  // seconds (115 days): far from overflowing a timer
+
+std::chrono::milliseconds millis(double seconds) {
+  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+}
+
+std::string local_user() {
+  const char* user = std::getenv("USER");
+  return user ? user : "";
+}
+
+}  // namespace
 
 std::optional<int> parse_cli(CLI::App& app, int argc, char** argv) {
   try {
@@ -45,6 +63,48 @@ void print_compat_dir() {
                      "); links are made by cmake --install");
   std::cout << dir.string() << "\n";
   throw CLI::Success();
+}
+
+}  // namespace pdx
+
+namespace pdx {
+
+void add_host_options(CLI::App& app, HostOptions& o) {
+  app.add_option("-w", o.include, "Hosts to run on: node[01-64], ^FILE, -EXCLUDED (repeatable)")
+      ->allow_extra_args(false);
+  app.add_option("-x", o.exclude, "Hosts to leave out, same syntax (repeatable)")
+      ->allow_extra_args(false);
+  app.add_option("-f", o.fanout, "Hosts at once (fan-out), default 64")->check(CLI::PositiveNumber);
+  app.add_option("-t", o.connect_timeout,
+                 "Connect timeout in seconds (default: ConnectTimeout, else 10); 0: none")
+      ->check(CLI::Range(0.0, kMaxTimeout));
+  app.add_option("-u", o.command_timeout, "Command timeout in seconds; the host then fails (255)")
+      ->check(CLI::Range(0.0, kMaxTimeout));
+  app.add_option("-R", o.rcmd, "How to reach hosts: ssh (default) or exec (run here, %h %u %n)")
+      ->check(CLI::IsMember({"ssh", "exec"}));
+  app.add_option("-l", o.ssh.user, "Remote user");
+  app.add_option("-p", o.ssh.port, "Remote port")->check(CLI::Range(1, 65535));
+  app.add_option("-i", o.ssh.identity_files, "Identity file (repeatable)")->allow_extra_args(false);
+  app.add_option("-o", o.ssh.options, "ssh option Key=Value (repeatable)")->allow_extra_args(false);
+  app.add_option("-F", o.ssh.config_file, "ssh config file");
+  app.add_flag("--askpass", o.ssh.askpass, "Prompt once for a password used on every host");
+}
+
+std::vector<std::string> HostRun::labels() const {
+  std::vector<std::string> labels;
+  for (const auto& host : hosts) labels.push_back(host.label());
+  return labels;
+}
+
+HostRun host_run(const CLI::App& app, const HostOptions& o) {
+  HostRun run;
+  run.hosts = resolve_hosts(o.include, o.exclude);
+  run.transport = o.rcmd == "exec" ? make_local_transport() : make_ssh_transport(o.ssh);
+  run.tmpl.remote = run.transport->remote();
+  run.tmpl.default_user = o.ssh.user.empty() ? local_user() : o.ssh.user;
+  if (app.count("-t")) run.tmpl.connect_timeout = millis(o.connect_timeout);
+  run.tmpl.command_timeout = millis(o.command_timeout);
+  return run;
 }
 
 }  // namespace pdx

@@ -1,12 +1,18 @@
 #pragma once
 // What every subcommand does the same way: parse with CLI11, and on --help / a usage error
 // print and tell the caller which exit status to return; end the run on a failed Result.
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "base/result.h"
+#include "core/hostset.h"
+#include "core/jobs.h"
+#include "transport/ssh_options.h"
+#include "transport/transport.h"
 
 namespace pdx {
 
@@ -22,6 +28,31 @@ template <class T>
 [[noreturn]] void fail(const Result<T>& failed) {
   fail(failed.error_kind(), failed.error());
 }
+
+/// The options of every subcommand that reaches hosts (pdx(1), OPTIONS): which hosts, how many
+/// at once, the timeouts, and how to reach them (-R, the ssh options).
+struct HostOptions {
+  std::vector<std::string> include, exclude;
+  std::size_t fanout = 64;
+  double connect_timeout = 0;  // only when -t was given: app.count("-t")
+  double command_timeout = 0;
+  std::string rcmd = "ssh";
+  SshOptions ssh;
+};
+
+/// -w -x -f -t -u -R -l -p -i -o -F --askpass.
+void add_host_options(CLI::App& app, HostOptions& o);
+
+/// What the parsed HostOptions stand for: the hosts, the transport reaching them, and a job
+/// template holding the user and timeouts (the caller sets the command, env and stdin).
+struct HostRun {
+  std::vector<Host> hosts;
+  std::unique_ptr<Transport> transport;
+  JobTemplate tmpl;
+  std::vector<std::string> labels() const;
+};
+/// Throws UsageError for a bad host expression or no hosts.
+HostRun host_run(const CLI::App& app, const HostOptions& o);
 
 /// `pdx --compat-dir`: prints the directory holding the pdsh and dshbak links of this pdx
 /// (PREFIX/lib/pdx/bin for PREFIX/bin/pdx), then ends the parse with CLI::Success (exit 0).

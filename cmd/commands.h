@@ -11,6 +11,8 @@ int cmd_pack(int argc, char** argv);    // pdx pack SRC... -o OUT      (cmd/pack
 int cmd_unpack(int argc, char** argv);  // pdx unpack IN... -C DIR     (cmd/unpack.cpp)
 int cmd_join(int argc, char** argv);    // pdx join PARTS... -o FILE   (cmd/join.cpp)
 int cmd_split(int argc, char** argv);   // pdx split FILE --size SIZE  (cmd/split.cpp)
+int cmd_pull(int argc, char** argv);    // pdx pull REMOTE... LOCAL    (cmd/pull.cpp)
+int cmd_verify(int argc, char** argv);  // pdx verify REMOTE_DIR       (cmd/verify.cpp)
 
 // pdx started under another name (a link): main() picks these by argv[0], which they keep.
 int cmd_pdsh(int argc, char** argv);    // pdsh [-S] -w HOSTS ARGS...  (cmd/pdsh.cpp)

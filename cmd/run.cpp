@@ -3,7 +3,6 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 
 #include "base/error.h"
@@ -16,22 +15,13 @@
 #include "core/output.h"
 #include "core/summary.h"
 #include "transport/broadcast.h"
-#include "transport/local_transport.h"
-#include "transport/ssh_options.h"
 
 namespace pdx {
 
 namespace {
 
-constexpr double kMaxTimeout = 1e7;  // seconds (115 days): far from overflowing a timer
-
 struct RunOptions {
-  std::vector<std::string> include, exclude;
-  std::size_t fanout = 64;
-  double connect_timeout = 0;  // only when -t was given: app.count("-t")
-  double command_timeout = 0;
-  std::string rcmd = "ssh";
-  SshOptions ssh;
+  HostOptions hosts;
   bool no_prefix = false, gather = false, json = false, no_stdin = false;
   bool strict = false;  // -S: accepted for pdsh users; pdx always returns the largest status
   std::string outdir;
@@ -40,24 +30,7 @@ struct RunOptions {
 };
 
 void add_options(CLI::App& app, RunOptions& o) {
-  app.add_option("-w", o.include, "Hosts to run on: node[01-64], ^FILE, -EXCLUDED (repeatable)")
-      ->allow_extra_args(false);
-  app.add_option("-x", o.exclude, "Hosts to leave out, same syntax (repeatable)")
-      ->allow_extra_args(false);
-  app.add_option("-f", o.fanout, "Hosts at once (fan-out), default 64")->check(CLI::PositiveNumber);
-  app.add_option("-t", o.connect_timeout,
-                 "Connect timeout in seconds (default: ConnectTimeout, else 10); 0: none")
-      ->check(CLI::Range(0.0, kMaxTimeout));
-  app.add_option("-u", o.command_timeout, "Command timeout in seconds; the host then fails (255)")
-      ->check(CLI::Range(0.0, kMaxTimeout));
-  app.add_option("-R", o.rcmd, "How to reach hosts: ssh (default) or exec (run here, %h %u %n)")
-      ->check(CLI::IsMember({"ssh", "exec"}));
-  app.add_option("-l", o.ssh.user, "Remote user");
-  app.add_option("-p", o.ssh.port, "Remote port")->check(CLI::Range(1, 65535));
-  app.add_option("-i", o.ssh.identity_files, "Identity file (repeatable)")->allow_extra_args(false);
-  app.add_option("-o", o.ssh.options, "ssh option Key=Value (repeatable)")->allow_extra_args(false);
-  app.add_option("-F", o.ssh.config_file, "ssh config file");
-  app.add_flag("--askpass", o.ssh.askpass, "Prompt once for a password used on every host");
+  add_host_options(app, o.hosts);
   app.add_flag("-N", o.no_prefix, "Do not prefix output lines with the host name");
   app.add_flag("-b", o.gather, "Gather: print identical outputs once, under folded host names");
   app.add_option("--outdir", o.outdir, "Write DIR/HOST.out and DIR/HOST.err instead of printing");
@@ -71,10 +44,6 @@ void add_options(CLI::App& app, RunOptions& o) {
       "Print the directory of the pdsh and dshbak links (pdx(1) PDSH COMPATIBILITY)");
   app.add_flag("-S", o.strict,
                "Exit with the largest remote exit status (always on; for pdsh users)");
-}
-
-std::chrono::milliseconds millis(double seconds) {
-  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
 }
 
 std::vector<EnvVar> user_env(const RunOptions& o) {
@@ -105,11 +74,6 @@ std::unique_ptr<OutputSink> make_sink(const RunOptions& o, std::vector<std::stri
                           colour_for(STDOUT_FILENO));
 }
 
-std::string local_user() {
-  const char* user = std::getenv("USER");
-  return user ? user : "";
-}
-
 }  // namespace
 
 int cmd_run(int argc, char** argv) {
@@ -129,25 +93,18 @@ int cmd_run(int argc, char** argv) {
     throw UsageError("unknown option " + words.front() + "; see 'pdx --help'");
   std::string command = join(words, " ");
   if (command.empty()) throw UsageError("no command given; see 'pdx --help'");
-  std::vector<Host> hosts = resolve_hosts(o.include, o.exclude);
-  std::unique_ptr<Transport> transport =
-      o.rcmd == "exec" ? make_local_transport() : make_ssh_transport(o.ssh);
-
-  std::vector<std::string> labels;
-  for (const auto& host : hosts) labels.push_back(host.label());
+  HostRun run = host_run(app, o.hosts);
+  std::vector<std::string> labels = run.labels();
   std::unique_ptr<OutputSink> sink = make_sink(o, labels);
 
-  JobTemplate tmpl;
+  JobTemplate& tmpl = run.tmpl;
   tmpl.command = command;
   tmpl.env = user_env(o);
-  tmpl.remote = transport->remote();
-  tmpl.default_user = o.ssh.user.empty() ? local_user() : o.ssh.user;
-  if (app.count("-t")) tmpl.connect_timeout = millis(o.connect_timeout);
-  tmpl.command_timeout = millis(o.command_timeout);
-  tmpl.stdin_source = broadcast_stdin(o.no_stdin, hosts.size(), o.fanout);  // after usage errors
-  std::vector<Job> jobs = make_jobs(hosts, tmpl);
+  tmpl.stdin_source =  // after usage errors
+      broadcast_stdin(o.no_stdin, run.hosts.size(), o.hosts.fanout);
+  std::vector<Job> jobs = make_jobs(run.hosts, tmpl);
 
-  std::vector<HostResult> results = execute(*transport, jobs, *sink, {o.fanout, 0});
+  std::vector<HostResult> results = execute(*run.transport, jobs, *sink, {o.hosts.fanout, 0});
   if (auto lost = sink->error()) {  // the run was stopped for it: its summary would be noise
     if (lost->broken_pipe()) return kExitBrokenPipe;  // silent, as coreutils are
     throw FatalError(lost->message());
