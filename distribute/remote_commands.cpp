@@ -26,7 +26,10 @@ Result<std::string> tar_member(std::string remote) {
     dir = remote;
     name = ".";
   }
-  return "-C " + shell_quote(not_an_option(dir)) + " " + shell_quote("./" + name);
+  // GNU tar takes a relative -C from the directory of the -C before it: start each from the
+  // shell's own.
+  std::string from = dir.starts_with("/") ? shell_quote(dir) : "\"$PWD\"/" + shell_quote(dir);
+  return "-C " + from + " " + shell_quote("./" + name);
 }
 
 }  // namespace

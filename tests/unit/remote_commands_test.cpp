@@ -13,19 +13,19 @@ std::string command(const std::vector<std::string>& remotes) {
 
 TEST(RemoteCommands, PullNamesEachRemoteFromItsParent) {
   EXPECT_EQ(command({"/var/log/train.log"}), "tar -cf - -C /var/log ./train.log");
-  EXPECT_EQ(command({"out"}), "tar -cf - -C . ./out");
-  EXPECT_EQ(command({"/x", "a/b"}), "tar -cf - -C / ./x -C a ./b");
+  EXPECT_EQ(command({"out"}), "tar -cf - -C \"$PWD\"/. ./out");
+  EXPECT_EQ(command({"/x", "a/b"}), "tar -cf - -C / ./x -C \"$PWD\"/a ./b");
 }
 
 TEST(RemoteCommands, PullTrailingSlashMeansContents) {
-  EXPECT_EQ(command({"out/run1/"}), "tar -cf - -C out/run1 ./.");
+  EXPECT_EQ(command({"out/run1/"}), "tar -cf - -C \"$PWD\"/out/run1 ./.");
   EXPECT_EQ(command({"/"}), "tar -cf - -C / ./.");
-  EXPECT_EQ(command({"a/."}), "tar -cf - -C a ./.");
+  EXPECT_EQ(command({"a/."}), "tar -cf - -C \"$PWD\"/a ./.");
 }
 
 TEST(RemoteCommands, PullQuotesAndNeverPassesForAnOption) {
-  EXPECT_EQ(command({"-d/it's $(x)"}), "tar -cf - -C ./-d './it'\\''s $(x)'");
-  EXPECT_EQ(command({"-f"}), "tar -cf - -C . ./-f");
+  EXPECT_EQ(command({"-d/it's $(x)"}), "tar -cf - -C \"$PWD\"/-d './it'\\''s $(x)'");
+  EXPECT_EQ(command({"-f"}), "tar -cf - -C \"$PWD\"/. ./-f");
 }
 
 TEST(RemoteCommands, PullRefusesEmptyAndDotDot) {
