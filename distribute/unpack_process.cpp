@@ -68,7 +68,7 @@ Result<UnpackProcess> UnpackProcess::start(const std::vector<std::string>& unpac
   if (!errors) return Error{"cannot make a file for unpack's errors: " + errno_text(errno)};
 
   std::vector<std::string> args = unpacker;
-  for (const char* arg : {"-C", directory.c_str(), "-"}) args.emplace_back(arg);
+  for (const char* arg : {"--no-same-owner", "-C", directory.c_str(), "-"}) args.emplace_back(arg);
   std::vector<char*> argv;
   for (auto& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);

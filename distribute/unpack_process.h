@@ -1,6 +1,6 @@
 #pragma once
-// pull's receiving end for one host: `pdx unpack -C DIR -` in a child process, fed the host's
-// tar stream through a pipe.
+// pull's receiving end for one host: `pdx unpack --no-same-owner -C DIR -` in a child process, fed
+// the host's tar stream through a pipe.
 //
 // A process, not a thread running archive/unpack.h: unpack changes the working directory for
 // the call (its safety checks work on relative names), which threads unpacking several hosts'

@@ -9,9 +9,9 @@
 namespace pdx {
 namespace {
 
-// GNU tar standing in for `pdx unpack`: sh -c SCRIPT sh -C DIR -
+// GNU tar standing in for `pdx unpack`: sh -c SCRIPT sh --no-same-owner -C DIR -
 const std::vector<std::string> kTarUnpack = {"/bin/sh", "-c",
-                                             "mkdir -p \"$2\" && exec tar -xf - -C \"$2\"", "sh"};
+                                             "mkdir -p \"$3\" && exec tar -xf - -C \"$3\"", "sh"};
 
 std::vector<HostOutcome> pull_with(const std::vector<std::string>& commands,
                                    const std::string& local) {

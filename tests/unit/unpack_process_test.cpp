@@ -7,14 +7,14 @@
 namespace pdx {
 namespace {
 
-// A stand-in for `pdx unpack`: sh -c SCRIPT sh -C DIR -
+// A stand-in for `pdx unpack`: sh -c SCRIPT sh --no-same-owner -C DIR -
 std::vector<std::string> sh(const std::string& script) {
   return {"/bin/sh", "-c", script, "sh"};
 }
 
 TEST(UnpackProcess, FeedsTheChildAndWaits) {
   test::TempDir dir;
-  auto child = UnpackProcess::start(sh("mkdir -p \"$2\" && cat > \"$2/got\""), dir / "out");
+  auto child = UnpackProcess::start(sh("mkdir -p \"$3\" && cat > \"$3/got\""), dir / "out");
   ASSERT_TRUE(child) << child.error();
   ASSERT_TRUE(child->write("hello "));
   ASSERT_TRUE(child->write("world"));
