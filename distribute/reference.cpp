@@ -79,7 +79,7 @@ Result<Reference> local_reference(const std::string& dir, bool hash) {
     if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
     auto size = it->file_size(ec);
     if (ec) break;
-    ref.files.push_back({fs::relative(it->path(), dir, ec).generic_string(), size, {}});
+    ref.files.push_back({it->path().lexically_relative(dir).generic_string(), size, {}});
   }
   if (ec) return Error{dir + ": cannot list: " + ec.message()};
   std::sort(ref.files.begin(), ref.files.end(),

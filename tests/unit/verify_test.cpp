@@ -136,5 +136,17 @@ TEST(Verify, TheRealCommandListsAndHashes) {
   EXPECT_EQ(outcomes[0].what, "differs: 1 changed (x y)");
 }
 
+TEST(Verify, ParallelHashBatchesDoNotInterleave) {
+  test::TempDir dir;
+  std::string long_name(200, 'n');
+  for (int i = 0; i < 2000; ++i)
+    test::write_file(dir / ("d/" + std::to_string(i % 10) + "/" + long_name + std::to_string(i)),
+                     "x");
+  auto ref = local_reference(dir / "d", true);
+  ASSERT_TRUE(ref);
+  auto outcomes = verify_printing({verify_command(dir / "d", true)}, &*ref);
+  EXPECT_EQ(outcomes[0].what, "match: 2000 files, 2.0 KiB");
+}
+
 }  // namespace
 }  // namespace pdx
