@@ -45,12 +45,16 @@ std::string verify_command(const std::string& remote_dir, bool hash) {
   std::string command = "cd " + shell_quote(not_an_option(remote_dir)) + " 2>/dev/null || exit " +
                         status + "\nfind . -type f -printf 's %s %P\\0' || exit\n";
   if (hash) {
-    // Batches are hashed at once; each writes its own file, read out when all are done, so
-    // that no two batches' records interleave on stdout.
+    // About four batches per core (at most 4096 files each), hashed at once; each batch writes
+    // a file of its own, read out when all are done, so that no two batches' records
+    // interleave on stdout.
     command +=
+        "p=$(nproc 2>/dev/null || echo 1)\n"
+        "b=$(( $(find . -type f -printf x | wc -c) / (4 * p) + 1 ))\n"
+        "[ \"$b\" -le 4096 ] || b=4096\n"
         "t=$(mktemp -d) || exit\n"
         "trap 'rm -rf \"$t\"' EXIT\n"
-        "find . -type f -print0 | xargs -0 -r -n 256 -P \"$(nproc 2>/dev/null || echo 1)\" "
+        "find . -type f -print0 | xargs -0 -r -n \"$b\" -P \"$p\" "
         "sh -c 'f=$(mktemp \"$0/h.XXXXXX\") && exec sha256sum -z -- \"$@\" > \"$f\"' \"$t\"\n"
         "s=$?\n"
         "find \"$t\" -type f -exec cat {} + || exit\n"
