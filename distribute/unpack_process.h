@@ -29,8 +29,9 @@ class UnpackProcess {
   /// Ends the input and waits for the child, as finish() does.
   ~UnpackProcess();
 
-  /// Hands bytes of the stream to the child. An Error once the child stopped reading (it
-  /// refused or failed on something: finish() says what); nothing more is written then.
+  /// Hands bytes of the stream to the child (SIGPIPE ignored, as core/executor has it). An Error
+  /// once the child stopped reading (it refused or failed on something: finish() says what);
+  /// nothing more is written then.
   Result<void> write(std::string_view bytes);
   /// Ends the input and waits for the child. An Error with the child's own message, without
   /// its "pdx: error: " and the "-: " that names its input.
