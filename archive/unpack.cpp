@@ -311,7 +311,8 @@ class Unpacker {
     if (type == AE_IFLNK || archive_entry_hardlink(entry))
       checked_dir_.assign(1, '/');  // may add a symlink
     if ((type == AE_IFCHR || type == AE_IFBLK) && !root_) {
-      return Error{at(original) + " is a device file; refused (only root may unpack device files)",
+      return Error{at(original) + " is a device file; refused (" +
+                       (euid_ == 0 ? "--no-same-owner" : "only root may unpack device files") + ")",
                    ErrorKind::bad_input};
     }
     return {};
@@ -452,8 +453,9 @@ class Unpacker {
           static_cast<gid_t>(archive_write_disk_gid(writer_.get(), archive_entry_gname(entry),
                                                     archive_entry_gid(entry)))};
     } else {  // as libarchive does
-      if (archive_entry_uid(entry) != euid_) file.mode &= ~S_ISUID;
-      if (archive_entry_gid(entry) != egid_) file.mode &= ~S_ISGID;
+      bool mine = options_.ownership == Ownership::mine;
+      if (mine || archive_entry_uid(entry) != euid_) file.mode &= ~S_ISUID;
+      if (mine || archive_entry_gid(entry) != egid_) file.mode &= ~S_ISGID;
     }
     if (archive_entry_atime_is_set(entry)) {
       file.atime = timespec{archive_entry_atime(entry), archive_entry_atime_nsec(entry)};
@@ -527,7 +529,8 @@ class Unpacker {
   DirectoryCache dirs_;
   uid_t euid_ = ::geteuid();
   gid_t egid_ = ::getegid();
-  bool root_ = euid_ == 0;
+  // Acting as root: restoring owners, set-id bits and device files.
+  bool root_ = euid_ == 0 && options_.ownership == Ownership::as_archive_when_root;
   FileCreation creation_;
   std::string pid_ = std::to_string(::getpid());
   ArchivePtr reader_;

@@ -10,10 +10,18 @@
 
 namespace pdx {
 
+/// Whose files unpack makes when run as root.
+enum class Ownership {
+  as_archive_when_root,  // root restores the archive's owners, set-id bits and device files
+  mine,  // GNU tar's --no-same-owner, for archives from hosts not trusted (pull): the files are
+         // the user's, root's too, with no set-user/group-ID bits, and device files are refused
+};
+
 struct UnpackOptions {
   std::vector<std::string> parts;  // in stream order (archive/part_name.h resolve_parts)
   std::string directory = ".";     // created if missing
   int strip_components = 0;        // leading path components dropped from every name
+  Ownership ownership = Ownership::as_archive_when_root;
   /// Called with each entry's name as it is extracted (-v).
   std::function<void(const std::string&)> on_entry;
   /// Called for what does not stop unpacking (a malformed but readable header, say).

@@ -1,13 +1,21 @@
 #include "cmd/cli.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
 #include "base/error.h"
+#include "transport/local_transport.h"
 
 namespace pdx {
+
+namespace {
+
+constexpr double kMaxTimeout = 1e7;  // seconds (115 days): far from overflowing a timer
+
+}  // namespace
 
 std::optional<int> parse_cli(CLI::App& app, int argc, char** argv) {
   try {
@@ -36,11 +44,28 @@ void fail(ErrorKind kind, const std::string& message) {
   throw FatalError(message);
 }
 
-namespace {
-constexpr double kMaxTimeout = 1e7;  // seconds (115 days): far from overflowing a timer
-}  // namespace
+std::chrono::milliseconds millis(double seconds) {
+  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+}
 
-void add_reach_options(CLI::App& app, ReachOptions& o) {
+std::string local_user() {
+  const char* user = std::getenv("USER");
+  return user ? user : "";
+}
+
+void print_compat_dir() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  fs::path dir = (exe.parent_path() / ".." / "lib" / "pdx" / "bin").lexically_normal();
+  if (ec || !fs::exists(dir / "pdsh", ec))
+    throw FatalError("no pdsh link next to this pdx (looked in " + dir.string() +
+                     "); links are made by cmake --install");
+  std::cout << dir.string() << "\n";
+  throw CLI::Success();
+}
+
+void add_host_options(CLI::App& app, HostOptions& o) {
   app.add_option("-w", o.include, "Hosts to run on: node[01-64], ^FILE, -EXCLUDED (repeatable)")
       ->allow_extra_args(false);
   app.add_option("-x", o.exclude, "Hosts to leave out, same syntax (repeatable)")
@@ -61,25 +86,21 @@ void add_reach_options(CLI::App& app, ReachOptions& o) {
   app.add_flag("--askpass", o.ssh.askpass, "Prompt once for a password used on every host");
 }
 
-std::chrono::milliseconds millis(double seconds) {
-  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+std::vector<std::string> HostRun::labels() const {
+  std::vector<std::string> labels;
+  for (const auto& host : hosts) labels.push_back(host.label());
+  return labels;
 }
 
-std::string local_user() {
-  const char* user = std::getenv("USER");
-  return user ? user : "";
-}
-
-void print_compat_dir() {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  fs::path dir = (exe.parent_path() / ".." / "lib" / "pdx" / "bin").lexically_normal();
-  if (ec || !fs::exists(dir / "pdsh", ec))
-    throw FatalError("no pdsh link next to this pdx (looked in " + dir.string() +
-                     "); links are made by cmake --install");
-  std::cout << dir.string() << "\n";
-  throw CLI::Success();
+HostRun host_run(const CLI::App& app, const HostOptions& o) {
+  HostRun run;
+  run.hosts = resolve_hosts(o.include, o.exclude);
+  run.transport = o.rcmd == "exec" ? make_local_transport() : make_ssh_transport(o.ssh);
+  run.tmpl.remote = run.transport->remote();
+  run.tmpl.default_user = o.ssh.user.empty() ? local_user() : o.ssh.user;
+  if (app.count("-t")) run.tmpl.connect_timeout = millis(o.connect_timeout);
+  run.tmpl.command_timeout = millis(o.command_timeout);
+  return run;
 }
 
 }  // namespace pdx

@@ -3,6 +3,7 @@
 // print and tell the caller which exit status to return; end the run on a failed Result.
 #include <chrono>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,7 +11,10 @@
 #include <CLI/CLI.hpp>
 
 #include "base/result.h"
+#include "core/hostset.h"
+#include "core/jobs.h"
 #include "transport/ssh_options.h"
+#include "transport/transport.h"
 
 namespace pdx {
 
@@ -27,8 +31,9 @@ template <class T>
   fail(failed.error_kind(), failed.error());
 }
 
-/// How a subcommand reaches its hosts: the options `pdx CMD` and `pdx push` share.
-struct ReachOptions {
+/// The options of every subcommand that reaches hosts (pdx(1), OPTIONS): which hosts, how many
+/// at once, the timeouts, and how to reach them (-R, the ssh options).
+struct HostOptions {
   std::vector<std::string> include, exclude;
   std::size_t fanout = 64;
   double connect_timeout = 0;  // only when -t was given: app.count("-t")
@@ -38,7 +43,18 @@ struct ReachOptions {
 };
 
 /// -w -x -f -t -u -R -l -p -i -o -F --askpass.
-void add_reach_options(CLI::App& app, ReachOptions& o);
+void add_host_options(CLI::App& app, HostOptions& o);
+
+/// What the parsed HostOptions stand for: the hosts, the transport reaching them, and a job
+/// template holding the user and timeouts (the caller sets the command, env and stdin).
+struct HostRun {
+  std::vector<Host> hosts;
+  std::unique_ptr<Transport> transport;
+  JobTemplate tmpl;
+  std::vector<std::string> labels() const;
+};
+/// Throws UsageError for a bad host expression or no hosts.
+HostRun host_run(const CLI::App& app, const HostOptions& o);
 
 /// Seconds as given on the command line, as milliseconds for a Job.
 std::chrono::milliseconds millis(double seconds);

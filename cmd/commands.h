@@ -13,6 +13,8 @@ int cmd_join(int argc, char** argv);    // pdx join PARTS... -o FILE   (cmd/join
 int cmd_split(int argc, char** argv);   // pdx split FILE --size SIZE  (cmd/split.cpp)
 int cmd_push(int argc, char** argv);    // pdx push SRC... DEST        (cmd/push.cpp)
 int cmd_agent(int argc, char** argv);   // pdx agent --list|--receive  (cmd/agent.cpp)
+int cmd_pull(int argc, char** argv);    // pdx pull REMOTE... LOCAL    (cmd/pull.cpp)
+int cmd_verify(int argc, char** argv);  // pdx verify REMOTE_DIR       (cmd/verify.cpp)
 
 // pdx started under another name (a link): main() picks these by argv[0], which they keep.
 int cmd_pdsh(int argc, char** argv);    // pdsh [-S] -w HOSTS ARGS...  (cmd/pdsh.cpp)

@@ -5,24 +5,20 @@
 #include "base/error.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "core/hostset.h"
-#include "core/jobs.h"
 #include "core/output.h"
 #include "distribute/push.h"
-#include "transport/local_transport.h"
-#include "transport/ssh_options.h"
 
 namespace pdx {
 
 int cmd_push(int argc, char** argv) {
-  ReachOptions reach;
+  HostOptions reach;
   PushOptions push_options;
   std::vector<std::string> paths;
   CLI::App app(
       "Copy files, trees or an archive (unpacked on arrival) to every host.\n"
       "Usage: pdx push -w HOSTS [options] SRC... DEST",
       "pdx push");
-  add_reach_options(app, reach);
+  add_host_options(app, reach);
   app.add_flag("--extract", push_options.extract,
                "SRC... are an archive or its parts, in order: unpack it into DEST on every host");
   app.add_option("--agent", push_options.agent,
@@ -35,19 +31,9 @@ int cmd_push(int argc, char** argv) {
   push_options.sources = std::move(paths);
   push_options.fanout = reach.fanout;
 
-  std::vector<Host> hosts = resolve_hosts(reach.include, reach.exclude);
-  std::unique_ptr<Transport> transport =
-      reach.rcmd == "exec" ? make_local_transport() : make_ssh_transport(reach.ssh);
-  JobTemplate tmpl;
-  tmpl.remote = transport->remote();
-  tmpl.default_user = reach.ssh.user.empty() ? local_user() : reach.ssh.user;
-  if (app.count("-t")) tmpl.connect_timeout = millis(reach.connect_timeout);
-  tmpl.command_timeout = millis(reach.command_timeout);
-
-  PushReport report = push(*transport, hosts, tmpl, push_options);
-  std::vector<std::string> labels;
-  for (const auto& host : hosts) labels.push_back(host.label());
-  PushText text = push_text(labels, report);
+  HostRun run = host_run(app, reach);
+  PushReport report = push(*run.transport, run.hosts, run.tmpl, push_options);
+  PushText text = push_text(run.labels(), report);
   write_all(STDOUT_FILENO, text.out);
   write_all(STDERR_FILENO, text.err);
   return push_exit_status(report);

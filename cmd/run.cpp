@@ -3,7 +3,6 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 
 #include "base/error.h"
@@ -16,14 +15,13 @@
 #include "core/output.h"
 #include "core/summary.h"
 #include "transport/broadcast.h"
-#include "transport/local_transport.h"
-#include "transport/ssh_options.h"
 
 namespace pdx {
 
 namespace {
 
-struct RunOptions : ReachOptions {
+struct RunOptions {
+  HostOptions hosts;
   bool no_prefix = false, gather = false, json = false, no_stdin = false;
   bool strict = false;  // -S: accepted for pdsh users; pdx always returns the largest status
   std::string outdir;
@@ -32,7 +30,7 @@ struct RunOptions : ReachOptions {
 };
 
 void add_options(CLI::App& app, RunOptions& o) {
-  add_reach_options(app, o);
+  add_host_options(app, o.hosts);
   app.add_flag("-N", o.no_prefix, "Do not prefix output lines with the host name");
   app.add_flag("-b", o.gather, "Gather: print identical outputs once, under folded host names");
   app.add_option("--outdir", o.outdir, "Write DIR/HOST.out and DIR/HOST.err instead of printing");
@@ -91,34 +89,31 @@ int cmd_run(int argc, char** argv) {
   if (auto status = parse_cli(app, argc, argv)) return *status;
 
   std::vector<std::string> words = app.remaining();
-  if (!words.empty() && words.front() == "push") {  // `pdx -w HOSTS push SRC... DEST`
+  // `pdx -w HOSTS push|pull|verify ...`: the host options may come before the subcommand.
+  static constexpr std::pair<const char*, int (*)(int, char**)> kAfterHosts[] = {
+      {"push", cmd_push}, {"pull", cmd_pull}, {"verify", cmd_verify}};
+  for (const auto& [name, subcommand] : kAfterHosts) {
+    if (words.empty() || words.front() != name) continue;
     std::vector<char*> args(argv, argv + argc);
     args.erase(args.end() - static_cast<std::ptrdiff_t>(words.size()));
-    return cmd_push(argc - 1, args.data());
+    return subcommand(argc - 1, args.data());
   }
   if (!words.empty() && words.front().starts_with("-"))
     throw UsageError("unknown option " + words.front() + "; see 'pdx --help'");
   std::string command = join(words, " ");
   if (command.empty()) throw UsageError("no command given; see 'pdx --help'");
-  std::vector<Host> hosts = resolve_hosts(o.include, o.exclude);
-  std::unique_ptr<Transport> transport =
-      o.rcmd == "exec" ? make_local_transport() : make_ssh_transport(o.ssh);
-
-  std::vector<std::string> labels;
-  for (const auto& host : hosts) labels.push_back(host.label());
+  HostRun run = host_run(app, o.hosts);
+  std::vector<std::string> labels = run.labels();
   std::unique_ptr<OutputSink> sink = make_sink(o, labels);
 
-  JobTemplate tmpl;
+  JobTemplate& tmpl = run.tmpl;
   tmpl.command = command;
   tmpl.env = user_env(o);
-  tmpl.remote = transport->remote();
-  tmpl.default_user = o.ssh.user.empty() ? local_user() : o.ssh.user;
-  if (app.count("-t")) tmpl.connect_timeout = millis(o.connect_timeout);
-  tmpl.command_timeout = millis(o.command_timeout);
-  tmpl.stdin_source = broadcast_stdin(o.no_stdin, hosts.size(), o.fanout);  // after usage errors
-  std::vector<Job> jobs = make_jobs(hosts, tmpl);
+  tmpl.stdin_source =  // after usage errors
+      broadcast_stdin(o.no_stdin, run.hosts.size(), o.hosts.fanout);
+  std::vector<Job> jobs = make_jobs(run.hosts, tmpl);
 
-  std::vector<HostResult> results = execute(*transport, jobs, *sink, {o.fanout, 0});
+  std::vector<HostResult> results = execute(*run.transport, jobs, *sink, {o.hosts.fanout, 0});
   if (auto lost = sink->error()) {  // the run was stopped for it: its summary would be noise
     if (lost->broken_pipe()) return kExitBrokenPipe;  // silent, as coreutils are
     throw FatalError(lost->message());

@@ -56,8 +56,13 @@ int cmd_unpack(int argc, char** argv) {
   app.add_option("--verify", manifest_path,
                  "Check the parts against MANIFEST (pack --manifest) first, and the counts after");
   app.add_flag("-v,--verbose", verbose, "List entries as they are unpacked");
+  bool no_same_owner = false;
+  app.add_flag("--no-same-owner", no_same_owner,
+               "Files belong to the user, root too: no owners, set-id bits or device files "
+               "from the archive (as GNU tar)");
   if (auto status = parse_cli(app, argc, argv)) return *status;
 
+  if (no_same_owner) options.ownership = Ownership::mine;
   use_utf8_names();
   auto parts = resolve_parts(inputs);
   if (!parts) throw UsageError(parts.error());

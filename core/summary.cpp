@@ -32,21 +32,27 @@ int run_exit_status(const std::vector<HostResult>& results) {
   return status;
 }
 
-std::string failure_summary(const std::vector<std::string>& labels,
-                            const std::vector<HostResult>& results) {
+std::string folded_lines(const std::vector<std::string>& labels,
+                         const std::vector<std::string>& whats) {
   std::map<std::string, std::vector<std::string>> hosts_by_what;
-  std::vector<std::string> order;  // each distinct failure, by first rank
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    std::string what = describe(results[i]);
-    if (what.empty()) continue;
-    auto& hosts = hosts_by_what[what];
-    if (hosts.empty()) order.push_back(what);
+  std::vector<std::string> order;  // each distinct what, by first rank
+  for (std::size_t i = 0; i < whats.size(); ++i) {
+    if (whats[i].empty()) continue;
+    auto& hosts = hosts_by_what[whats[i]];
+    if (hosts.empty()) order.push_back(whats[i]);
     hosts.push_back(labels[i]);
   }
   std::string out;
   for (const auto& what : order)
     out += "pdx: " + fold_names(hosts_by_what[what]) + ": " + what + "\n";
   return out;
+}
+
+std::string failure_summary(const std::vector<std::string>& labels,
+                            const std::vector<HostResult>& results) {
+  std::vector<std::string> whats;
+  for (const auto& result : results) whats.push_back(describe(result));
+  return folded_lines(labels, whats);
 }
 
 }  // namespace pdx

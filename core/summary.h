@@ -18,6 +18,11 @@ int exit_status_of(const HostResult& result);
 /// The run's exit status: the largest of the hosts' (0 for no hosts).
 int run_exit_status(const std::vector<HostResult>& results);
 
+/// Lines "pdx: HOSTS: WHAT\n", one per distinct non-empty whats[i] (what happened on labels[i]),
+/// host sets folded, in order of first rank.
+std::string folded_lines(const std::vector<std::string>& labels,
+                         const std::vector<std::string>& whats);
+
 /// Lines "pdx: HOSTS: WHAT\n", one per distinct failure, host sets folded, in order of first
 /// rank. Empty when every host exited 0.
 std::string failure_summary(const std::vector<std::string>& labels,

@@ -41,5 +41,12 @@ TEST(Summary, FailuresFoldedByWhatHappened) {
   EXPECT_EQ(failure_summary(labels, std::vector<HostResult>(5)), "");
 }
 
+TEST(Summary, FoldedLinesSkipEmptyWhats) {
+  std::vector<std::string> labels = {"n1", "n2", "n3", "n4"};
+  EXPECT_EQ(folded_lines(labels, {"match", "", "match", "differs"}),
+            "pdx: n[1,3]: match\npdx: n4: differs\n");
+  EXPECT_EQ(folded_lines(labels, {"", "", "", ""}), "");
+}
+
 }  // namespace
 }  // namespace pdx

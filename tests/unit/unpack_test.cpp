@@ -4,6 +4,7 @@
 #include <archive_entry.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -160,6 +161,48 @@ TEST(Unpack, RootSetsOwnersWhereCreatingDidNot) {
   EXPECT_EQ(owner("d/group"), "0:777 " + std::to_string(0644));
   EXPECT_EQ(owner("d/other"), "1234:4321 " + std::to_string(06755));
   EXPECT_EQ(owner("top"), "0:0 " + std::to_string(0600));
+}
+
+TEST(Unpack, MineKeepsNoOwnersAndNoSetIdBits) {
+  test::TempDir dir;
+  write_tar(dir / "a.tar", {{"root-suid", "1", 06755, 0, 0}, {"other", "2", 06755, 1234, 4321}});
+  UnpackOptions options;
+  options.parts = {dir / "a.tar"};
+  options.directory = dir / "out";
+  options.ownership = Ownership::mine;
+  auto stats = unpack(options);
+  ASSERT_TRUE(stats.ok()) << stats.error();
+  for (const char* name : {"root-suid", "other"}) {
+    struct stat st;
+    ASSERT_EQ(::stat((dir / ("out/" + std::string(name))).c_str(), &st), 0) << name;
+    EXPECT_EQ(st.st_uid, ::geteuid()) << name;
+    EXPECT_EQ(st.st_mode & 07777, 0755u) << name;
+  }
+}
+
+TEST(Unpack, MineRefusesDeviceFilesEvenToRoot) {
+  test::TempDir dir;
+  struct archive* a = archive_write_new();
+  archive_write_set_format_pax_restricted(a);
+  ASSERT_EQ(archive_write_open_filename(a, (dir / "dev.tar").c_str()), ARCHIVE_OK);
+  archive_entry* entry = archive_entry_new();
+  archive_entry_set_pathname(entry, "sda");
+  archive_entry_set_filetype(entry, AE_IFBLK);
+  archive_entry_set_perm(entry, 0666);
+  archive_entry_set_rdev(entry, makedev(8, 0));
+  ASSERT_EQ(archive_write_header(a, entry), ARCHIVE_OK);
+  archive_entry_free(entry);
+  archive_write_close(a);
+  archive_write_free(a);
+  UnpackOptions options;
+  options.parts = {dir / "dev.tar"};
+  options.directory = dir / "out";
+  options.ownership = Ownership::mine;
+  auto stats = unpack(options);
+  ASSERT_FALSE(stats.ok());
+  EXPECT_NE(stats.error().find("sda is a device file; refused"), std::string::npos)
+      << stats.error();
+  EXPECT_FALSE(std::filesystem::exists(dir / "out/sda"));
 }
 
 TEST(Unpack, NotAnArchiveNamesTheFile) {

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# pdx verify against what people run today, on the loopback sshd cluster (an account and home
+# per host: run as root), 16 hosts each holding the same mixed tree (BENCH_FILES small files,
+# default 20000, and 4 files of 32 MiB):
+#   counts: pdx verify DIR --against LOCAL   vs  pdsh 'find DIR -type f | wc -l'
+#   hashes: pdx verify DIR --hash             vs  pdsh 'cd DIR && find . -type f -print0 |
+#                                                  sort -z | xargs -0 sha256sum | sha256sum'
+# Each the best wall time of BENCH_RUNS runs (default 3), pdx's peak RSS, and the ratio
+# pdx / pdsh. Not a test: nothing is asserted.
+#
+#   bench/bench-verify.sh [-p PDX] [-c CLUSTER_DIR]
+# Needs: pdsh (Debian package), root.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+PDX=${PDX:-$here/../build/pdx}
+CLUSTER=${BENCH_CLUSTER:-/tmp/pdx-bench-cluster}
+while getopts p:c: opt; do
+  case $opt in p) PDX=$OPTARG ;; c) CLUSTER=$OPTARG ;; *) exit 2 ;; esac
+done
+HOSTS=16
+FILES=${BENCH_FILES:-20000}
+RUNS=${BENCH_RUNS:-3}
+command -v pdsh > /dev/null || { echo "bench-verify: pdsh is missing (apt-get install pdsh)" >&2; exit 1; }
+[[ $EUID -eq 0 ]] || { echo "bench-verify: run as root (an account per host)" >&2; exit 1; }
+[[ -x $PDX ]] || { echo "bench-verify: no pdx at $PDX (build first, or -p PDX)" >&2; exit 1; }
+
+"$here/../scripts/loopback-cluster.sh" start "$CLUSTER" "$HOSTS"
+work=$(mktemp -d)
+dir=pdx-bench-verify
+hosts=$(head -n "$HOSTS" "$CLUSTER/hostfile" | paste -sd,)
+cleanup() {
+  "$PDX" -F "$CLUSTER/ssh_config" -w "$hosts" "rm -rf $dir" || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# The tree, here and (copied by tar over pdx's stdin) on every host.
+python3 - "$work/tree" "$FILES" <<'PY'
+import os, sys
+root, files = sys.argv[1], int(sys.argv[2])
+for i in range(files):
+    d = os.path.join(root, f"d{i % 100:02d}")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, f"f{i}"), "wb") as f: f.write(os.urandom(64 + i % 4096))
+for i in range(4):
+    with open(os.path.join(root, f"big{i}"), "wb") as f: f.write(os.urandom(32 << 20))
+PY
+tar -cf - -C "$work/tree" . | "$PDX" -F "$CLUSTER/ssh_config" -w "$hosts" "mkdir -p $dir && tar -xf - -C $dir"
+
+# best WHAT CMD...: the least wall time of RUNS runs, and the peak RSS of the last (MiB).
+best() {
+  local what=$1 wall rss least=
+  shift
+  for _ in $(seq "$RUNS"); do
+    /usr/bin/time -f '%e %M' -o "$work/time" "$@" > /dev/null 2>&1 || true
+    read -r wall rss < <(tail -n 1 "$work/time")  # after "Command exited with non-zero status"
+    if [[ -z $least ]] || awk "BEGIN { exit !($wall < $least) }"; then least=$wall; fi
+  done
+  printf '%s %s %s\n' "$what" "$least" "$((rss / 1024))"
+}
+pdsh_run() {
+  PDSH_SSH_ARGS="-F $CLUSTER/ssh_config -x -a %h" pdsh -R ssh -f "$HOSTS" -w "$hosts" "$1"
+}
+export -f pdsh_run
+export CLUSTER HOSTS hosts
+
+{
+  best pdx_counts "$PDX" verify -F "$CLUSTER/ssh_config" -w "$hosts" "$dir" --against "$work/tree"
+  best pdsh_counts bash -c "pdsh_run 'find $dir -type f | wc -l'"
+  best pdx_hashes "$PDX" verify -F "$CLUSTER/ssh_config" -w "$hosts" "$dir" --hash
+  best pdsh_hashes bash -c "pdsh_run 'cd $dir && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum'"
+} > "$work/results"
+"$PDX" verify -F "$CLUSTER/ssh_config" -w "$hosts" "$dir" --against "$work/tree" --hash || true
+
+echo "verify of $FILES small files + 128 MiB on $HOSTS hosts, $(nproc) cores (best of $RUNS)"
+printf '%-12s %8s %8s %8s\n' what wall_s rss_mib ratio
+awk '{ wall[$1] = $2; rss[$1] = $3; order[NR] = $1 }
+  END { for (i = 1; i <= NR; i++) { w = order[i]; base = w; sub(/^pdx/, "pdsh", base)
+        printf "%-12s %8.2f %8d %8.2f\n", w, wall[w], rss[w], wall[w] / wall[base] } }' "$work/results"

@@ -1,0 +1,56 @@
+// pdx pull REMOTE... LOCAL_DIR: every host's files into LOCAL_DIR/<host>/ (pdx(1), pdx pull).
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "base/error.h"
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "core/output.h"
+#include "distribute/pull.h"
+#include "distribute/remote_commands.h"
+
+namespace pdx {
+
+namespace {
+
+// This pdx, to run `pdx unpack` as the receiving end of each host's stream.
+std::string this_program() {
+  std::error_code ec;
+  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw FatalError("cannot find this pdx (/proc/self/exe): " + ec.message());
+  return exe.string();
+}
+
+}  // namespace
+
+int cmd_pull(int argc, char** argv) {
+  HostOptions o;
+  std::vector<std::string> paths;
+  CLI::App app{
+      "Copy files and trees from every host into LOCAL_DIR/<host>/.\n"
+      "Usage: pdx pull -w HOSTS [options] REMOTE... LOCAL_DIR",
+      "pdx pull"};
+  add_host_options(app, o);
+  app.add_option("paths", paths, "REMOTE... LOCAL_DIR (a trailing / on REMOTE: its contents)")
+      ->required();
+  if (auto status = parse_cli(app, argc, argv)) return *status;
+  if (paths.size() < 2) throw UsageError("name what to pull and the local directory to put it in");
+
+  PullOptions options;
+  options.local_dir = paths.back();
+  paths.pop_back();
+  auto command = pull_command(paths);
+  if (!command) fail(command);
+  HostRun run = host_run(app, o);
+  run.tmpl.command = as_written(*command, run.tmpl.remote);
+  options.unpacker = {this_program(), "unpack"};
+  options.fanout = o.fanout;
+  std::vector<HostOutcome> outcomes = pull(*run.transport, make_jobs(run.hosts, run.tmpl), options);
+  write_all(STDERR_FILENO, outcome_report(run.labels(), outcomes));
+  return outcome_exit_status(outcomes);
+}
+
+}  // namespace pdx

@@ -1,0 +1,55 @@
+// pdx verify REMOTE_DIR [--against DIR | -m MANIFEST] [--hash]: what every host holds under
+// REMOTE_DIR, checked (pdx(1), pdx verify).
+#include <unistd.h>
+
+#include <optional>
+#include <string>
+
+#include "base/error.h"
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "core/output.h"
+#include "distribute/reference.h"
+#include "distribute/remote_commands.h"
+#include "distribute/verify.h"
+
+namespace pdx {
+
+int cmd_verify(int argc, char** argv) {
+  HostOptions o;
+  std::string remote_dir, against, manifest;
+  bool hash = false;
+  CLI::App app{
+      "Count (and hash) the files under REMOTE_DIR on every host, and compare.\n"
+      "Usage: pdx verify -w HOSTS [options] REMOTE_DIR [--against DIR | -m MANIFEST] "
+      "[--hash]",
+      "pdx verify"};
+  add_host_options(app, o);
+  app.add_option("remote_dir", remote_dir, "The directory to check on every host")->required();
+  auto* against_option =
+      app.add_option("--against", against, "Compare with this directory here: names and sizes");
+  app.add_option("-m,--manifest", manifest,
+                 "Compare with the file count and bytes of a manifest (pdx pack -m)")
+      ->excludes(against_option);
+  app.add_flag("--hash", hash, "Compare contents too (SHA-256, on all cores of each host)");
+  if (auto status = parse_cli(app, argc, argv)) return *status;
+  if (hash && !manifest.empty())
+    throw UsageError("a manifest holds no hashes of files: use --hash with --against");
+  if (remote_dir.empty()) throw UsageError("an empty REMOTE_DIR");
+
+  HostRun run = host_run(app, o);
+  std::optional<Reference> reference;
+  if (!against.empty() || !manifest.empty()) {
+    auto made = against.empty() ? manifest_reference(manifest) : local_reference(against, hash);
+    if (!made) fail(made);
+    reference = std::move(*made);
+  }
+  run.tmpl.command = as_written(verify_command(remote_dir, hash), run.tmpl.remote);
+  VerifyOptions options{remote_dir, reference ? &*reference : nullptr, o.fanout};
+  std::vector<HostOutcome> outcomes =
+      verify(*run.transport, make_jobs(run.hosts, run.tmpl), options);
+  write_all(STDERR_FILENO, outcome_report(run.labels(), outcomes));
+  return outcome_exit_status(outcomes);
+}
+
+}  // namespace pdx

@@ -1,0 +1,178 @@
+#include "distribute/verify.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <map>
+
+#include "archive/size.h"
+#include "core/executor.h"
+#include "core/output.h"
+#include "distribute/remote_commands.h"
+
+namespace pdx {
+
+namespace {
+
+// splitmix64's finaliser: spreads a record's hash so that sums of them do not cancel.
+std::uint64_t mix(std::uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+std::string counts(std::uint64_t files, std::uint64_t bytes) {
+  return std::to_string(files) + (files == 1 ? " file, " : " files, ") + human_size(bytes);
+}
+
+// "2 missing (a/b, c)": the count, and the first names.
+std::string names_part(std::uint64_t count, const char* what,
+                       const std::vector<std::string>& names) {
+  std::string text = std::to_string(count) + " " + what + " (";
+  for (std::size_t i = 0; i < names.size(); ++i) text += (i ? ", " : "") + names[i];
+  return text + (count > names.size() ? ", ...)" : ")");
+}
+
+}  // namespace
+
+HostTally::HostTally(const Reference* reference) : reference_(reference) {
+  if (reference_) {
+    seen_.resize(reference_->files.size());
+    changed_.resize(reference_->files.size());
+  }
+}
+
+void HostTally::add(const ListingRecord& r) {
+  std::hash<std::string_view> hash;
+  bool is_size = r.kind == ListingRecord::Kind::size;
+  digest_ += mix(hash(r.name) ^ mix(is_size ? r.size : hash(r.sha256)) ^ is_size);
+  if (is_size) {
+    ++files_;
+    bytes_ += r.size;
+  }
+  if (!reference_ || !reference_->has_names) return;
+  const Reference::File* file = reference_->find(r.name);
+  if (!file) {
+    if (!is_size) return;  // counted with its size record
+    if (extra_++ < kNamesShown) extra_names_.push_back(printable(r.name));
+    return;
+  }
+  auto at = static_cast<std::size_t>(file - reference_->files.data());
+  if (is_size) {
+    seen_[at] = true;
+    if (file->size != r.size) changed_[at] = true;
+  } else if (reference_->has_hashes && file->sha256 != r.sha256) {
+    changed_[at] = true;
+  }
+}
+
+HostOutcome HostTally::outcome() const {
+  if (!reference_) {
+    char digest[17];
+    std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(digest_));
+    return {0, counts(files_, bytes_) + ", listing " + std::string(digest, 8)};
+  }
+  if (!reference_->has_names) {
+    if (files_ == reference_->file_count && bytes_ == reference_->bytes)
+      return {0, "match: " + counts(files_, bytes_)};
+    return {1, "differs: " + counts(files_, bytes_) + "; the manifest says " +
+                   counts(reference_->file_count, reference_->bytes)};
+  }
+  std::uint64_t missing = 0, changed = 0;
+  std::vector<std::string> missing_names, changed_names;
+  for (std::size_t i = 0; i < seen_.size(); ++i) {
+    const std::string& name = reference_->files[i].name;
+    if (!seen_[i] && missing++ < kNamesShown) missing_names.push_back(printable(name));
+    if (seen_[i] && changed_[i] && changed++ < kNamesShown)
+      changed_names.push_back(printable(name));
+  }
+  if (missing == 0 && changed == 0 && extra_ == 0) return {0, "match: " + counts(files_, bytes_)};
+  std::vector<std::string> parts;
+  if (missing) parts.push_back(names_part(missing, "missing", missing_names));
+  if (extra_) parts.push_back(names_part(extra_, "extra", extra_names_));
+  if (changed) parts.push_back(names_part(changed, "changed", changed_names));
+  std::string what = "differs:";
+  for (std::size_t i = 0; i < parts.size(); ++i) what += (i ? ", " : " ") + parts[i];
+  return {1, what};
+}
+
+namespace {
+
+// One host's listing as it arrives. Used from that host's strand only.
+struct Listener {
+  explicit Listener(const Reference* reference) : tally(reference) {}
+  ListingParser parser;
+  HostTally tally;
+  std::optional<Error> failed;  // a malformed listing
+  StderrFirstLine complaint;
+};
+
+class VerifySink : public OutputSink {
+ public:
+  VerifySink(std::size_t hosts, const VerifyOptions& options) : options_(options) {
+    listeners_.reserve(hosts);
+    for (std::size_t i = 0; i < hosts; ++i) listeners_.emplace_back(options.reference);
+    outcomes_.resize(hosts);
+  }
+
+  void output(std::size_t index, Stream stream, std::string_view bytes) override {
+    Listener& l = listeners_[index];
+    if (stream == Stream::err) {
+      l.complaint.add(bytes);
+      return;
+    }
+    if (l.failed) return;
+    auto fed = l.parser.feed(bytes, [&l](const ListingRecord& r) { l.tally.add(r); });
+    if (!fed) l.failed = Error{fed.error()};
+  }
+
+  void finished(std::size_t index, const HostResult& result) override {
+    Listener& l = listeners_[index];
+    if (auto lost = unfinished(result)) {
+      outcomes_[index] = *lost;
+    } else if (result.exit_status == kNoDirectoryStatus) {
+      outcomes_[index] = {1, printable(options_.remote_dir) + ": no such directory"};
+    } else if (auto ended = l.parser.end(); l.failed || !ended) {
+      outcomes_[index] = {1, l.failed ? l.failed->message : ended.error()};
+    } else if (result.exit_status != 0) {
+      std::string complaint = l.complaint.text();
+      outcomes_[index] = {1, complaint.empty()
+                                 ? "listing failed with exit " + std::to_string(result.exit_status)
+                                 : complaint};
+    } else {
+      outcomes_[index] = l.tally.outcome();
+    }
+  }
+
+  std::vector<HostOutcome> take() { return std::move(outcomes_); }
+
+ private:
+  const VerifyOptions& options_;
+  std::vector<Listener> listeners_;  // by job index
+  std::vector<HostOutcome> outcomes_;
+};
+
+// Without a reference: the hosts whose listing is not the most common one differ.
+void mark_odd_hosts(std::vector<HostOutcome>& outcomes) {
+  std::map<std::string, std::size_t> hosts_by_listing;
+  for (const auto& o : outcomes)
+    if (o.status == 0) ++hosts_by_listing[o.what];
+  if (hosts_by_listing.size() < 2) return;
+  auto common = std::max_element(hosts_by_listing.begin(), hosts_by_listing.end(),
+                                 [](const auto& a, const auto& b) { return a.second < b.second; });
+  for (auto& o : outcomes)
+    if (o.status == 0 && o.what != common->first) o.status = 1;
+}
+
+}  // namespace
+
+std::vector<HostOutcome> verify(Transport& transport, const std::vector<Job>& jobs,
+                                const VerifyOptions& options) {
+  VerifySink sink(jobs.size(), options);
+  execute(transport, jobs, sink, {options.fanout, 0});
+  std::vector<HostOutcome> outcomes = sink.take();
+  if (!options.reference) mark_odd_hosts(outcomes);
+  return outcomes;
+}
+
+}  // namespace pdx

@@ -1,0 +1,60 @@
+#include "distribute/reference.h"
+
+#include <gtest/gtest.h>
+
+#include "archive/manifest.h"
+#include "scratch.h"
+
+namespace pdx {
+namespace {
+
+const std::string kHelloSha = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824";
+
+TEST(Reference, RegularFilesSortedWithSizesAndHashes) {
+  test::TempDir dir;
+  test::write_file(dir / "b/c", "hello");
+  test::write_file(dir / "a", "");
+  std::filesystem::create_symlink("a", dir / "link");
+  std::filesystem::create_directories(dir / "empty");
+  auto ref = local_reference(dir.path().string(), true);
+  ASSERT_TRUE(ref) << ref.error();
+  ASSERT_EQ(ref->files.size(), 2u);
+  EXPECT_EQ(ref->files[0].name, "a");
+  EXPECT_EQ(ref->files[1].name, "b/c");
+  EXPECT_EQ(ref->files[1].size, 5u);
+  EXPECT_EQ(ref->files[1].sha256, kHelloSha);
+  EXPECT_EQ(ref->file_count, 2u);
+  EXPECT_EQ(ref->bytes, 5u);
+  ASSERT_NE(ref->find("b/c"), nullptr);
+  EXPECT_EQ(ref->find("link"), nullptr);
+}
+
+TEST(Reference, WithoutHashNoneAreComputed) {
+  test::TempDir dir;
+  test::write_file(dir / "a", "hello");
+  auto ref = local_reference(dir.path().string(), false);
+  ASSERT_TRUE(ref);
+  EXPECT_FALSE(ref->has_hashes);
+  EXPECT_EQ(ref->files[0].sha256, "");
+}
+
+TEST(Reference, MissingDirectoryIsBadInput) {
+  test::TempDir dir;
+  auto ref = local_reference(dir / "none", false);
+  ASSERT_FALSE(ref);
+  EXPECT_EQ(ref.error_kind(), ErrorKind::bad_input);
+}
+
+TEST(Reference, ManifestGivesCountsOnly) {
+  test::TempDir dir;
+  ASSERT_TRUE(write_manifest(dir / "m", Manifest{"tar", 3, 42, {{"x", 5, kHelloSha}}}));
+  auto ref = manifest_reference(dir / "m");
+  ASSERT_TRUE(ref) << ref.error();
+  EXPECT_FALSE(ref->has_names);
+  EXPECT_EQ(ref->file_count, 3u);
+  EXPECT_EQ(ref->bytes, 42u);
+  EXPECT_FALSE(manifest_reference(dir / "none"));
+}
+
+}  // namespace
+}  // namespace pdx
