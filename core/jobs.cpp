@@ -40,7 +40,7 @@ std::vector<Job> make_jobs(const std::vector<Host>& hosts, const JobTemplate& tm
                                               : command);
     } else {
       job.command = substitute_exec(tmpl.command, host, user, rank);
-      for (const auto& [key, value] : env) job.env.push_back(key + "=" + value);
+      job.env = std::move(env);
     }
     job.stdin_source = tmpl.stdin_source;
     job.connect_timeout = tmpl.connect_timeout;

@@ -1,5 +1,6 @@
 #pragma once
-// A command's place in the run, and how it reaches the command (ARCHITECTURE.md, "Output promises").
+// A command's place in the run, and how it reaches the command (ARCHITECTURE.md, "Output
+// promises").
 //
 // Every host's command is told PDX_HOST, PDX_RANK (0-based), PDX_NHOSTS, PDX_MASTER (the first
 // host) and, when the hostfile gave slots, PDX_SLOTS; plus the user's -E / --env-file variables.
@@ -13,10 +14,9 @@
 #include <vector>
 
 #include "core/hostset.h"
+#include "transport/transport.h"
 
 namespace pdx {
-
-using EnvVar = std::pair<std::string, std::string>;
 
 /// PDX_* variables for the host at `rank` among `hosts`.
 std::vector<EnvVar> place_env(const std::vector<Host>& hosts, std::size_t rank);

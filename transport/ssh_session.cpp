@@ -1,4 +1,5 @@
-// One host's session as a coroutine. Its states, top to bottom in run():
+// One host's session as coroutines: open() sets it up, then exec() runs commands on it, one after
+// the other. Its states, top to bottom:
 //
 //   queued        wait for a slot: at most kSetupLimit sessions set up at once
 //     |
@@ -36,7 +37,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "transport/broadcast.h"
+#include "transport/input_source.h"
 #include "transport/seconds.h"
 #include "transport/ssh_config.h"
 #include "transport/ssh_wiping_session.h"
@@ -138,13 +139,10 @@ std::string supported_only(std::string_view list, std::string_view supported) {
   return kept;
 }
 
-HostSession::HostSession(HostPlan plan, const Job& job, JobIo& io, Credentials& credentials,
+HostSession::HostSession(HostPlan plan, std::size_t index, Credentials& credentials,
                          SetupGate& gate, asio::any_io_executor strand)
     : plan_(std::move(plan)),
-      job_(job),
-      io_(io),
-      input_source_(job.stdin_source.get()),
-      input_done_(!input_source_),
+      index_(index),
       credentials_(credentials),
       gate_(gate),
       waiter_(tcp::socket(strand)),
@@ -156,23 +154,18 @@ HostSession::~HostSession() {
   close();
 }
 
-asio::awaitable<HostResult> HostSession::run(StopSignal& stop) {
-  auto started = std::chrono::steady_clock::now();
+void HostSession::abort_on(StopSignal& stop) {
+  if (&stop == stop_) return;  // already registered
+  stop_ = &stop;
   stop.on_stop([weak = weak_from_this(), strand = deadline_.get_executor()] {
     asio::post(strand, [weak] {
       if (auto self = weak.lock()) self->abort(Failure::interrupted, "interrupted");
     });
   });
-  if (input_source_) {
-    input_source_->on_stall(
-        job_.index,
-        [weak = weak_from_this(), strand = deadline_.get_executor()](const std::string& why) {
-          asio::post(strand, [weak, why] {
-            if (auto self = weak.lock()) self->abort(Failure::stalled, why);
-          });
-        });
-  }
-  HostResult result;
+}
+
+asio::awaitable<Step> HostSession::open(StopSignal& stop) {
+  abort_on(stop);
   Step failed = co_await enter_gate();
   if (!failed) arm_deadline(plan_.connect_timeout, Failure::connect_timeout, "connect");
   if (!failed) failed = co_await connect();
@@ -180,19 +173,59 @@ asio::awaitable<HostResult> HostSession::run(StopSignal& stop) {
   if (!failed) failed = verify_host_key();
   if (!failed) failed = co_await authenticate(waiter_, credentials_, plan_.auth);
   leave_gate();
-  if (!failed) arm_deadline(job_.command_timeout, Failure::command_timeout, "command");
-  if (!failed) failed = co_await exec();
+  arm_deadline(std::chrono::milliseconds(0), Failure::none, "");
+  if (failed) spent_ = failed;
+  co_return failed;
+}
+
+asio::awaitable<HostResult> HostSession::exec(const ExecRequest& request, JobIo& io,
+                                              StopSignal& stop) {
+  abort_on(stop);
+  start_operation(request, io);
+  HostResult result;
+  Step failed = spent_;
+  if (!failed && stop.stopped()) failed = StepFailure{Failure::interrupted, "interrupted"};
+  if (!failed) arm_deadline(request.timeout, Failure::command_timeout, "command");
+  if (!failed) failed = co_await start_command(request.command);
   if (!failed) failed = co_await stream();
   if (!failed) failed = co_await collect_exit(result);
   if (failed && command_running_) co_await kill_command();
+  arm_deadline(std::chrono::milliseconds(0), Failure::none, "");
+  if (input_source_) input_source_->finish();
   if (failed) {
+    spent_ = failed;  // the connection's state is not known: nothing more runs on it
     result.failure = failed->failure;
     result.error = std::move(failed->error);
+    co_return result;
   }
-  close();
-  if (input_source_) input_source_->finish(job_.index);
-  result.duration = std::chrono::steady_clock::now() - started;
+  long rc = co_await ssh_call(waiter_, [this] { return libssh2_channel_free(channel_); });
+  if (rc == 0)
+    channel_ = nullptr;
+  else
+    spent_ = waiter_.failure(rc, "closing a channel");
   co_return result;
+}
+
+// A new operation's state; `++operation_` so that a stall reported for an earlier one is ignored.
+void HostSession::start_operation(const ExecRequest& request, JobIo& io) {
+  io_ = &io;
+  input_source_ = request.input;
+  input_done_ = !input_source_;
+  input_wake_armed_ = false;
+  line_ = {};
+  input_is_line_ = false;
+  input_ = {};
+  command_running_ = false;
+  eof_sent_ = false;
+  pending_ = nullptr;
+  if (!input_source_) return;
+  input_source_->on_stall([weak = weak_from_this(), strand = deadline_.get_executor(),
+                           operation = ++operation_](const std::string& why) {
+    asio::post(strand, [weak, why, operation] {
+      if (auto self = weak.lock(); self && self->operation_ == operation)
+        self->abort(Failure::stalled, why);
+    });
+  });
 }
 
 void HostSession::arm_deadline(std::chrono::milliseconds after, Failure failure, const char* what) {
@@ -316,14 +349,14 @@ Step HostSession::verify_host_key() {
   return Step{};
 }
 
-asio::awaitable<Step> HostSession::exec() {
+asio::awaitable<Step> HostSession::start_command(const std::string& text) {
   long rc = 0;
   channel_ = co_await ssh_call_ptr(waiter_, rc, [this] {
     return libssh2_channel_open_ex(session_, "session", 7, kWindow, LIBSSH2_CHANNEL_PACKET_DEFAULT,
                                    nullptr, 0);
   });
   if (!channel_) co_return waiter_.failure(rc, "cannot open a channel");
-  line_ = exec_line(job_.command);
+  line_ = exec_line(text);
   const std::string& command = line_.request;
   command_running_ = true;  // from the request on: the reply may be what never comes
   if (!line_.ahead_of_stdin.empty()) {
@@ -403,30 +436,29 @@ Step HostSession::run_step(StreamStep step, StreamPass& pass) {
 // once it has (a cancelled socket wait is only a wakeup).
 Step HostSession::send_stdin(StreamPass& pass) {
   if (input_.empty() && !input_done_) {
-    auto piece = input_source_->next(job_.index);
+    auto piece = input_source_->next();
     switch (piece.state) {
-      case Broadcast::Piece::State::data:
+      case InputPiece::State::data:
         input_ = piece.bytes;
         break;
-      case Broadcast::Piece::State::end:
+      case InputPiece::State::end:
         input_done_ = true;
         return Step{};
-      case Broadcast::Piece::State::failed:
+      case InputPiece::State::failed:
         input_done_ = true;
         return StepFailure{Failure::local, piece.error};
-      case Broadcast::Piece::State::wait:
+      case InputPiece::State::wait:
         if (!input_wake_armed_) {
           input_wake_armed_ = true;
-          input_source_->on_ready(job_.index,
-                                  [weak = weak_from_this(), strand = deadline_.get_executor()] {
-                                    asio::post(strand, [weak] {
-                                      if (auto self = weak.lock()) {
-                                        self->input_wake_armed_ = false;
-                                        boost::system::error_code ignored;
-                                        self->waiter_.socket().cancel(ignored);
-                                      }
-                                    });
-                                  });
+          input_source_->on_ready([weak = weak_from_this(), strand = deadline_.get_executor()] {
+            asio::post(strand, [weak] {
+              if (auto self = weak.lock()) {
+                self->input_wake_armed_ = false;
+                boost::system::error_code ignored;
+                self->waiter_.socket().cancel(ignored);
+              }
+            });
+          });
         }
         return Step{};
     }
@@ -436,7 +468,7 @@ Step HostSession::send_stdin(StreamPass& pass) {
   pass.half_sent = half_sent(session_, n);
   if (n > 0) {
     input_.remove_prefix(static_cast<std::size_t>(n));
-    if (!input_is_line_) input_source_->consume(job_.index, static_cast<std::size_t>(n));
+    if (!input_is_line_) input_source_->consume(static_cast<std::size_t>(n));
     input_is_line_ = input_is_line_ && !input_.empty();
     pass.progress = true;
   } else if (n < 0 && n != LIBSSH2_ERROR_EAGAIN) {
@@ -488,7 +520,7 @@ Step HostSession::drain(Stream stream, StreamPass& pass) {
     // next read, the same call, finishes it.
     pass.half_sent = half_sent(session_, n > 0 ? LIBSSH2_ERROR_EAGAIN : n);
     if (n <= 0) return Step{};
-    io_.output(job_.index, stream, std::string_view(buffer, static_cast<std::size_t>(n)));
+    io_->output(index_, stream, std::string_view(buffer, static_cast<std::size_t>(n)));
     total += static_cast<std::size_t>(n);
     pass.progress = true;
     if (pass.half_sent) return Step{};
@@ -558,7 +590,7 @@ asio::awaitable<void> HostSession::kill_command() {
 // to wait, and everything is freed. The socket is closed (by ~SshWaiter) only after libssh2 let go
 // of it, so its descriptor cannot be reused under a live session.
 void HostSession::close() {
-  if (finished_) return;  // run() closed, and now the destructor
+  if (finished_) return;  // closed, and now the destructor
   finished_ = true;
   if (holds_descriptors_) gate_.leave(!holds_slot_);
   holds_slot_ = holds_descriptors_ = false;

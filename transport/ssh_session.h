@@ -45,22 +45,30 @@ ExecLine exec_line(const std::string& command);
 
 class HostSession : public std::enable_shared_from_this<HostSession> {
  public:
-  HostSession(HostPlan plan, const Job& job, JobIo& io, Credentials& credentials, SetupGate& gate,
+  /// The session of the job at `index` (output goes under it).
+  HostSession(HostPlan plan, std::size_t index, Credentials& credentials, SetupGate& gate,
               boost::asio::any_io_executor strand);
   ~HostSession();
   HostSession(const HostSession&) = delete;
   HostSession& operator=(const HostSession&) = delete;
 
-  /// Runs the job to its end. Call once, on the strand given to the constructor.
-  boost::asio::awaitable<HostResult> run(StopSignal& stop);
+  /// Connects and authenticates. Call once, on the strand given to the constructor.
+  boost::asio::awaitable<Step> open(StopSignal& stop);
+  /// Runs one command on the open session (Session::exec()), on the same strand. A failed
+  /// operation spends the session: later ones fail the same way at once.
+  boost::asio::awaitable<HostResult> exec(const ExecRequest& request, JobIo& io, StopSignal& stop);
+  /// Ends the session at once (see the .cpp); the destructor does it too. Idempotent.
+  void close();
 
  private:
+  void abort_on(StopSignal& stop);
+  void start_operation(const ExecRequest& request, JobIo& io);
   boost::asio::awaitable<Step> enter_gate();
   void leave_gate();
   boost::asio::awaitable<Step> connect();
   boost::asio::awaitable<Step> handshake();
   Step verify_host_key();
-  boost::asio::awaitable<Step> exec();
+  boost::asio::awaitable<Step> start_command(const std::string& text);
   boost::asio::awaitable<Step> stream();
   // stream()'s steps. Each makes its libssh2 calls and notes in the pass what came of them.
   struct StreamPass {
@@ -82,14 +90,16 @@ class HostSession : public std::enable_shared_from_this<HostSession> {
   void arm_deadline(std::chrono::milliseconds after, Failure failure, const char* what);
   void abort(Failure failure, std::string error);
   boost::asio::awaitable<void> kill_command();
-  void close();
 
   HostPlan plan_;
-  const Job& job_;
-  JobIo& io_;
-  Broadcast* input_source_;        // the job's stdin; null: none
-  bool input_done_;                // no more stdin: its end, or the command closed it
-  bool input_wake_armed_ = false;  // the broadcast will wake the wait when it has more
+  std::size_t index_;
+  StopSignal* stop_ = nullptr;  // the last one registered to abort the session
+  Step spent_;                  // set: a failure that ended the session, for every later exec
+  unsigned operation_ = 0;      // counts execs: a stall reported for an earlier one is ignored
+  JobIo* io_ = nullptr;         // the operation's output
+  InputSource* input_source_ = nullptr;  // the operation's stdin; null: none
+  bool input_done_ = true;               // no more stdin: its end, or the command closed it
+  bool input_wake_armed_ = false;        // the broadcast will wake the wait when it has more
   Credentials& credentials_;
   SetupGate& gate_;
   bool holds_slot_ = false;         // admitted by gate_, not yet set up

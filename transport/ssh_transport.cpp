@@ -97,6 +97,20 @@ SshConfig read_config(const SshOptions& options, const LocalUser& me) {
   return config;
 }
 
+// The Session seam over a HostSession, which its timers' handlers may keep alive a little longer.
+class SshSession final : public Session {
+ public:
+  explicit SshSession(std::shared_ptr<HostSession> session) : session_(std::move(session)) {}
+  ~SshSession() override { session_->close(); }  // now, not when the last callback lets go
+  asio::awaitable<HostResult> exec(const ExecRequest& request, JobIo& io,
+                                   StopSignal& stop) override {
+    co_return co_await session_->exec(request, io, stop);
+  }
+
+ private:
+  std::shared_ptr<HostSession> session_;
+};
+
 class SshTransport final : public Transport {
  public:
   explicit SshTransport(const SshOptions& options)
@@ -112,10 +126,17 @@ class SshTransport final : public Transport {
         throw UsageError(id.error());
   }
 
-  asio::awaitable<HostResult> run(const Job& job, JobIo& io, StopSignal& stop) override {
+  asio::awaitable<Opened> open(const Job& job, StopSignal& stop) override {
     auto strand = co_await asio::this_coro::executor;
-    auto session = std::make_shared<HostSession>(plan(job), job, io, credentials_, gate_, strand);
-    co_return co_await session->run(stop);
+    auto session = std::make_shared<HostSession>(plan(job), job.index, credentials_, gate_, strand);
+    if (Step failed = co_await session->open(stop)) {
+      session->close();
+      HostResult result;
+      result.failure = failed->failure;
+      result.error = std::move(failed->error);
+      co_return Opened{nullptr, std::move(result)};
+    }
+    co_return Opened{std::make_unique<SshSession>(std::move(session)), {}};
   }
 
   bool remote() const override { return true; }

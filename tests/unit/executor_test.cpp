@@ -36,7 +36,7 @@ std::vector<Job> jobs_for(std::size_t n, const std::string& command) {
     jobs[i].index = i;
     jobs[i].label = "h" + std::to_string(i);
     jobs[i].command = command;
-    jobs[i].env = {"RANK=" + std::to_string(i)};
+    jobs[i].env = {{"RANK", std::to_string(i)}};
   }
   return jobs;
 }

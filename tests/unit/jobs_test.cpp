@@ -32,7 +32,7 @@ TEST(MakeJobs, LocalSubstitutesAndPutsEnvInTheChild) {
   auto jobs = make_jobs(hosts(), t);
   EXPECT_EQ(jobs[0].command, "echo n1 me 0");
   EXPECT_EQ(jobs[1].command, "echo n2 al 1");
-  EXPECT_EQ(jobs[0].env.front(), "PDX_HOST=n1");
+  EXPECT_EQ(jobs[0].env.front(), (EnvVar{"PDX_HOST", "n1"}));
 }
 
 }  // namespace
