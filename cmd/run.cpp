@@ -140,7 +140,7 @@ int cmd_run(int argc, char** argv) {
   JobTemplate tmpl;
   tmpl.command = command;
   tmpl.env = user_env(o);
-  tmpl.remote = transport->remote();
+  tmpl.substitute = o.rcmd == "exec";
   tmpl.default_user = o.ssh.user.empty() ? local_user() : o.ssh.user;
   if (app.count("-t")) tmpl.connect_timeout = millis(o.connect_timeout);
   tmpl.command_timeout = millis(o.command_timeout);

@@ -316,8 +316,6 @@ class LocalSession final : public Session {
 
 class LocalTransport final : public Transport {
  public:
-  bool remote() const override { return false; }
-
   asio::awaitable<Opened> open(const Job& job, StopSignal&) override {
     co_return Opened{std::make_unique<LocalSession>(job.index), {}};
   }

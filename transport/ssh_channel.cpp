@@ -23,6 +23,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include "transport/input_source.h"
+#include "transport/remote_command.h"
 
 namespace pdx {
 namespace asio = boost::asio;
@@ -116,7 +117,7 @@ asio::awaitable<Step> SshChannel::exec() {
                                    nullptr, 0);
   });
   if (!channel_) co_return waiter_.failure(rc, "cannot open a channel");
-  line_ = exec_line(request_.command);
+  line_ = exec_line(remote_command(request_));
   const std::string& command = line_.request;
   command_running_ = true;  // from the request on: the reply may be what never comes
   if (!line_.ahead_of_stdin.empty()) {

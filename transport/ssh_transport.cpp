@@ -144,8 +144,6 @@ class SshTransport final : public Transport {
     co_return Opened{std::make_unique<SshSession>(std::move(connection), job.index), {}};
   }
 
-  bool remote() const override { return true; }
-
  private:
   static std::string ask_password() {
     auto password = prompt_password("pdx: password for all hosts: ");

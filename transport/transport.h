@@ -67,10 +67,11 @@ struct Job {
   Endpoint endpoint;
   std::string label;      // how pdx names this host in output ("node01", "[::1]:2222")
   std::size_t index = 0;  // 0-based position in the host list (PDX_RANK)
-  /// For ssh: the full remote command line, environment exports already quoted in front.
-  /// For local exec: the command after %h %u %n substitution, run by /bin/sh -c.
+  /// Run by the user's shell on the host (ssh) or by /bin/sh -c here (local exec), as typed
+  /// (core/jobs.h: pdsh's %h %u %n already substituted where they are).
   std::string command;
-  /// For local exec only: added to the child's environment (PDX_*, -E).
+  /// Exported to the command (PDX_*, -E): quoted in front of it over ssh
+  /// (transport/remote_command.h), in the child's environment for local exec.
   std::vector<EnvVar> env;
   /// What the command reads on stdin, then EOF: reader `index` of a broadcast shared by all
   /// hosts (transport/broadcast.h). Null: EOF at once. The transport finish()es its reader.
@@ -142,9 +143,6 @@ class Transport {
   virtual boost::asio::awaitable<Opened> open(const Job& job, StopSignal& stop) = 0;
   /// open() + exec() of the job's command, stdin its reader of job.stdin_source.
   boost::asio::awaitable<HostResult> run(const Job& job, JobIo& io, StopSignal& stop);
-  /// True if commands are sent as a string to a remote shell (env must be quoted into it);
-  /// false if the transport sets Job::env in the child's environment itself.
-  virtual bool remote() const = 0;
 };
 
 }  // namespace pdx
