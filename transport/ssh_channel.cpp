@@ -193,7 +193,7 @@ Step SshChannel::run_step(StreamStep step, StreamPass& pass) {
   return failed;
 }
 
-// stdin as the broadcast hands it out. When it has nothing yet, it wakes the session's wait
+// stdin as its source hands it out. When it has nothing yet, it wakes the connection's wait
 // once it has (a cancelled socket wait is only a wakeup).
 Step SshChannel::send_stdin(StreamPass& pass) {
   if (input_.empty() && !input_done_) {
@@ -318,7 +318,7 @@ asio::awaitable<Step> SshChannel::collect_exit(HostResult& result) {
   co_return Step{};
 }
 
-// Ctrl-C, -u or a failure ended the session while its command may still run on the host: kill
+// Ctrl-C, -u or a failure ended the channel while its command may still run on the host: kill
 // it there, as -R exec kills its local process group. libssh2 1.10 cannot send the "signal"
 // request once a channel's command started ("Channel can not be reused"), so a second channel
 // runs kKillCommand: its shell's parent is this connection's sshd, whose other children lead the

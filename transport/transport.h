@@ -110,6 +110,9 @@ class StopSignal {
 
 /// One command for Session::exec().
 struct ExecRequest {
+  /// As typed. ssh: run by the user's shell on the host, `env` exported in front of it and
+  /// `timeout` enforced by the host too (transport/remote_command.h); local: /bin/sh -c here,
+  /// `env` in the child's environment.
   std::string command;
   std::vector<EnvVar> env;
   std::chrono::milliseconds timeout{0};  // 0: none; counted from when the command starts
@@ -124,8 +127,9 @@ class Session {
  public:
   virtual ~Session() = default;
   /// Runs `request` to its end: output to `io` under the job's index as it comes. `io` and
-  /// `stop` outlive the call. A failed operation (a timeout, a stalled stdin) leaves the session
-  /// usable unless the connection broke.
+  /// `stop` outlive the call. A failed operation may leave the session unusable: over ssh every
+  /// later one then fails at once with the same failure (the connection's state is not known);
+  /// a local session goes on.
   virtual boost::asio::awaitable<HostResult> exec(const ExecRequest& request, JobIo& io,
                                                   StopSignal& stop) = 0;
 };
