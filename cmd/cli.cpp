@@ -96,7 +96,7 @@ HostRun host_run(const CLI::App& app, const HostOptions& o) {
   HostRun run;
   run.hosts = resolve_hosts(o.include, o.exclude);
   run.transport = o.rcmd == "exec" ? make_local_transport() : make_ssh_transport(o.ssh);
-  run.tmpl.remote = run.transport->remote();
+  run.tmpl.substitute = o.rcmd == "exec";  // -R exec: %h %u %n, as pdsh
   run.tmpl.default_user = o.ssh.user.empty() ? local_user() : o.ssh.user;
   if (app.count("-t")) run.tmpl.connect_timeout = millis(o.connect_timeout);
   run.tmpl.command_timeout = millis(o.command_timeout);

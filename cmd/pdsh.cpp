@@ -13,13 +13,13 @@
 #include <vector>
 
 #include "base/error.h"
+#include "base/quote.h"
 #include "base/strings.h"
 #include "cmd/commands.h"
 #include "core/executor.h"
 #include "core/hostset.h"
 #include "core/jobs.h"
 #include "core/pdsh.h"
-#include "core/quote.h"
 #include "transport/local_transport.h"
 
 namespace pdx {
@@ -185,8 +185,7 @@ int cmd_pdsh(int argc, char** argv) {
 
   JobTemplate tmpl;
   tmpl.command = command_of(o);
-  tmpl.remote = transport->remote();
-  tmpl.substitute_remote = true;
+  tmpl.substitute = true;  // over ssh too, as pdsh does
   const char* user = std::getenv("USER");
   tmpl.default_user = !o.ssh.user.empty() ? o.ssh.user : user ? user : "";
   if (o.connect_timeout) tmpl.connect_timeout = millis_of(*o.connect_timeout);

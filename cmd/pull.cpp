@@ -45,7 +45,8 @@ int cmd_pull(int argc, char** argv) {
   auto command = pull_command(paths);
   if (!command) fail(command);
   HostRun run = host_run(app, o);
-  run.tmpl.command = as_written(*command, run.tmpl.remote);
+  run.tmpl.command = *command;
+  run.tmpl.substitute = false;  // the command is pdx's own: run as written, under -R exec too
   options.unpacker = {this_program(), "unpack"};
   options.fanout = o.fanout;
   std::vector<HostOutcome> outcomes = pull(*run.transport, make_jobs(run.hosts, run.tmpl), options);

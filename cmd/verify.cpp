@@ -44,7 +44,8 @@ int cmd_verify(int argc, char** argv) {
     if (!made) fail(made);
     reference = std::move(*made);
   }
-  run.tmpl.command = as_written(verify_command(remote_dir, hash), run.tmpl.remote);
+  run.tmpl.command = verify_command(remote_dir, hash);
+  run.tmpl.substitute = false;  // the command is pdx's own: run as written, under -R exec too
   VerifyOptions options{remote_dir, reference ? &*reference : nullptr, o.fanout};
   std::vector<HostOutcome> outcomes =
       verify(*run.transport, make_jobs(run.hosts, run.tmpl), options);

@@ -65,14 +65,16 @@ class SignalThread {
   std::thread thread_;
 };
 
+// What a worker does with one job, on its strand.
+using HostWork = std::function<asio::awaitable<HostResult>(const Job&, StopSignal&)>;
+
 class Run {
  public:
-  Run(Transport& transport, const std::vector<Job>& jobs, OutputSink& sink,
-      const ExecutorOptions& options)
+  Run(HostWork work, const std::vector<Job>& jobs, OutputSink& sink, const ExecutorOptions& options)
       : max_threads_(options.threads ? options.threads
                                      : std::max(1u, std::thread::hardware_concurrency())),
         ctx_(static_cast<int>(max_threads_)),
-        transport_(transport),
+        work_(std::move(work)),
         jobs_(jobs),
         sink_(sink),
         stops_(jobs.size()),
@@ -109,7 +111,7 @@ class Run {
       auto start = std::chrono::steady_clock::now();
       HostResult result;
       try {
-        result = co_await transport_.run(jobs_[i], sink_, stops_[i]);
+        result = co_await work_(jobs_[i], stops_[i]);
       } catch (const std::exception& e) {  // a transport bug must not take the run down
         result.failure = Failure::local;
         result.error = e.what();
@@ -139,7 +141,7 @@ class Run {
   // ctx_ first: it is destroyed last, after everything that may hold I/O objects bound to it.
   unsigned max_threads_;
   asio::io_context ctx_;
-  Transport& transport_;
+  HostWork work_;
   const std::vector<Job>& jobs_;
   OutputSink& sink_;
   std::vector<StopSignal> stops_;
@@ -152,12 +154,37 @@ class Run {
   std::exception_ptr error_;
 };
 
+// A coroutine of its own, not a lambda's: its arguments live in its frame.
+asio::awaitable<HostResult> open_and_run(Transport& transport, const HostTask& task, const Job& job,
+                                         JobIo& io, StopSignal& stop) {
+  Opened opened = co_await transport.open(job, stop);
+  if (!opened.session) co_return opened.failure;
+  co_return co_await task(*opened.session, job, io, stop);
+}
+
+std::vector<HostResult> run_all(HostWork work, const std::vector<Job>& jobs, OutputSink& sink,
+                                const ExecutorOptions& options) {
+  std::signal(SIGPIPE, SIG_IGN);  // a command or a socket closing early is a result, not a crash
+  return Run(std::move(work), jobs, sink, options)();
+}
+
 }  // namespace
 
 std::vector<HostResult> execute(Transport& transport, const std::vector<Job>& jobs,
                                 OutputSink& sink, const ExecutorOptions& options) {
-  std::signal(SIGPIPE, SIG_IGN);  // a command or a socket closing early is a result, not a crash
-  return Run(transport, jobs, sink, options)();
+  return run_all([&transport, &sink](const Job& job,
+                                     StopSignal& stop) { return transport.run(job, sink, stop); },
+                 jobs, sink, options);
+}
+
+std::vector<HostResult> execute_tasks(Transport& transport, const std::vector<Job>& jobs,
+                                      OutputSink& sink, const ExecutorOptions& options,
+                                      const HostTask& task) {
+  return run_all(
+      [&transport, &sink, &task](const Job& job, StopSignal& stop) {
+        return open_and_run(transport, task, job, sink, stop);
+      },
+      jobs, sink, options);
 }
 
 }  // namespace pdx

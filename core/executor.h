@@ -1,6 +1,7 @@
 #pragma once
 // The parallel executor: runs one Job per host through a Transport, at most `fanout` at a time,
-// on an io_context with a thread per core while they are busy (core/io_threads.h).
+// on an io_context with a thread per core while they are busy (core/io_threads.h). A job is
+// the host's command (execute()), or a task given the host's open Session (execute_tasks()).
 //
 // Shape: `fanout` worker coroutines, each on its own strand, each taking the next job index from
 // a shared counter until none is left. So the fan-out limit is the number of workers, every
@@ -8,7 +9,11 @@
 // Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops every running job through its StopSignal and starts no
 // more; a second Ctrl-C exits at once with status 130. A sink's failed write (core/output.h:
 // a closed pipe, a full disk) stops the run the same way; the caller reads sink.error().
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
+
+#include <boost/asio/awaitable.hpp>
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "core/output.h"
@@ -26,5 +31,17 @@ struct ExecutorOptions {
 /// then `sink.close()` once. Each result's duration is measured here.
 std::vector<HostResult> execute(Transport& transport, const std::vector<Job>& jobs,
                                 OutputSink& sink, const ExecutorOptions& options);
+
+/// One host's work on its open session: any number of operations, one after the other, on the
+/// job's strand; output to `io` (the sink). Its result is the host's. A throw is the host's
+/// failure (Failure::local), as for a transport. Called concurrently for different hosts.
+using HostTask = std::function<boost::asio::awaitable<HostResult>(Session& session, const Job& job,
+                                                                  JobIo& io, StopSignal& stop)>;
+
+/// As execute(), with `task` run on each host's session once open; a host whose session could
+/// not be opened gets the open's failure and no task.
+std::vector<HostResult> execute_tasks(Transport& transport, const std::vector<Job>& jobs,
+                                      OutputSink& sink, const ExecutorOptions& options,
+                                      const HostTask& task);
 
 }  // namespace pdx

@@ -1,24 +1,6 @@
 #include "core/jobs.h"
 
-#include "core/quote.h"
-
 namespace pdx {
-
-namespace {
-
-// Grace between pdx giving up on a host (-u) and the host killing the command itself, so pdx
-// reports "command timed out" rather than a signal that raced it.
-constexpr std::chrono::milliseconds kRemoteKillGrace{2000};
-
-}  // namespace
-
-std::string with_remote_deadline(const std::string& command, std::chrono::milliseconds timeout) {
-  auto ms = timeout + kRemoteKillGrace;
-  std::string seconds =
-      std::to_string(ms.count() / 1000) + "." + std::to_string(ms.count() % 1000 / 100);
-  return "if command -v timeout >/dev/null 2>&1; then exec timeout -s KILL " + seconds +
-         " \"${SHELL:-/bin/sh}\" -c " + shell_quote(command) + "; fi\n" + command;
-}
 
 std::vector<Job> make_jobs(const std::vector<Host>& hosts, const JobTemplate& tmpl) {
   std::vector<Job> jobs;
@@ -32,16 +14,8 @@ std::vector<Job> make_jobs(const std::vector<Host>& hosts, const JobTemplate& tm
     job.label = host.label();
     job.index = rank;
     const std::string& user = host.user.empty() ? tmpl.default_user : host.user;
-    if (tmpl.remote) {
-      std::string command =
-          tmpl.substitute_remote ? substitute_exec(tmpl.command, host, user, rank) : tmpl.command;
-      job.command = export_prefix(env) + (tmpl.command_timeout.count() > 0
-                                              ? with_remote_deadline(command, tmpl.command_timeout)
-                                              : command);
-    } else {
-      job.command = substitute_exec(tmpl.command, host, user, rank);
-      for (const auto& [key, value] : env) job.env.push_back(key + "=" + value);
-    }
+    job.command = tmpl.substitute ? substitute_exec(tmpl.command, host, user, rank) : tmpl.command;
+    job.env = std::move(env);
     job.stdin_source = tmpl.stdin_source;
     job.connect_timeout = tmpl.connect_timeout;
     job.command_timeout = tmpl.command_timeout;

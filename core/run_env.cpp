@@ -1,9 +1,9 @@
 #include "core/run_env.h"
 
 #include "base/error.h"
+#include "base/quote.h"
 #include "base/read_file.h"
 #include "base/strings.h"
-#include "core/quote.h"
 
 namespace pdx {
 
@@ -60,14 +60,6 @@ std::vector<EnvVar> read_env_file(const std::string& path) {
     }
   }
   return env;
-}
-
-std::string export_prefix(const std::vector<EnvVar>& env) {
-  if (env.empty()) return {};
-  std::string out = "export";
-  for (const auto& [key, value] : env) out += " " + key + "=" + shell_quote(value);
-  out += "; ";
-  return out;
 }
 
 std::string substitute_exec(std::string_view command, const Host& host, std::string_view user,

@@ -39,7 +39,7 @@ class Passes {
         tmpl_(std::move(tmpl)),
         fanout_(fanout),
         report_(report) {
-    tmpl_.substitute_remote = true;  // %h %n in DEST over ssh too
+    tmpl_.substitute = true;  // %h %n in DEST, over ssh too
   }
 
   // Runs `command` on `which`; a host that fails to run it (unreachable, interrupted) is

@@ -8,7 +8,7 @@
 
 #include "archive/sha256.h"
 #include "base/fd.h"
-#include "core/quote.h"
+#include "base/quote.h"
 
 namespace pdx {
 

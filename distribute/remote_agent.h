@@ -1,6 +1,6 @@
 #pragma once
 // How `pdx agent` is started on a host: the sh command lines pdx sends (every path in them
-// quoted by core/quote.h), and the self-deploy: pdx's own binary kept on each host as
+// quoted by base/quote.h), and the self-deploy: pdx's own binary kept on each host as
 // ~/.cache/pdx/<its SHA-256>/pdx, uploaded once per host and pdx version.
 #include <cstdint>
 #include <string>

@@ -1,6 +1,6 @@
 #include "distribute/remote_commands.h"
 
-#include "core/quote.h"
+#include "base/quote.h"
 
 namespace pdx {
 
@@ -61,16 +61,6 @@ std::string verify_command(const std::string& remote_dir, bool hash) {
         "exit $s\n";
   }
   return command;
-}
-
-std::string as_written(std::string command, bool remote) {
-  if (remote) return command;
-  std::string doubled;
-  for (char c : command) {
-    doubled += c;
-    if (c == '%') doubled += '%';
-  }
-  return doubled;
 }
 
 }  // namespace pdx

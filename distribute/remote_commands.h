@@ -1,6 +1,6 @@
 #pragma once
 // The commands pull and verify run on the hosts through their POSIX tools (sh, GNU tar, find,
-// xargs, sha256sum): every path in them quoted by core/quote.h, none able to pass for an option.
+// xargs, sha256sum): every path in them quoted by base/quote.h, none able to pass for an option.
 #include <string>
 #include <vector>
 
@@ -20,9 +20,5 @@ Result<std::string> pull_command(const std::vector<std::string>& remotes);
 /// all are done). Exit 3 when REMOTE_DIR is not a directory one can enter.
 std::string verify_command(const std::string& remote_dir, bool hash);
 inline constexpr int kNoDirectoryStatus = 3;
-
-/// The command as make_jobs must be given it to run as written: for -R exec (not remote), '%'
-/// doubled, since there %h %u %n %% are substituted (core/run_env.h).
-std::string as_written(std::string command, bool remote);
 
 }  // namespace pdx

@@ -35,6 +35,7 @@
 
 #include "base/fd.h"
 #include "base/result.h"
+#include "transport/input_source.h"
 
 namespace pdx {
 
@@ -48,12 +49,7 @@ class Broadcast {
   };
 
   /// What next() found at a reader's position.
-  struct Piece {
-    enum class State { data, wait, end, failed };
-    State state = State::wait;
-    std::string_view bytes;  // with data: valid until the reader's next next() or consume()
-    std::string error;       // with failed: one line, no host name
-  };
+  using Piece = InputPiece;
 
   /// Reads `input` (a pipe, a file, a socket; not closed by the broadcast unless owned) for
   /// `readers` readers. Error: the spool could not be made.
@@ -112,6 +108,29 @@ class Broadcast {
   std::string error_;
   bool stopping_ = false;
   std::thread thread_;
+};
+
+/// Reader `index` of a broadcast, as one operation's stdin. Finishes the reader when destroyed,
+/// so a host that fails before its command starts does not hold the window.
+class BroadcastInput final : public InputSource {
+ public:
+  BroadcastInput(Broadcast& broadcast, std::size_t index) : broadcast_(broadcast), index_(index) {}
+  ~BroadcastInput() override { finish(); }
+  BroadcastInput(const BroadcastInput&) = delete;
+  BroadcastInput& operator=(const BroadcastInput&) = delete;
+  InputPiece next() override { return broadcast_.next(index_); }
+  void consume(std::size_t n) override { broadcast_.consume(index_, n); }
+  void on_ready(std::function<void()> wake) override {
+    broadcast_.on_ready(index_, std::move(wake));
+  }
+  void on_stall(std::function<void(const std::string&)> fail) override {
+    broadcast_.on_stall(index_, std::move(fail));
+  }
+  void finish() override { broadcast_.finish(index_); }
+
+ private:
+  Broadcast& broadcast_;
+  std::size_t index_;
 };
 
 }  // namespace pdx

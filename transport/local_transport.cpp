@@ -1,5 +1,6 @@
 // -R exec: each host's command runs here as `/bin/sh -c COMMAND`, in its own process group, with
-// stdout/stderr/stdin on pipes driven by Asio on the job's strand.
+// stdout/stderr/stdin on pipes driven by Asio on the job's strand. Opening a host's session
+// does nothing; each exec() spawns a process:
 //
 //   spawn --> pumping (stdout, stderr, stdin in parallel) --> reap --> HostResult
 //                |  -u expires: SIGKILL to the group, Failure::command_timeout
@@ -97,17 +98,17 @@ struct PumpGuard {
   ~PumpGuard() { proc.pump_ended(); }
 };
 
-// The child's environment: ours, with the job's KEY=VALUE entries replacing or adding.
-std::vector<std::string> child_environment(const std::vector<std::string>& extra) {
+// The child's environment: ours, with the request's variables replacing or adding.
+std::vector<std::string> child_environment(const std::vector<EnvVar>& extra) {
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     std::string_view entry(*e);
-    auto key = entry.substr(0, entry.find('=') + 1);
+    auto key = entry.substr(0, entry.find('='));
     bool replaced = false;
-    for (const auto& x : extra) replaced = replaced || std::string_view(x).starts_with(key);
+    for (const auto& x : extra) replaced = replaced || x.first == key;
     if (!replaced) env.emplace_back(entry);
   }
-  env.insert(env.end(), extra.begin(), extra.end());
+  for (const auto& [key, value] : extra) env.push_back(key + "=" + value);
   return env;
 }
 
@@ -127,7 +128,7 @@ struct Pipes {
 
 // Starts /bin/sh -c command in a new process group with default SIGPIPE/SIGINT/SIGTERM.
 // Returns 0 or an errno value.
-int spawn(const Job& job, Pipes& pipes, pid_t& pid) {
+int spawn(const ExecRequest& request, Pipes& pipes, pid_t& pid) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, pipes.in[0], 0);
@@ -144,11 +145,11 @@ int spawn(const Job& job, Pipes& pipes, pid_t& pid) {
   posix_spawnattr_setpgroup(&attr, 0);
   posix_spawnattr_setflags(&attr,
                            POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  std::vector<std::string> env = child_environment(job.env);
+  std::vector<std::string> env = child_environment(request.env);
   std::vector<char*> envp;
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
-  std::string sh = "/bin/sh", dash_c = "-c", command = job.command;
+  std::string sh = "/bin/sh", dash_c = "-c", command = request.command;
   char* argv[] = {sh.data(), dash_c.data(), command.data(), nullptr};
   int rc = posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, envp.data());
   posix_spawn_file_actions_destroy(&actions);
@@ -168,8 +169,8 @@ asio::posix::stream_descriptor adopt(const Executor& ex, int fd) {
   return pipe;
 }
 
-asio::awaitable<void> pump_output(std::shared_ptr<Process> proc, int fd, const Job& job, JobIo& io,
-                                  Stream stream) {
+asio::awaitable<void> pump_output(std::shared_ptr<Process> proc, int fd, std::size_t index,
+                                  JobIo& io, Stream stream) {
   PumpGuard guard{*proc};
   auto pipe = adopt(co_await asio::this_coro::executor, fd);
   struct OutputGuard {  // once both outputs closed, the command gets no more input
@@ -183,44 +184,41 @@ asio::awaitable<void> pump_output(std::shared_ptr<Process> proc, int fd, const J
   for (;;) {
     std::size_t n =
         co_await pipe.async_read_some(asio::buffer(buf), asio::redirect_error(use_awaitable, ec));
-    if (n) io.output(job.index, stream, std::string_view(buf.data(), n));
+    if (n) io.output(index, stream, std::string_view(buf.data(), n));
     if (ec) break;
   }
 }
 
-// The job's stdin, as the broadcast hands it out, until its end, or the command stops reading
+// The request's stdin, as its source hands it out, until its end, or the command stops reading
 // (EPIPE: it did not want it all; fine) or closes its outputs.
-asio::awaitable<void> feed_input(std::shared_ptr<Process> proc, int fd, const Job& job) {
+asio::awaitable<void> feed_input(std::shared_ptr<Process> proc, int fd, InputSource* source) {
   PumpGuard guard{*proc};
   Executor ex = co_await asio::this_coro::executor;
   auto pipe = adopt(ex, fd);
-  if (!job.stdin_source) co_return;
-  Broadcast& input = *job.stdin_source;
+  if (!source) co_return;
+  InputSource& input = *source;
   struct Finish {
-    Broadcast& input;
-    std::size_t index;
-    ~Finish() { input.finish(index); }
-  } finish{input, job.index};
-  input.on_stall(job.index,
-                 [proc](const std::string& why) { proc->kill_group(Failure::stalled, why); });
+    InputSource& input;
+    ~Finish() { input.finish(); }
+  } finish{input};
+  input.on_stall([proc](const std::string& why) { proc->kill_group(Failure::stalled, why); });
   boost::system::error_code ec;
   while (proc->outputs > 0) {
-    auto piece = input.next(job.index);
-    if (piece.state == Broadcast::Piece::State::end) break;
-    if (piece.state == Broadcast::Piece::State::failed) {
+    auto piece = input.next();
+    if (piece.state == InputPiece::State::end) break;
+    if (piece.state == InputPiece::State::failed) {
       proc->input_error = piece.error;
       break;
     }
-    if (piece.state == Broadcast::Piece::State::wait) {
+    if (piece.state == InputPiece::State::wait) {
       proc->input_ready.expires_at(asio::steady_timer::time_point::max());
-      input.on_ready(job.index,
-                     [proc, ex] { asio::post(ex, [proc] { proc->input_ready.cancel(); }); });
+      input.on_ready([proc, ex] { asio::post(ex, [proc] { proc->input_ready.cancel(); }); });
       co_await proc->input_ready.async_wait(asio::redirect_error(use_awaitable, ec));
       continue;
     }
     std::size_t n = co_await asio::async_write(pipe, asio::buffer(piece.bytes),
                                                asio::redirect_error(use_awaitable, ec));
-    input.consume(job.index, n);
+    input.consume(n);
     if (ec) break;
   }
 }
@@ -242,7 +240,7 @@ asio::awaitable<int> reap(Process& proc) {
   }
 }
 
-HostResult result_of(Process& proc, int status, const Job& job) {
+HostResult result_of(Process& proc, int status, const ExecRequest& request) {
   HostResult r;
   Failure killed = proc.killed();
   if (killed == Failure::stalled) {
@@ -253,7 +251,7 @@ HostResult result_of(Process& proc, int status, const Job& job) {
     r.error = proc.input_error;
   } else if (killed == Failure::command_timeout) {
     r.failure = Failure::command_timeout;
-    r.error = "command timed out after " + format_seconds(job.command_timeout) + " (killed)";
+    r.error = "command timed out after " + format_seconds(request.timeout) + " (killed)";
   } else if (killed == Failure::interrupted) {
     r.failure = Failure::interrupted;
     r.error = "interrupted";
@@ -268,16 +266,18 @@ HostResult result_of(Process& proc, int status, const Job& job) {
   return r;
 }
 
-class LocalTransport final : public Transport {
+class LocalSession final : public Session {
  public:
-  bool remote() const override { return false; }
+  explicit LocalSession(std::size_t index) : index_(index) {}
 
-  asio::awaitable<HostResult> run(const Job& job, JobIo& io, StopSignal& stop) override {
+  asio::awaitable<HostResult> exec(const ExecRequest& request, JobIo& io,
+                                   StopSignal& stop) override {
     Executor ex = co_await asio::this_coro::executor;
     auto proc = std::make_shared<Process>(ex);
     Pipes pipes;
-    int rc = pipes.open() ? spawn(job, pipes, proc->pid) : errno;
+    int rc = pipes.open() ? spawn(request, pipes, proc->pid) : errno;
     if (rc != 0) {
+      if (request.input) request.input->finish();
       HostResult r;
       r.failure = Failure::local;
       r.error = std::string("cannot run /bin/sh: ") + std::strerror(rc);
@@ -287,19 +287,19 @@ class LocalTransport final : public Transport {
       ::close(Pipes::take(*child_end));
 
     stop.on_stop([proc] { proc->kill_group(Failure::interrupted); });
-    if (job.command_timeout.count() > 0) {
-      proc->timeout.expires_after(job.command_timeout);
+    if (request.timeout.count() > 0) {
+      proc->timeout.expires_after(request.timeout);
       proc->timeout.async_wait([proc](boost::system::error_code ec) {
         if (!ec) proc->kill_group(Failure::command_timeout);
       });
     }
     proc->pumps = 3;
     proc->done.expires_at(asio::steady_timer::time_point::max());
-    asio::co_spawn(ex, pump_output(proc, Pipes::take(pipes.out[0]), job, io, Stream::out),
+    asio::co_spawn(ex, pump_output(proc, Pipes::take(pipes.out[0]), index_, io, Stream::out),
                    asio::detached);
-    asio::co_spawn(ex, pump_output(proc, Pipes::take(pipes.err[0]), job, io, Stream::err),
+    asio::co_spawn(ex, pump_output(proc, Pipes::take(pipes.err[0]), index_, io, Stream::err),
                    asio::detached);
-    asio::co_spawn(ex, feed_input(proc, Pipes::take(pipes.in[1]), job), asio::detached);
+    asio::co_spawn(ex, feed_input(proc, Pipes::take(pipes.in[1]), request.input), asio::detached);
     if (proc->pumps > 0) {  // one strand: no pump can end between this test and the wait
       boost::system::error_code ec;
       co_await proc->done.async_wait(asio::redirect_error(use_awaitable, ec));
@@ -307,7 +307,17 @@ class LocalTransport final : public Transport {
 
     int status = co_await reap(*proc);
     proc->timeout.cancel();
-    co_return result_of(*proc, status, job);
+    co_return result_of(*proc, status, request);
+  }
+
+ private:
+  std::size_t index_;
+};
+
+class LocalTransport final : public Transport {
+ public:
+  asio::awaitable<Opened> open(const Job& job, StopSignal&) override {
+    co_return Opened{std::make_unique<LocalSession>(job.index), {}};
   }
 };
 

@@ -1,5 +1,6 @@
 // The ssh transport: reads ssh_config, the identities and the --askpass password once per run,
-// then runs each host's Job as a HostSession (ssh_session.cpp) on the strand it is given.
+// then opens each host's session as an SshConnection (ssh_connection.cpp) on the strand it is
+// given, and runs each exec on it as an SshChannel (ssh_channel.cpp).
 #include <pwd.h>
 #include <unistd.h>
 
@@ -12,9 +13,9 @@
 
 #include "base/error.h"
 #include "base/open_files.h"
+#include "transport/ssh_channel.h"
 #include "transport/ssh_config.h"
 #include "transport/ssh_options.h"
-#include "transport/ssh_session.h"
 
 namespace pdx {
 namespace asio = boost::asio;
@@ -97,6 +98,24 @@ SshConfig read_config(const SshOptions& options, const LocalUser& me) {
   return config;
 }
 
+// The Session seam over a connection, which its timers' handlers may keep alive a little longer.
+class SshSession final : public Session {
+ public:
+  SshSession(std::shared_ptr<SshConnection> connection, std::size_t index)
+      : connection_(std::move(connection)), index_(index) {}
+  ~SshSession() override { connection_->close(); }  // now, not when the last handler lets go
+
+  asio::awaitable<HostResult> exec(const ExecRequest& request, JobIo& io,
+                                   StopSignal& stop) override {
+    auto channel = std::make_shared<SshChannel>(connection_, index_, request, io);
+    co_return co_await channel->run(stop);
+  }
+
+ private:
+  std::shared_ptr<SshConnection> connection_;
+  std::size_t index_;
+};
+
 class SshTransport final : public Transport {
  public:
   explicit SshTransport(const SshOptions& options)
@@ -112,13 +131,18 @@ class SshTransport final : public Transport {
         throw UsageError(id.error());
   }
 
-  asio::awaitable<HostResult> run(const Job& job, JobIo& io, StopSignal& stop) override {
+  asio::awaitable<Opened> open(const Job& job, StopSignal& stop) override {
     auto strand = co_await asio::this_coro::executor;
-    auto session = std::make_shared<HostSession>(plan(job), job, io, credentials_, gate_, strand);
-    co_return co_await session->run(stop);
+    auto connection = std::make_shared<SshConnection>(plan(job), credentials_, gate_, strand);
+    if (Step failed = co_await connection->open(stop)) {
+      connection->close();
+      HostResult result;
+      result.failure = failed->failure;
+      result.error = std::move(failed->error);
+      co_return Opened{nullptr, std::move(result)};
+    }
+    co_return Opened{std::make_unique<SshSession>(std::move(connection), job.index), {}};
   }
-
-  bool remote() const override { return true; }
 
  private:
   static std::string ask_password() {

@@ -1,10 +1,13 @@
 #pragma once
 // The seam between the executor (core/) and the ways of reaching a host (ssh, local exec).
 //
-// A Transport runs one host's Job to completion as a coroutine on the executor it is
+// A Transport opens a Session to one host (connected and authenticated), and the Session runs
+// operations on it one after the other: exec a command with a streamed stdin and streamed
+// stdout/stderr (more kinds of channel later). Both are coroutines on the executor they are
 // co_awaited from (a strand of the run's io_context: one strand per worker, see
-// core/executor.h). It streams output through JobIo as it arrives and returns a HostResult;
-// it never throws for a host's failure (connect, auth, timeout, exit status are all values).
+// core/executor.h), and the session stays on that strand. Output goes through JobIo as it
+// arrives; a host's failure (connect, auth, timeout, exit status) is a HostResult, never an
+// exception. run(job) is open + exec of the job's command.
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
 
 #include <boost/asio/awaitable.hpp>
@@ -21,6 +24,7 @@
 namespace pdx {
 
 class Broadcast;
+class InputSource;
 
 enum class Stream { out, err };
 
@@ -55,16 +59,20 @@ struct HostResult {
   std::chrono::steady_clock::duration duration{};
 };
 
+/// A variable exported to a command: KEY, VALUE.
+using EnvVar = std::pair<std::string, std::string>;
+
 /// One host's work, as the executor hands it to a transport.
 struct Job {
   Endpoint endpoint;
   std::string label;      // how pdx names this host in output ("node01", "[::1]:2222")
   std::size_t index = 0;  // 0-based position in the host list (PDX_RANK)
-  /// For ssh: the full remote command line, environment exports already quoted in front.
-  /// For local exec: the command after %h %u %n substitution, run by /bin/sh -c.
+  /// Run by the user's shell on the host (ssh) or by /bin/sh -c here (local exec), as typed
+  /// (core/jobs.h: pdsh's %h %u %n already substituted where they are).
   std::string command;
-  /// For local exec only: "KEY=VALUE" added to the child's environment (PDX_*, -E).
-  std::vector<std::string> env;
+  /// Exported to the command (PDX_*, -E): quoted in front of it over ssh
+  /// (transport/remote_command.h), in the child's environment for local exec.
+  std::vector<EnvVar> env;
   /// What the command reads on stdin, then EOF: reader `index` of a broadcast shared by all
   /// hosts (transport/broadcast.h). Null: EOF at once. The transport finish()es its reader.
   std::shared_ptr<Broadcast> stdin_source;
@@ -100,14 +108,45 @@ class StopSignal {
   std::vector<Callback> callbacks_;
 };
 
+/// One command for Session::exec().
+struct ExecRequest {
+  /// As typed. ssh: run by the user's shell on the host, `env` exported in front of it and
+  /// `timeout` enforced by the host too (transport/remote_command.h); local: /bin/sh -c here,
+  /// `env` in the child's environment.
+  std::string command;
+  std::vector<EnvVar> env;
+  std::chrono::milliseconds timeout{0};  // 0: none; counted from when the command starts
+  /// What the command reads on stdin, then EOF; null: EOF at once. exec() finish()es it.
+  InputSource* input = nullptr;
+};
+
+/// An open, authenticated connection to one host (ssh), or what stands for one (local exec).
+/// Used on the strand it was opened on, one operation at a time. Destroying it closes the
+/// connection without waiting. Once `stop` has fired, every operation ends as interrupted.
+class Session {
+ public:
+  virtual ~Session() = default;
+  /// Runs `request` to its end: output to `io` under the job's index as it comes. `io` and
+  /// `stop` outlive the call. A failed operation may leave the session unusable: over ssh every
+  /// later one then fails at once with the same failure (the connection's state is not known);
+  /// a local session goes on.
+  virtual boost::asio::awaitable<HostResult> exec(const ExecRequest& request, JobIo& io,
+                                                  StopSignal& stop) = 0;
+};
+
+/// What Transport::open() came to: a session, or why there is none.
+struct Opened {
+  std::unique_ptr<Session> session;  // null: see failure
+  HostResult failure;
+};
+
 class Transport {
  public:
   virtual ~Transport() = default;
-  /// Run `job` to completion. `io` and `stop` outlive the call. Never throws for a host failure.
-  virtual boost::asio::awaitable<HostResult> run(const Job& job, JobIo& io, StopSignal& stop) = 0;
-  /// True if commands are sent as a string to a remote shell (env must be quoted into it);
-  /// false if the transport sets Job::env in the child's environment itself.
-  virtual bool remote() const = 0;
+  /// Connects to `job`'s host and authenticates (-t applies). `stop` outlives the session.
+  virtual boost::asio::awaitable<Opened> open(const Job& job, StopSignal& stop) = 0;
+  /// open() + exec() of the job's command, stdin its reader of job.stdin_source.
+  boost::asio::awaitable<HostResult> run(const Job& job, JobIo& io, StopSignal& stop);
 };
 
 }  // namespace pdx

@@ -1,4 +1,4 @@
-#include "core/quote.h"
+#include "base/quote.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>

@@ -43,10 +43,5 @@ TEST(RemoteCommands, VerifyListsThenHashes) {
   EXPECT_NE(verify_command("d", true).find("sha256sum -z --"), std::string::npos);
 }
 
-TEST(RemoteCommands, AsWrittenDoublesPercentForExec) {
-  EXPECT_EQ(as_written("a%hb", true), "a%hb");
-  EXPECT_EQ(as_written("a%hb%", false), "a%%hb%%");
-}
-
 }  // namespace
 }  // namespace pdx

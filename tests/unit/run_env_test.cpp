@@ -68,11 +68,6 @@ TEST(ReadEnvFile, ADirectoryIsAnErrorNotAnEmptyFile) {
   }
 }
 
-TEST(ExportPrefix, QuotesEveryValue) {
-  EXPECT_EQ(export_prefix({}), "");
-  EXPECT_EQ(export_prefix({{"A", "1"}, {"B", "it's $(x)"}}), "export A=1 B='it'\\''s $(x)'; ");
-}
-
 TEST(SubstituteExec, PdshPercentSet) {
   Host h{"node07", "", 0, 0};
   EXPECT_EQ(substitute_exec("rsync -a d %h:/x # %u %n %% %s %", h, "bob", 6),

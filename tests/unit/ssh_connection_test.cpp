@@ -1,4 +1,4 @@
-#include "transport/ssh_session.h"
+#include "transport/ssh_connection.h"
 
 #include <gtest/gtest.h>
 
@@ -43,16 +43,6 @@ TEST(SupportedOnly, KeepsTheSupportedNamesInTheListsOrder) {
             "ssh-ed25519,ssh-rsa");
   EXPECT_EQ(supported_only("x,y", "ssh-rsa"), "");
   EXPECT_EQ(supported_only("", "ssh-rsa"), "");
-}
-
-TEST(ExecLine, ShortCommandsAreTheRequestLongOnesGoAheadOfStdin) {
-  auto line = exec_line("echo short");
-  EXPECT_EQ(line.request, "echo short");
-  EXPECT_EQ(line.ahead_of_stdin, "");
-  std::string long_command = "echo " + std::string(kMaxExecCommand, 'x');
-  line = exec_line(long_command);
-  EXPECT_EQ(line.request, "eval \"$(head -c " + std::to_string(long_command.size()) + ")\"");
-  EXPECT_EQ(line.ahead_of_stdin, long_command);
 }
 
 }  // namespace
