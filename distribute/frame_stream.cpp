@@ -83,7 +83,7 @@ Result<std::unique_ptr<FrameStream>> FrameStream::start(Produce produce) {
 }
 
 Result<std::unique_ptr<FrameStream>> FrameStream::files(const Layout& layout,
-                                                        const HostPlan& plan) {
+                                                        const HostPushPlan& plan) {
   return start([&layout, plan](FrameWriter& out, FrameStream& self) {
     for (std::size_t i : plan.dirs)
       out.send(FrameType::directory, encode(Directory{layout.dirs[i].name, layout.dirs[i].mode}));

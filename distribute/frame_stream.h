@@ -20,7 +20,7 @@ class FrameStream {
   /// The files and directories of `plan` from `layout`, then `done`. Each file is read as it is
   /// sent and hashed on the way; one that cannot be read, or changed size, is sent with a
   /// checksum that cannot match, so that no host keeps it, and is named in errors().
-  static Result<std::unique_ptr<FrameStream>> files(const Layout& layout, const HostPlan& plan);
+  static Result<std::unique_ptr<FrameStream>> files(const Layout& layout, const HostPushPlan& plan);
   /// An archive stream: the parts read in order (archive/part_reader.h), then `done`.
   static Result<std::unique_ptr<FrameStream>> archive(std::vector<std::string> parts);
 

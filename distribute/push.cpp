@@ -151,7 +151,7 @@ std::vector<std::pair<std::size_t, HostListing>> list_hosts(
 }
 
 // What a receiving agent replied: written and failed files, then its summary.
-void read_receipt(const Reply& reply, HostOutcome& outcome) {
+void read_receipt(const Reply& reply, PushedHost& outcome) {
   FrameDecoder decoder;
   decoder.feed(reply.out);
   bool summary = false;
@@ -193,7 +193,7 @@ void read_receipt(const Reply& reply, HostOutcome& outcome) {
 }
 
 struct Group {
-  HostPlan plan;
+  HostPushPlan plan;
   Indices hosts;
   std::unique_ptr<FrameStream> stream;
 };
@@ -251,7 +251,7 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
   std::vector<std::string> list_args = {"--list=" + options.dest};
   for (const auto& top : sources.tops) list_args.push_back("--under=" + top);
   for (auto& [i, listing] : list_hosts(passes, all, *agent, list_args, report)) {
-    HostPlan plan;
+    HostPushPlan plan;
     if (!options.extract) {
       auto planned = plan_host(sources, listing, options.dest);
       if (!planned) {
@@ -299,7 +299,7 @@ class FoldedLines {
   std::vector<std::pair<std::string, std::vector<std::string>>> lines_;
 };
 
-bool complete(const HostOutcome& o) {
+bool complete(const PushedHost& o) {
   return o.result.failure == Failure::none && o.error.empty() && o.failed.empty();
 }
 
@@ -308,7 +308,7 @@ bool complete(const HostOutcome& o) {
 PushText push_text(const std::vector<std::string>& labels, const PushReport& report) {
   FoldedLines done, failed;
   for (std::size_t i = 0; i < report.hosts.size(); ++i) {
-    const HostOutcome& o = report.hosts[i];
+    const PushedHost& o = report.hosts[i];
     if (o.result.failure != Failure::none) failed.add(describe(o.result), labels[i]);
     if (!o.error.empty()) failed.add(o.error, labels[i]);
     for (const auto& f : o.failed) failed.add(f.reason + " (" + f.path + ")", labels[i]);

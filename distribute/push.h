@@ -29,7 +29,7 @@ struct PushOptions {
   std::size_t fanout = 64;
 };
 
-struct HostOutcome {
+struct PushedHost {
   HostResult result;           // the host's transport failure, if any (its last pass)
   std::string error;           // the host failed as a whole: agent missing, malformed reply, ...
   std::vector<Failed> failed;  // files that failed
@@ -38,7 +38,7 @@ struct HostOutcome {
 };
 
 struct PushReport {
-  std::vector<HostOutcome> hosts;  // by host index
+  std::vector<PushedHost> hosts;   // by host index
   std::vector<std::string> local;  // what could not be read here
 };
 

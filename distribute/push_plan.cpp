@@ -116,13 +116,13 @@ Result<HostListing> parse_listing(std::string_view reply) {
   return listing;
 }
 
-const Layout& layout_of(const PushSources& sources, const HostPlan& plan) {
+const Layout& layout_of(const PushSources& sources, const HostPushPlan& plan) {
   return plan.into ? sources.into : *sources.as;
 }
 
-Result<HostPlan> plan_host(const PushSources& sources, const HostListing& listing,
-                           const std::string& dest) {
-  HostPlan plan;
+Result<HostPushPlan> plan_host(const PushSources& sources, const HostListing& listing,
+                               const std::string& dest) {
+  HostPushPlan plan;
   plan.into = !sources.as || listing.dest.kind == EntryKind::directory;
   const Layout& layout = layout_of(sources, plan);
   if (plan.into && listing.dest.kind != EntryKind::missing &&

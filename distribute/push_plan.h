@@ -59,18 +59,18 @@ struct HostListing {
 Result<HostListing> parse_listing(std::string_view reply);
 
 /// What one host needs: indices into the chosen layout. Hosts with equal plans share a stream.
-struct HostPlan {
+struct HostPushPlan {
   bool into = true;
   std::vector<std::size_t> dirs, files;
-  bool operator==(const HostPlan&) const = default;
+  bool operator==(const HostPushPlan&) const = default;
   bool empty() const { return dirs.empty() && files.empty(); }
 };
 
 /// The files missing on the host or differing in size or mtime (seconds), the directories
 /// missing. An Error when DEST is a file on the host and the sources need a directory.
-Result<HostPlan> plan_host(const PushSources& sources, const HostListing& listing,
-                           const std::string& dest);
+Result<HostPushPlan> plan_host(const PushSources& sources, const HostListing& listing,
+                               const std::string& dest);
 
-const Layout& layout_of(const PushSources& sources, const HostPlan& plan);
+const Layout& layout_of(const PushSources& sources, const HostPushPlan& plan);
 
 }  // namespace pdx

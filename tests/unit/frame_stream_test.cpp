@@ -33,7 +33,7 @@ TEST(FrameStream, FilesOfThePlanThenDone) {
   Layout layout;
   layout.dirs = {{"d", 0755}};
   layout.files = {{dir / "a", "a", 0644, 1, 0, 2}, {dir / "big", "d/big", 0600, 2, 0, big.size()}};
-  HostPlan plan;
+  HostPushPlan plan;
   plan.dirs = {0};
   plan.files = {1};
   auto stream = FrameStream::files(layout, plan);
@@ -54,7 +54,7 @@ TEST(FrameStream, ShrunkFileGetsABadChecksumAndIsNamed) {
   test::write_file(dir / "a", "short");
   Layout layout;
   layout.files = {{dir / "a", "a", 0644, 1, 0, 100}};
-  HostPlan plan;
+  HostPushPlan plan;
   plan.files = {0};
   auto stream = FrameStream::files(layout, plan);
   ASSERT_TRUE(stream.ok());
