@@ -81,7 +81,7 @@ int cmd_run(int argc, char** argv) {
   CLI::App app(
       "Run a command on many hosts at once.\n"
       "Usage: pdx -w HOSTS [options] COMMAND...\n"
-      "       pdx hosts|pack|unpack|join|split --help",
+      "       pdx hosts|push|pull|verify|pack|unpack|join|split --help",
       "pdx");
   app.set_version_flag("--version", "pdx " PDX_VERSION);
   app.prefix_command();  // COMMAND and everything after it belong to the remote command

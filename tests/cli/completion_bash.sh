@@ -17,7 +17,8 @@ complete_words() {
     printf "%s\n" "${COMPREPLY[@]}" | sort | paste -sd" "' "$PDX_SRC/scripts/pdx.bash-completion" "$@"
 }
 
-expect_eq "$(complete_words p)" "pack" "subcommand"
+expect_eq "$(complete_words p)" "pack pull push" "subcommands"
+expect_eq "$(complete_words ve)" "verify" "subcommand"
 expect_eq "$(complete_words -w gpu)" "gpu01 gpu02" "known hosts"
 expect_eq "$(complete_words -w "^$SCRATCH/hostf")" "^$SCRATCH/hostfile" "^FILE"
 expect_eq "$(complete_words -w "^$SCRATCH/hostfile" -x node)" "node1 node2" "hosts of ^FILE"
