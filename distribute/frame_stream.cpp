@@ -9,7 +9,7 @@
 #include "archive/part_reader.h"
 #include "archive/sha256.h"
 #include "archive/temp_file.h"
-#include "distribute/quiet_threads.h"
+#include "base/quiet_threads.h"
 
 namespace pdx {
 

@@ -15,7 +15,6 @@
 #include "core/summary.h"
 #include "distribute/frame_stream.h"
 #include "distribute/push_plan.h"
-#include "distribute/quiet_threads.h"
 #include "distribute/remote_agent.h"
 #include "distribute/reply_sink.h"
 #include "transport/broadcast.h"
@@ -81,7 +80,6 @@ class Passes {
     Broadcast::Options options;
     options.spool = readers > fanout_;
     options.window = std::max(options.window / streams, 4 * options.chunk);
-    QuietThreads quiet;  // its reading thread
     auto started = Broadcast::start(input, readers, options);
     if (!started) throw FatalError(started.error());
     std::shared_ptr<Broadcast> b = std::move(*started);

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "base/quiet_threads.h"
 #include "transport/seconds.h"
 
 namespace pdx {
@@ -49,6 +50,7 @@ Broadcast::Broadcast(int input, std::size_t readers, const Options& options, Fd 
   }
   auto now = std::chrono::steady_clock::now();
   for (auto& reader : readers_) reader.since = now;
+  QuietThreads quiet;  // Ctrl-C is the executor's signal thread's to take, not the reader's
   thread_ = std::thread([this] { read_loop(); });
 }
 

@@ -14,4 +14,18 @@ expect_contains "$err" "pdx: h[1-4]: interrupted"
 expect_contains "$err" "pdx: h[5-8]: interrupted before it started"
 sleep 0.5
 pgrep -f "$marker" >/dev/null && fail "commands survived Ctrl-C"
+
+# The same with stdin streaming from a pipe: the signal is the executor's to take, not the
+# thread reading stdin's.
+for _ in 1 2 3; do
+  yes | "$PDX" -R exec -w 'h[1-2]' "sleep 120 # $marker" >"$SCRATCH/out" 2>"$SCRATCH/err" &
+  pid=$!
+  wait_for_processes "$marker" 2
+  kill -INT $pid
+  wait $pid
+  status=$?
+  err=$(cat "$SCRATCH/err")
+  expect_status 130
+  expect_contains "$err" "pdx: h[1-2]: interrupted"
+done
 true

@@ -1,4 +1,4 @@
-#include "distribute/quiet_threads.h"
+#include "base/quiet_threads.h"
 
 #include <gtest/gtest.h>
 

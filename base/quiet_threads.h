@@ -1,8 +1,9 @@
 #pragma once
-// Threads of a push that must not take Ctrl-C: the executor blocks SIGINT, SIGTERM and SIGHUP
-// only in the threads it starts and takes them on a thread of its own (core/executor.cpp), so a
-// thread started before execute() with them unblocked would be handed the signal instead, and
-// the run would not stop (or, with the default action, would end without its report).
+// Threads that must not take Ctrl-C (the stdin broadcast's reader, a push's frame writers): the
+// executor blocks SIGINT, SIGTERM and SIGHUP only in the threads it starts and takes them on a
+// thread of its own (core/executor.cpp), so a thread started before execute() with them
+// unblocked would be handed the signal instead, and the run would not stop (or, with the default
+// action, would end without its report).
 #include <signal.h>
 
 #include <initializer_list>
