@@ -3,8 +3,9 @@
 # install, build, start N sshd hosts on 127.0.0.1..N, then
 #   1. run a command everywhere, each host told its rank (a torchrun-style launch line),
 #   2. pack a dataset into split parts while streaming,
-#   3. stage it on every host (parts streamed to each host's tar) and
-#   4. check file counts on every host, folded.
+#   3. stage it on every host (push --extract: the parts streamed once, unpacked on arrival),
+#   4. verify counts, bytes and hashes on every host against the source, folded,
+#   5. push a tree, change a file, push again (only the change goes), and pull a file back.
 # The cluster is stopped on exit.   scripts/demo.sh [HOSTS=8]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,12 +34,19 @@ step "3. pack the dataset into 1 MiB parts while streaming" \
   "pdx pack data -o data.tar.zst --split 1M"
 (cd "$WORK/src" && "$PDX" pack data -o ../data.tar.zst --split 1M && ls -l ../data.tar.zst.part-*)
 
-step "4. stage it on every host: the parts, in order, into each host's tar" \
-  "cat data.tar.zst.part-* | pdx 'mkdir -p stage && tar --zstd -xf - -C stage'"
-cat "$WORK"/data.tar.zst.part-* | pdx 'mkdir -p stage && tar --zstd -xf - -C stage'
+step "4. stage it on every host: the parts streamed once, unpacked on arrival" \
+  "pdx push data.tar.zst.part-* stage/ --extract"
+pdx push "$WORK"/data.tar.zst.part-* stage/ --extract
 
-count_and_hash='find . -type f | wc -l; find . -type f | sort | xargs cat | md5sum'
-step "5. verify: file count and content hash on every host, folded" \
-  "pdx -b 'cd stage && $count_and_hash'"
-pdx -b "cd stage && $count_and_hash"
-echo "here: $(cd "$WORK/src" && eval "$count_and_hash" | tr '\n' ' ')"
+step "5. verify: file counts, bytes and hashes on every host against the source, folded" \
+  "pdx verify stage/data --against data --hash"
+pdx verify stage/data --against "$WORK/src/data" --hash
+
+step "6. a re-run of a tree push sends only what changed" "pdx push data/ stage/tree/"
+pdx push "$WORK/src/data/" stage/tree/
+echo changed >>"$WORK/src/data/raw/shard-7.txt"
+pdx push "$WORK/src/data/" stage/tree/
+
+step "7. gather a file back from every host: LOCAL/<host>/..." "pdx pull stage/tree/raw/shard-7.txt pulled/"
+pdx pull stage/tree/raw/shard-7.txt "$WORK/pulled/"
+ls "$WORK/pulled" | head -3
