@@ -9,12 +9,7 @@
 #   bench/bench-push.sh [-p PDX] [-c CLUSTER_DIR]
 # Needs: pdsh (pdcp), clustershell (Debian packages). Not a test: nothing here is asserted.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-PDX=${PDX:-$here/../build/pdx}
-CLUSTER=${BENCH_CLUSTER:-/tmp/pdx-bench-cluster}
-while getopts p:c: opt; do
-  case $opt in p) PDX=$OPTARG ;; c) CLUSTER=$OPTARG ;; *) exit 2 ;; esac
-done
+source "$(dirname "$0")/lib/cluster_options.sh"
 n=${BENCH_HOSTS:-16}
 mib=${BENCH_SIZE_MIB:-256}
 for tool in pdcp clush; do

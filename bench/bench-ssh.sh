@@ -17,12 +17,7 @@
 #   BENCH_STREAM=0 skips the streaming run (clush takes minutes there).
 # Needs: pdsh, clustershell, pssh (Debian packages). Not a test: nothing here is asserted.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-PDX=${PDX:-$here/../build/pdx}
-CLUSTER=${BENCH_CLUSTER:-/tmp/pdx-bench-cluster}
-while getopts p:c: opt; do
-  case $opt in p) PDX=$OPTARG ;; c) CLUSTER=$OPTARG ;; *) exit 2 ;; esac
-done
+source "$(dirname "$0")/lib/cluster_options.sh"
 shift $((OPTIND - 1))
 SIZES=("${@:-64 256 512}")
 read -ra SIZES <<< "${SIZES[*]}"

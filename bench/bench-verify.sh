@@ -11,12 +11,7 @@
 #   bench/bench-verify.sh [-p PDX] [-c CLUSTER_DIR]
 # Needs: pdsh (Debian package), root.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-PDX=${PDX:-$here/../build/pdx}
-CLUSTER=${BENCH_CLUSTER:-/tmp/pdx-bench-cluster}
-while getopts p:c: opt; do
-  case $opt in p) PDX=$OPTARG ;; c) CLUSTER=$OPTARG ;; *) exit 2 ;; esac
-done
+source "$(dirname "$0")/lib/cluster_options.sh"
 HOSTS=16
 FILES=${BENCH_FILES:-20000}
 RUNS=${BENCH_RUNS:-3}
