@@ -53,6 +53,13 @@ std::string local_user() {
   return user ? user : "";
 }
 
+std::string this_program() {
+  std::error_code ec;
+  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw FatalError("cannot find this pdx (/proc/self/exe): " + ec.message());
+  return exe.string();
+}
+
 void print_compat_dir() {
   namespace fs = std::filesystem;
   std::error_code ec;

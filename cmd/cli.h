@@ -62,6 +62,10 @@ std::chrono::milliseconds millis(double seconds);
 /// $USER, or "" (for %u when -l is not given).
 std::string local_user();
 
+/// This pdx (/proc/self/exe), to run `pdx unpack` as the receiving end of a host's stream.
+/// Throws FatalError when it cannot be found.
+std::string this_program();
+
 /// `pdx --compat-dir`: prints the directory holding the pdsh and dshbak links of this pdx
 /// (PREFIX/lib/pdx/bin for PREFIX/bin/pdx), then ends the parse with CLI::Success (exit 0).
 /// Throws FatalError when there is no such directory (pdx run from its build tree).

@@ -19,5 +19,6 @@ int cmd_verify(int argc, char** argv);  // pdx verify REMOTE_DIR       (cmd/veri
 // pdx started under another name (a link): main() picks these by argv[0], which they keep.
 int cmd_pdsh(int argc, char** argv);    // pdsh [-S] -w HOSTS ARGS...  (cmd/pdsh.cpp)
 int cmd_dshbak(int argc, char** argv);  // dshbak [-c] < pdsh output   (cmd/dshbak.cpp)
+int cmd_pdcp(int argc, char** argv);    // pdcp|rpdcp -w HOSTS SRC... DEST (cmd/pdcp.cpp)
 
 }  // namespace pdx

@@ -23,7 +23,10 @@ constexpr Subcommand kSubcommands[] = {
 };
 
 // pdx under the names of the tools it stands in for (links in `pdx --compat-dir`).
-constexpr Subcommand kCompatNames[] = {{"pdsh", pdx::cmd_pdsh}, {"dshbak", pdx::cmd_dshbak}};
+constexpr Subcommand kCompatNames[] = {{"pdsh", pdx::cmd_pdsh},
+                                       {"dshbak", pdx::cmd_dshbak},
+                                       {"pdcp", pdx::cmd_pdcp},
+                                       {"rpdcp", pdx::cmd_pdcp}};
 
 std::string_view program_name(const char* argv0) {
   std::string_view name = argv0;

@@ -1,7 +1,6 @@
 // pdx pull REMOTE... LOCAL_DIR: every host's files into LOCAL_DIR/<host>/ (pdx(1), pdx pull).
 #include <unistd.h>
 
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -13,18 +12,6 @@
 #include "distribute/remote_commands.h"
 
 namespace pdx {
-
-namespace {
-
-// This pdx, to run `pdx unpack` as the receiving end of each host's stream.
-std::string this_program() {
-  std::error_code ec;
-  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) throw FatalError("cannot find this pdx (/proc/self/exe): " + ec.message());
-  return exe.string();
-}
-
-}  // namespace
 
 int cmd_pull(int argc, char** argv) {
   HostOptions o;

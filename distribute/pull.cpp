@@ -31,7 +31,8 @@ class PullSink : public OutputSink {
     }
     if (r.failed) return;
     if (!r.unpack) {
-      std::string dir = options_.local_dir + "/" + host_directory(jobs_[index].label);
+      std::string dir = options_.local_dir;
+      if (options_.host_directories) dir += "/" + host_directory(jobs_[index].label);
       auto started = UnpackProcess::start(options_.unpacker, dir);
       if (!started) {
         r.failed = Error{started.error()};

@@ -18,6 +18,7 @@ struct PullOptions {
   std::string local_dir;
   std::vector<std::string> unpacker;  // the pdx binary and "unpack"
   std::size_t fanout = 64;
+  bool host_directories = true;  // LOCAL_DIR/<host>/; false: LOCAL_DIR itself (rpdcp's NAME.HOST)
 };
 
 /// Runs the jobs (their commands pull_command's) and unpacks what each host sends. One outcome

@@ -34,8 +34,18 @@ Result<std::string> tar_member(std::string remote) {
 
 }  // namespace
 
-Result<std::string> pull_command(const std::vector<std::string>& remotes) {
+Result<std::string> pull_command(const std::vector<std::string>& remotes, std::string_view suffix) {
   std::string command = "tar -cf -";
+  if (!suffix.empty()) {
+    // Members are "./NAME...": the first component after "./" gets the suffix. In sed's
+    // replacement only '\\', '&' and the delimiter are special.
+    std::string replacement;
+    for (char c : suffix) {
+      if (c == '\\' || c == '&' || c == '|') replacement += '\\';
+      replacement += c;
+    }
+    command += " " + shell_quote("--transform=s|^\\./[^/][^/]*|&" + replacement + "|S");
+  }
   for (const auto& remote : remotes) command += " " + TRY(tar_member(remote));
   return command;
 }

@@ -2,6 +2,7 @@
 // The commands pull and verify run on the hosts through their POSIX tools (sh, GNU tar, find,
 // xargs, sha256sum): every path in them quoted by base/quote.h, none able to pass for an option.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/result.h"
@@ -11,8 +12,10 @@ namespace pdx {
 /// One tar stream of every REMOTE, each named relative to its parent directory:
 /// "/var/log/train.log" as train.log, "out/run1" as run1/..., and "out/run1/" (a trailing slash:
 /// its contents) as the files in it. An Error (bad_input) for an empty REMOTE or one ending in
-/// "..".
-Result<std::string> pull_command(const std::vector<std::string>& remotes);
+/// "..". A `suffix` (".node1", for rpdcp) is added to each REMOTE's top name: train.log as
+/// train.log.node1, run1/... as run1.node1/... (GNU tar's --transform; symlink targets kept).
+Result<std::string> pull_command(const std::vector<std::string>& remotes,
+                                 std::string_view suffix = "");
 
 /// In REMOTE_DIR: "s SIZE NAME\0" for every regular file (find -printf, symlinks not
 /// followed), then with `hash` "SHA256  ./NAME\0" for each (sha256sum -z, as many at once as the

@@ -40,6 +40,29 @@ TEST(Pull, EveryHostIntoItsOwnDirectory) {
   EXPECT_EQ(test::read_file(dir / "out/h1/tree/x"), "x");
 }
 
+TEST(Pull, SuffixedNamesIntoOneDirectory) {  // rpdcp: DIR/NAME.HOST
+  test::TempDir dir;
+  test::write_file(dir / "src/f", "data");
+  test::write_file(dir / "src/tree/x", "x");
+  auto transport = make_local_transport();
+  std::vector<Job> jobs;
+  for (std::string host : {"n1", "a&b|c"}) {
+    Job job;
+    job.label = host;
+    job.index = jobs.size();
+    job.command = *pull_command({dir / "src/f", dir / "src/tree"}, "." + host);
+    jobs.push_back(job);
+  }
+  PullOptions options{dir / "out", kTarUnpack, 4, false};
+  auto outcomes = pull(*transport, jobs, options);
+  EXPECT_EQ(outcomes[0].what, "pulled");
+  EXPECT_EQ(outcomes[1].what, "pulled");
+  EXPECT_EQ(test::read_file(dir / "out/f.n1"), "data");
+  EXPECT_EQ(test::read_file(dir / "out/tree.n1/x"), "x");
+  EXPECT_EQ(test::read_file(dir / "out/f.a&b|c"), "data");
+  EXPECT_EQ(test::read_file(dir / "out/tree.a&b|c/x"), "x");
+}
+
 TEST(Pull, TheHostsComplaintNamesTheFile) {
   test::TempDir dir;
   test::write_file(dir / "src/f", "data");

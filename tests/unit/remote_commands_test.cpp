@@ -28,6 +28,11 @@ TEST(RemoteCommands, PullQuotesAndNeverPassesForAnOption) {
   EXPECT_EQ(command({"-f"}), "tar -cf - -C \"$PWD\"/. ./-f");
 }
 
+TEST(RemoteCommands, PullSuffixRenamesTheTopNames) {
+  EXPECT_EQ(*pull_command({"/var/log/train.log"}, ".n&1"),
+            "tar -cf - '--transform=s|^\\./[^/][^/]*|&.n\\&1|S' -C /var/log ./train.log");
+}
+
 TEST(RemoteCommands, PullRefusesEmptyAndDotDot) {
   EXPECT_FALSE(pull_command({""}));
   auto up = pull_command({"a/.."});

@@ -1,0 +1,101 @@
+#include "cmd/pdsh_options.h"
+
+#include <charconv>
+#include <chrono>
+#include <cstdlib>
+
+#include "base/error.h"
+#include "transport/local_transport.h"
+
+namespace pdx {
+
+namespace {
+
+constexpr double kMaxSeconds = 1e7;  // as pdx's -t and -u
+
+double parse_number(std::string_view text, std::string_view what, double min, double max) {
+  double value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < min || value > max)
+    throw UsageError(std::string(what) + ": bad number '" + std::string(text) + "'");
+  return value;
+}
+
+PdshRcmd parse_rcmd(std::string_view name) {
+  if (name == "ssh") return PdshRcmd::ssh;
+  if (name == "exec") return PdshRcmd::exec;
+  throw UsageError("pdsh rcmd module '" + std::string(name) +
+                   "' is not one pdx has; use ssh or exec");
+}
+
+const char* env(const char* name) {
+  const char* value = std::getenv(name);
+  return value && *value ? value : nullptr;
+}
+
+std::chrono::milliseconds millis_of(double seconds) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::duration<double>(seconds));
+}
+
+}  // namespace
+
+void read_reach_environment(PdshReach& o) {
+  if (auto v = env("PDSH_RCMD_TYPE")) o.rcmd = parse_rcmd(v);
+  if (auto v = env("FANOUT")) o.fanout = std::size_t(parse_number(v, "FANOUT", 1, 1e6));
+  if (auto v = env("PDSH_CONNECT_TIMEOUT"))
+    o.connect_timeout = parse_number(v, "PDSH_CONNECT_TIMEOUT", 0, kMaxSeconds);
+  if (auto v = env("PDSH_COMMAND_TIMEOUT"))
+    o.command_timeout = parse_number(v, "PDSH_COMMAND_TIMEOUT", 0, kMaxSeconds);
+  if (auto v = env("PDSH_SSH_ARGS")) apply_ssh_args(v, "PDSH_SSH_ARGS", o.ssh);
+  if (auto v = env("PDSH_SSH_ARGS_APPEND")) apply_ssh_args(v, "PDSH_SSH_ARGS_APPEND", o.ssh);
+}
+
+bool apply_reach_option(int c, std::string_view arg, PdshReach& o) {
+  switch (c) {
+    case 'l':
+      o.ssh.user = arg;
+      return true;
+    case 't':
+      o.connect_timeout = parse_number(arg, "-t", 0, kMaxSeconds);
+      return true;
+    case 'u':
+      o.command_timeout = parse_number(arg, "-u", 0, kMaxSeconds);
+      return true;
+    case 'f':
+      o.fanout = std::size_t(parse_number(arg, "-f", 1, 1e6));
+      return true;
+    case 'w':
+      o.include.emplace_back(arg);
+      return true;
+    case 'x':
+      o.exclude.emplace_back(arg);
+      return true;
+    case 'R':
+      o.rcmd = parse_rcmd(arg);
+      return true;
+    default:
+      return false;
+  }
+}
+
+PdshRun pdsh_run(const PdshReach& o) {
+  PdshRun run;
+  run.hosts = resolve_hosts(o.include, o.exclude);  // -w order: %n
+  run.transport = o.rcmd == PdshRcmd::exec ? make_local_transport() : make_ssh_transport(o.ssh);
+  const char* user = std::getenv("USER");
+  run.tmpl.default_user = !o.ssh.user.empty() ? o.ssh.user : user ? user : "";
+  if (o.connect_timeout) run.tmpl.connect_timeout = millis_of(*o.connect_timeout);
+  run.tmpl.command_timeout = millis_of(o.command_timeout);
+  return run;
+}
+
+void throw_option_error(int c, int optopt_letter, std::string_view program) {
+  std::string see = "; see '" + std::string(program) + " -h'";
+  if (c == ':')
+    throw UsageError(std::string("option -") + char(optopt_letter) + " needs an argument" + see);
+  throw UsageError(std::string(program) + " option -" + char(optopt_letter) +
+                   " is unknown or not one pdx has" + see);
+}
+
+}  // namespace pdx

@@ -1,0 +1,52 @@
+#pragma once
+// What pdsh, pdcp and rpdcp (cmd/pdsh.cpp, cmd/pdcp.cpp) read the same way, as pdsh 2.34 does:
+// the host options -w -x -f -l -t -u -R and the environment (PDSH_RCMD_TYPE, FANOUT, WCOLL
+// through resolve_hosts, PDSH_SSH_ARGS, PDSH_SSH_ARGS_APPEND, PDSH_*_TIMEOUT).
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/hostset.h"
+#include "core/jobs.h"
+#include "core/pdsh.h"
+#include "transport/ssh_options.h"
+#include "transport/transport.h"
+
+namespace pdx {
+
+struct PdshReach {
+  std::vector<std::string> include, exclude;
+  std::size_t fanout = 32;  // pdsh's default
+  std::optional<double> connect_timeout;
+  double command_timeout = 0;
+  PdshRcmd rcmd = PdshRcmd::ssh;
+  SshOptions ssh;
+};
+
+/// getopt's letters of the options apply_reach_option() takes.
+inline constexpr std::string_view kReachOptions = "l:t:u:f:w:x:R:";
+
+/// The environment's settings, read before the command line so that the command line wins.
+/// Throws UsageError for a bad number or rcmd module.
+void read_reach_environment(PdshReach& reach);
+
+/// Applies one of kReachOptions (`c`, its argument `arg`); false for any other letter.
+bool apply_reach_option(int c, std::string_view arg, PdshReach& reach);
+
+/// The hosts in -w order after -x (WCOLL without -w), the transport, and a job template with the
+/// user (-l, else $USER) and the timeouts. Throws UsageError for no hosts.
+struct PdshRun {
+  std::vector<Host> hosts;
+  std::unique_ptr<Transport> transport;
+  JobTemplate tmpl;
+};
+PdshRun pdsh_run(const PdshReach& reach);
+
+/// "option -X needs an argument; see 'NAME -h'" or "NAME option -X is unknown ...", as a
+/// UsageError, for getopt's ':' and '?' returns.
+[[noreturn]] void throw_option_error(int c, int optopt_letter, std::string_view program);
+
+}  // namespace pdx
