@@ -105,7 +105,8 @@ int run_rpdcp(const PdcpOptions& o) {
   run.tmpl.substitute = false;  // the command is pdx's own: run as written, under -R exec too
   std::vector<Job> jobs = make_jobs(run.hosts, run.tmpl);
   for (std::size_t i = 0; i < jobs.size(); ++i) {
-    auto command = pull_command(o.sources, "." + run.hosts[i].name);
+    auto command = pull_command(o.sources, "." + run.hosts[i].name,
+                                o.recursive ? Directories::copied : Directories::refused);
     if (!command) fail(command);
     jobs[i].command = *command;
   }

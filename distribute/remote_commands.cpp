@@ -34,8 +34,16 @@ Result<std::string> tar_member(std::string remote) {
 
 }  // namespace
 
-Result<std::string> pull_command(const std::vector<std::string>& remotes, std::string_view suffix) {
-  std::string command = "tar -cf -";
+Result<std::string> pull_command(const std::vector<std::string>& remotes, std::string_view suffix,
+                                 Directories directories) {
+  std::string command;
+  if (directories == Directories::refused)
+    for (const auto& remote : remotes) {
+      command += "if [ -d " + shell_quote(not_an_option(remote)) +
+                 " ]; then printf 'use -r to copy directories: %s\\n' " + shell_quote(remote) +
+                 " >&2; exit 1; fi\n";
+    }
+  command += "tar -cf -";
   if (!suffix.empty()) {
     // Members are "./NAME...": the first component after "./" gets the suffix. In sed's
     // replacement only '\\', '&' and the delimiter are special.

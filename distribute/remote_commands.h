@@ -14,8 +14,12 @@ namespace pdx {
 /// its contents) as the files in it. An Error (bad_input) for an empty REMOTE or one ending in
 /// "..". A `suffix` (".node1", for rpdcp) is added to each REMOTE's top name: train.log as
 /// train.log.node1, run1/... as run1.node1/... (GNU tar's --transform; symlink targets kept).
+/// With Directories::refused (rpdcp without -r) a REMOTE that is a directory on the host makes
+/// the command fail before tar starts: "use -r to copy directories: REMOTE" on stderr, exit 1.
+enum class Directories { copied, refused };
 Result<std::string> pull_command(const std::vector<std::string>& remotes,
-                                 std::string_view suffix = "");
+                                 std::string_view suffix = "",
+                                 Directories directories = Directories::copied);
 
 /// In REMOTE_DIR: "s SIZE NAME\0" for every regular file (find -printf, symlinks not
 /// followed), then with `hash` "SHA256  ./NAME\0" for each (sha256sum -z, as many at once as the

@@ -1,4 +1,4 @@
-# cmake --install: pdx, its man page and bash completion in place, and the pdsh and dshbak links
+# cmake --install: pdx, its man page and bash completion in place, and the pdsh, pdcp, rpdcp and dshbak links
 # in PREFIX/lib/pdx/bin (not in PREFIX/bin, so a real pdsh is not shadowed); `pdx --compat-dir`
 # prints that directory. The build directory is the one holding $PDX.
 source "$(dirname "$0")/../lib/common.sh"
@@ -6,7 +6,7 @@ source "$(dirname "$0")/../lib/common.sh"
 build=$(dirname "$PDX")
 prefix=$SCRATCH/p
 cmake --install "$build" --prefix "$prefix" > "$SCRATCH/install.log" 2>&1 || fail "install: $(cat "$SCRATCH/install.log")"
-for file in bin/pdx share/man/man1/pdx.1 share/bash-completion/completions/pdx lib/pdx/bin/pdsh lib/pdx/bin/dshbak; do
+for file in bin/pdx share/man/man1/pdx.1 share/bash-completion/completions/pdx lib/pdx/bin/pdsh lib/pdx/bin/pdcp lib/pdx/bin/rpdcp lib/pdx/bin/dshbak; do
   [[ -e $prefix/$file ]] || fail "not installed: $file"
 done
 [[ -e $prefix/bin/pdsh ]] && fail "pdsh installed in bin/, shadowing a real pdsh"

@@ -33,6 +33,12 @@ TEST(RemoteCommands, PullSuffixRenamesTheTopNames) {
             "tar -cf - '--transform=s|^\\./[^/][^/]*|&.n\\&1|S' -C /var/log ./train.log");
 }
 
+TEST(RemoteCommands, PullCanRefuseDirectoriesBeforeTarStarts) {
+  EXPECT_EQ(*pull_command({"-d"}, "", Directories::refused),
+            "if [ -d ./-d ]; then printf 'use -r to copy directories: %s\\n' -d >&2; exit 1; fi\n"
+            "tar -cf - -C \"$PWD\"/. ./-d");
+}
+
 TEST(RemoteCommands, PullRefusesEmptyAndDotDot) {
   EXPECT_FALSE(pull_command({""}));
   auto up = pull_command({"a/.."});
