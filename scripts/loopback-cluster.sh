@@ -206,6 +206,9 @@ start() {
   wait_ready
 }
 
+# Sourced (by netns-cluster.sh, for the accounts, keys and client files): functions only.
+[[ ${BASH_SOURCE[0]} == "$0" ]] || return 0
+
 case "${1:-}" in
   start) [[ $# -eq 3 ]] || die "usage: $0 start DIR N"; DIR=$2 N=$3; start ;;
   stop)

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Copies over real, rate-limited links (scripts/netns-cluster.sh: a namespace per host, every
+# link BENCH_RATE each way, this machine's one link too): 25 MB (BENCH_SIZE_MB) to 4, 8 and 16
+# hosts (BENCH_HOSTS) with pdx push and clush --copy, against one scp of the same file. Over a
+# star every copy crosses this machine's link, so N hosts take about N times one copy; this is
+# the figure that a relay (host to host) is measured against. Wall time and the tools' CPU.
+#
+#   bench/bench-links.sh [-p PDX] [-c CLUSTER_DIR]
+# Root only (namespaces). Needs: clustershell. Not a test: nothing here is asserted.
+set -euo pipefail
+source "$(dirname "$0")/lib/cluster_options.sh"
+[[ $CLUSTER == /tmp/pdx-bench-cluster ]] && CLUSTER=/tmp/pdx-bench-links
+sizes=${BENCH_HOSTS:-4 8 16}
+mb=${BENCH_SIZE_MB:-25}
+rate=${BENCH_RATE:-200mbit}
+[[ $EUID -eq 0 ]] || { echo "bench-links: needs root (network namespaces)" >&2; exit 1; }
+command -v clush > /dev/null || { echo "bench-links: clush is missing (apt-get install clustershell)" >&2; exit 1; }
+[[ -x $PDX ]] || { echo "bench-links: no pdx at $PDX (build first, or -p PDX)" >&2; exit 1; }
+
+most=0
+for n in $sizes; do (( n > most )) && most=$n; done
+cluster="$here/../scripts/netns-cluster.sh"
+"$cluster" start "$CLUSTER" "$most" "$rate"
+work=$(mktemp -d)
+trap '"$cluster" stop "$CLUSTER"; rm -rf "$work"' EXIT
+chmod 0755 "$work"
+head -c $((mb * 1000 * 1000)) /dev/urandom > "$work/data"
+chmod 0644 "$work/data"
+config=$CLUSTER/ssh_config
+in_client() { "$cluster" run "$CLUSTER" "$@"; }
+
+run() {  # run LABEL HOSTS CMD...: wall and CPU of CMD, in the client's namespace
+  local label=$1 hosts=$2
+  shift 2
+  in_client "$PDX" -F "$config" -w "$hosts" "rm -rf bench-links-*" > /dev/null
+  /usr/bin/time -f '%e %U %S' -o "$work/time" "$cluster" run "$CLUSTER" "$@" > /dev/null 2> "$work/err" ||
+    { echo "bench-links: $label failed: $(tail -3 "$work/err")" >&2; return; }
+  read -r wall user sys < "$work/time"
+  echo "$label $wall $(echo "$user + $sys" | bc)" >> "$work/runs"
+}
+
+all=$(head -n "$most" "$CLUSTER/hostfile" | paste -sd,)
+in_client "$PDX" -F "$config" -w "$all" push "$here/../README.md" bench-links-warm/ > /dev/null  # deploy
+: > "$work/runs"
+run scp-one "$(head -1 "$CLUSTER/hostfile")" scp -q -F "$config" "$work/data" "$(head -1 "$CLUSTER/hostfile"):bench-links-scp"
+for n in $sizes; do
+  hosts=$(head -n "$n" "$CLUSTER/hostfile" | paste -sd,)
+  run "pdx-$n" "$hosts" "$PDX" -F "$config" -w "$hosts" -f "$n" push "$work/data" bench-links-pdx/
+  run "clush-$n" "$hosts" clush -f "$n" -w "$hosts" -o "-F $config" --copy "$work/data" --dest bench-links-clush-file
+done
+
+echo "$mb MB over $rate links (this machine's too), one run each ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
+printf '%-10s %8s %8s %14s\n' run wall_s cpu_s x_one_copy
+awk '{ if (NR == 1) one = $2; printf "%-10s %8.2f %8.2f %14.2f\n", $1, $2, $3, $2 / one }' "$work/runs"

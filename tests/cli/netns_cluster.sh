@@ -1,0 +1,27 @@
+# scripts/netns-cluster.sh, which the link benchmarks (and the relay's tests) stand on: hosts in
+# network namespaces of their own, reached from the client's namespace over 198.18.0.0/15 only,
+# each host able to reach the others, and nothing left behind by stop.
+source "$(dirname "$0")/../lib/common.sh"
+[[ $EUID -eq 0 ]] || { echo "SKIP [$TEST_NAME]: needs root"; exit 0; }
+ip netns add "pdxprobe$$" 2> /dev/null || { echo "SKIP [$TEST_NAME]: no network namespaces here"; exit 0; }
+ip netns del "pdxprobe$$"
+cluster=$(dirname "$0")/../../scripts/netns-cluster.sh
+dir=$SCRATCH/netns
+chmod 0755 "$SCRATCH"  # sshd reads authorized_keys in it as each account
+trap '"$cluster" stop "$dir"; rm -rf "$SCRATCH"' EXIT
+
+"$cluster" start "$dir" 3 100mbit > "$SCRATCH/start.log" 2>&1 || fail "start: $(cat "$SCRATCH/start.log")"
+expect_eq "$(cat "$dir/hostfile")" "$(printf '198.18.0.1\n198.18.0.2\n198.18.0.3')" "hostfile"
+out=$("$cluster" run "$dir" "$PDX" -F "$dir/ssh_config" -w "^$dir/hostfile" 'echo $SSH_CONNECTION' 2>&1)
+expect_eq "$(sort <<< "$out" | awk '{print $1, $2, $4, $5}')" \
+  "$(printf '198.18.0.1: 198.18.1.1 198.18.0.1 2222\n198.18.0.2: 198.18.1.1 198.18.0.2 2222\n198.18.0.3: 198.18.1.1 198.18.0.3 2222')" \
+  "every host reached from the client's address"
+"$cluster" host "$dir" 2 bash -c 'exec 3<>/dev/tcp/198.18.0.3/2222 && head -c 4 <&3' | grep -q SSH- ||
+  fail "host 2 cannot reach host 3"
+"$cluster" run "$dir" ip route | grep -qv 198.18 && fail "the client's namespace routes elsewhere"
+"$cluster" run "$dir" tc qdisc show dev eth0 | grep -q "rate 100Mbit" || fail "the client's link is not shaped"
+
+"$cluster" stop "$dir"
+ip netns list | grep -q "^px$(echo -n "$dir" | md5sum | cut -c1-6)-" && fail "a namespace left"
+[[ -z $(ls "$dir"/sshd.*.pid 2> /dev/null) ]] || fail "an sshd pid file left"
+true
