@@ -91,6 +91,9 @@ TEST(AgentProtocol, TruncatedOrTrailingFieldsAreErrors) {
   for (std::size_t n = 0; n < p.size(); ++n)
     EXPECT_FALSE(decode_file_header(p.substr(0, n)).ok()) << n;
   EXPECT_FALSE(decode_file_header(p + "x").ok());
+  std::string d = encode(Directory{"dir", 0700});
+  for (std::size_t n = 0; n < d.size(); ++n) EXPECT_FALSE(decode_directory(d.substr(0, n)).ok());
+  EXPECT_FALSE(decode_directory(d + "x").ok());
   EXPECT_FALSE(decode_summary("").ok());
   EXPECT_FALSE(decode_file_end(encode(FileEnd{"short"})).ok());
   EXPECT_FALSE(decode_file_end(encode(FileEnd{std::string(64, 'G')})).ok());
@@ -108,7 +111,12 @@ TEST(AgentProtocol, UnsafeNamesAreRefused) {
     EXPECT_FALSE(check_name(bad).ok()) << bad;
     EXPECT_FALSE(decode_file_header(encode(FileHeader{bad})).ok()) << bad;
     EXPECT_FALSE(decode_entry(encode(Entry{bad})).ok()) << bad;
+    EXPECT_FALSE(decode_directory(encode(Directory{bad})).ok()) << bad;
+    EXPECT_FALSE(decode_written(encode(Written{bad})).ok()) << bad;
   }
+  auto refused = decode_directory(encode(Directory{"a/../b"}));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("unsafe name 'a/../b'"), std::string::npos) << refused.error();
   for (std::string good :
        std::vector<std::string>{"", "a", "a/b", "..a", "a..", "-x", "$(id)", "new\nline"})
     EXPECT_TRUE(check_name(good).ok()) << good;
