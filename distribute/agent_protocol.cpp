@@ -52,6 +52,8 @@ class Fields {
   std::string out_;
 };
 
+enum class Digest { required, optional };
+
 // Reads fields from an untrusted payload: each read checks there are enough bytes and what the
 // field may hold; the first failure sticks, and end() fails unless every byte was read.
 class Reader {
@@ -66,6 +68,14 @@ class Reader {
   std::string name() {
     std::string s = str(kMaxName);
     if (auto checked = check_name(s); !checked && !name_error_) name_error_ = checked.error();
+    return s;
+  }
+  /// A SHA-256 as 64 lower-case hex digits; "" too when `Digest::optional`.
+  std::string sha256(Digest digest) {
+    std::string s = str(64);
+    bool absent = s.empty() && digest == Digest::optional;
+    if (!absent && (s.size() != 64 || s.find_first_not_of("0123456789abcdef") != std::string::npos))
+      ok_ = false;
     return s;
   }
   /// A byte that must be one of `allowed`.
@@ -193,6 +203,7 @@ std::string encode(const Entry& m) {
       .u32(m.mode)
       .u64(m.size)
       .i64(m.mtime_sec)
+      .str(m.sha256)
       .take();
 }
 std::string encode(const Written& m) {
@@ -214,11 +225,8 @@ Result<FileHeader> decode_file_header(std::string_view payload) {
 }
 
 Result<FileEnd> decode_file_end(std::string_view payload) {
-  auto m = TRY(
-      decode_fields<FileEnd>(payload, "file end", [](Reader& r) { return FileEnd{r.str(64)}; }));
-  if (m.sha256.size() != 64 || m.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
-    return Error{"malformed file end frame", ErrorKind::bad_input};
-  return m;
+  return decode_fields<FileEnd>(payload, "file end",
+                                [](Reader& r) { return FileEnd{r.sha256(Digest::required)}; });
 }
 
 Result<Directory> decode_directory(std::string_view payload) {
@@ -228,10 +236,15 @@ Result<Directory> decode_directory(std::string_view payload) {
 }
 
 Result<Entry> decode_entry(std::string_view payload) {
-  return decode_fields<Entry>(payload, "entry", [](Reader& r) {
+  auto m = TRY(decode_fields<Entry>(payload, "entry", [](Reader& r) {
     using enum EntryKind;
-    return Entry{r.name(), r.one_of({missing, file, directory, other}), r.mode(), r.u64(), r.i64()};
-  });
+    return Entry{r.name(), r.one_of({missing, file, directory, other}),
+                 r.mode(), r.u64(),
+                 r.i64(),  r.sha256(Digest::optional)};
+  }));
+  if (!m.sha256.empty() && m.kind != EntryKind::file)  // only regular files are hashed
+    return Error{"malformed entry frame", ErrorKind::bad_input};
+  return m;
 }
 
 Result<Written> decode_written(std::string_view payload) {

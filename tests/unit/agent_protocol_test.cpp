@@ -128,6 +128,32 @@ TEST(AgentProtocol, BadEntryKindIsAnError) {
   EXPECT_FALSE(decode_entry(p).ok());
 }
 
+TEST(AgentProtocol, EntryHashRoundTrips) {
+  std::string sha(64, 'f');
+  auto e = decode_entry(encode(Entry{"x", EntryKind::file, 0644, 3, 4, sha}));
+  ASSERT_TRUE(e.ok()) << e.error();
+  EXPECT_EQ(e->sha256, sha);
+  auto none = decode_entry(encode(Entry{"x", EntryKind::file}));
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(none->sha256, "");  // not asked for, or unreadable on the host
+}
+
+TEST(AgentProtocol, BadEntryHashesAreErrors) {  // from a host: untrusted
+  for (std::string bad : {std::string(63, 'a'), std::string(65, 'a'), std::string(64, 'A'),
+                          std::string(63, 'a') + "g", std::string(63, 'a') + '\0'})
+    EXPECT_FALSE(decode_entry(encode(Entry{"x", EntryKind::file, 0644, 1, 2, bad})).ok()) << bad;
+  // Only regular files are hashed.
+  EXPECT_FALSE(
+      decode_entry(encode(Entry{"x", EntryKind::directory, 0755, 0, 0, std::string(64, 'a')}))
+          .ok());
+  // A hash length beyond the payload, and one cut short.
+  std::string p = encode(Entry{"x", EntryKind::file, 0644, 1, 2, std::string(64, 'a')});
+  for (std::size_t n = 0; n < p.size(); ++n) EXPECT_FALSE(decode_entry(p.substr(0, n)).ok()) << n;
+  std::string huge = encode(Entry{"x", EntryKind::file});
+  huge.replace(huge.size() - 4, 4, std::string("\xff\xff\xff\xff", 4));
+  EXPECT_FALSE(decode_entry(huge).ok());
+}
+
 TEST(AgentProtocol, FailedTextLosesControlCharacters) {
   auto f = decode_failed(encode(Failed{"a\nb", "\x1b[31mred"}));
   ASSERT_TRUE(f.ok());
