@@ -19,8 +19,12 @@ int cmd_push(int argc, char** argv) {
       "Usage: pdx push -w HOSTS [options] SRC... DEST",
       "pdx push");
   add_host_options(app, reach);
-  app.add_flag("--extract", push_options.extract,
-               "SRC... are an archive or its parts, in order: unpack it into DEST on every host");
+  auto* extract = app.add_flag(
+      "--extract", push_options.extract,
+      "SRC... are an archive or its parts, in order: unpack it into DEST on every host");
+  app.add_flag("--checksum", push_options.checksum,
+               "Compare files by SHA-256 (hashed on all cores, here and on the hosts), not mtime")
+      ->excludes(extract);
   app.add_option("--agent", push_options.agent,
                  "Run the pdx installed at PATH on the hosts instead of deploying this one");
   app.add_option("paths", paths, "SRC... DEST")->required();

@@ -248,7 +248,10 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
   std::vector<Group> groups;
   std::vector<std::string> list_args = {"--list=" + options.dest};
   for (const auto& top : sources.tops) list_args.push_back("--under=" + top);
-  for (auto& [i, listing] : list_hosts(passes, all, *agent, list_args, report)) {
+  if (options.checksum) list_args.push_back("--checksum");
+  auto listed = list_hosts(passes, all, *agent, list_args, report);
+  if (options.checksum) compare_contents(sources, listed);
+  for (auto& [i, listing] : listed) {
     HostPushPlan plan;
     if (!options.extract) {
       auto planned = plan_host(sources, listing, options.dest);

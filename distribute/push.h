@@ -27,6 +27,8 @@ struct PushOptions {
   bool extract = false;
   std::string agent;  // --agent PATH; empty: self-deploy
   std::size_t fanout = 64;
+
+  bool checksum = false;  // --checksum: files compared by SHA-256, not mtime
 };
 
 struct PushedHost {
