@@ -14,6 +14,7 @@
 #include "core/executor.h"
 #include "core/summary.h"
 #include "distribute/frame_stream.h"
+#include "distribute/manifest_check.h"
 #include "distribute/push_plan.h"
 #include "distribute/remote_agent.h"
 #include "distribute/reply_sink.h"
@@ -276,6 +277,7 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
     group.stream = std::move(*stream);
   }
   receive(passes, groups, *agent, options.dest, report);
+  if (options.manifest) check_manifest(*options.manifest, report);
   return report;
 }
 
