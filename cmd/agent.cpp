@@ -1,5 +1,6 @@
-// pdx agent --list PATH | --receive DEST: pdx on a host, run by `pdx push` over its exec channel
-// (pdx(1), DISTRIBUTION). Frames on stdin, replies on stdout (distribute/agent_protocol.h).
+// pdx agent --list PATH [--checksum] | --receive DEST: pdx on a host, run by `pdx push` over its
+// exec channel (pdx(1), DISTRIBUTION). Frames on stdin, replies on stdout
+// (distribute/agent_protocol.h).
 #include <unistd.h>
 
 #include <csignal>
@@ -16,19 +17,25 @@ int cmd_agent(int argc, char** argv) {
   std::vector<std::string> under;
   CLI::App app(
       "The remote side of pdx push: run by pdx on each host, not by hand.\n"
-      "Usage: pdx agent --list=PATH [--under=NAME]... | --receive=DEST",
+      "Usage: pdx agent --list=PATH [--under=NAME]... [--checksum] | --receive=DEST",
       "pdx agent");
   auto* list_opt = app.add_option("--list", list, "List PATH (and what is under it) on stdout");
   app.add_option("--under", under, "With --list: list PATH/NAME and below ('.': all of PATH)")
       ->needs(list_opt)
       ->allow_extra_args(false);
+  bool checksum = false;
+  app.add_flag("--checksum", checksum, "With --list: the SHA-256 of every regular file listed")
+      ->needs(list_opt);
   app.add_option("--receive", receive, "Write what stdin carries under DEST")->excludes(list_opt);
   if (auto status = parse_cli(app, argc, argv)) return *status;
   if (list.empty() == receive.empty()) throw UsageError("give one of --list PATH, --receive DEST");
 
   std::signal(SIGPIPE, SIG_IGN);  // pdx gone: a failed write, and the file being written dropped
   if (!list.empty()) {
-    if (auto listed = agent_list(list, under, STDOUT_FILENO); !listed) fail(listed);
+    if (auto listed =
+            agent_list(list, under, STDOUT_FILENO, checksum ? Checksum::sha256 : Checksum::none);
+        !listed)
+      fail(listed);
     return kExitOk;
   }
   auto received = agent_receive(receive, STDIN_FILENO, STDOUT_FILENO);

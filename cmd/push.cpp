@@ -2,6 +2,7 @@
 // (pdx(1), DISTRIBUTION).
 #include <unistd.h>
 
+#include "archive/manifest.h"
 #include "base/error.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
@@ -19,8 +20,17 @@ int cmd_push(int argc, char** argv) {
       "Usage: pdx push -w HOSTS [options] SRC... DEST",
       "pdx push");
   add_host_options(app, reach);
-  app.add_flag("--extract", push_options.extract,
-               "SRC... are an archive or its parts, in order: unpack it into DEST on every host");
+  auto* extract = app.add_flag(
+      "--extract", push_options.extract,
+      "SRC... are an archive or its parts, in order: unpack it into DEST on every host");
+  app.add_flag("--checksum", push_options.checksum,
+               "Compare files by SHA-256 (hashed on all cores, here and on the hosts), not mtime")
+      ->excludes(extract);
+  std::string manifest;
+  app.add_option("-m,--manifest", manifest,
+                 "With --extract: check each host's unpacked file count and bytes against this "
+                 "manifest of pdx pack -m")
+      ->needs(extract);
   app.add_option("--agent", push_options.agent,
                  "Run the pdx installed at PATH on the hosts instead of deploying this one");
   app.add_option("paths", paths, "SRC... DEST")->required();
@@ -30,6 +40,11 @@ int cmd_push(int argc, char** argv) {
   paths.pop_back();
   push_options.sources = std::move(paths);
   push_options.fanout = reach.fanout;
+  if (!manifest.empty()) {
+    auto read = read_manifest(manifest);
+    if (!read) throw UsageError(read.error());
+    push_options.manifest = std::move(*read);
+  }
 
   HostRun run = host_run(app, reach);
   PushReport report = push(*run.transport, run.hosts, run.tmpl, push_options);

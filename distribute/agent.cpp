@@ -10,6 +10,7 @@
 #include <optional>
 #include <thread>
 
+#include "archive/hash_files.h"
 #include "archive/sha256.h"
 #include "archive/temp_file.h"
 #include "archive/unpack.h"
@@ -49,12 +50,50 @@ Entry entry_of(const std::string& name, const struct stat& st) {
                static_cast<std::uint64_t>(st.st_size), st.st_mtim.tv_sec};
 }
 
-// Sends an Entry for `name` (under the listed path, at `path` here) and, for a directory,
+// Entries on their way to `out`, sent in batches: with Checksum::sha256, a batch's regular files
+// are hashed first, as many at once as there are cores (archive/hash_files.h), so that memory
+// stays bounded by a batch, not the tree. A file that cannot be read goes without a hash.
+class ListingOut {
+ public:
+  ListingOut(int out, Checksum checksum) : out_(out), checksum_(checksum) {}
+
+  Result<void> add(Entry entry, const fs::path& path) {
+    if (checksum_ == Checksum::sha256 && entry.kind == EntryKind::file) {
+      hashed_.push_back(entries_.size());
+      paths_.push_back(path.string());
+    }
+    entries_.push_back(std::move(entry));
+    if (entries_.size() >= kBatch) return flush();
+    return {};
+  }
+
+  Result<void> flush() {
+    auto hashes = hash_files(paths_);
+    for (std::size_t k = 0; k < hashed_.size(); ++k)
+      entries_[hashed_[k]].sha256 = std::move(hashes[k].sha256);
+    for (const auto& entry : entries_) TRY(send(out_, FrameType::entry, encode(entry)));
+    entries_.clear();
+    hashed_.clear();
+    paths_.clear();
+    return {};
+  }
+
+ private:
+  static constexpr std::size_t kBatch = 4096;
+  int out_;
+  Checksum checksum_;
+  std::vector<Entry> entries_;
+  std::vector<std::size_t> hashed_;  // positions in entries_ of those to hash
+  std::vector<std::string> paths_;   // their paths, for hash_files
+};
+
+// Adds an Entry for `name` (under the listed path, at `path` here) and, for a directory,
 // everything under it.
-Result<void> list_tree(const fs::path& path, const std::string& name, int out, Summary& summary) {
+Result<void> list_tree(const fs::path& path, const std::string& name, ListingOut& listing,
+                       Summary& summary) {
   struct stat st;
   if (::lstat(path.c_str(), &st) != 0) return {};
-  if (!name.empty()) TRY(send(out, FrameType::entry, encode(entry_of(name, st))));
+  if (!name.empty()) TRY(listing.add(entry_of(name, st), path));
   if (!S_ISDIR(st.st_mode)) return {};
   std::error_code ec;
   fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec);
@@ -62,7 +101,7 @@ Result<void> list_tree(const fs::path& path, const std::string& name, int out, S
     std::string rel = it->path().lexically_relative(path).string();
     if (!name.empty()) rel = name + "/" + rel;
     if (::lstat(it->path().c_str(), &st) != 0 || !check_name(rel).ok()) continue;
-    TRY(send(out, FrameType::entry, encode(entry_of(rel, st))));
+    TRY(listing.add(entry_of(rel, st), it->path()));
     if (S_ISREG(st.st_mode)) {
       ++summary.files;
       summary.bytes += static_cast<std::uint64_t>(st.st_size);
@@ -73,22 +112,25 @@ Result<void> list_tree(const fs::path& path, const std::string& name, int out, S
 
 }  // namespace
 
-Result<void> agent_list(const std::string& path, const std::vector<std::string>& under, int out) {
+Result<void> agent_list(const std::string& path, const std::vector<std::string>& under, int out,
+                        Checksum checksum) {
   Summary summary;
   struct stat st;
   if (::lstat(path.c_str(), &st) != 0) {
     TRY(send(out, FrameType::entry, encode(Entry{"", EntryKind::missing})));
     return send(out, FrameType::summary, encode(summary));
   }
-  TRY(send(out, FrameType::entry, encode(entry_of("", st))));
+  ListingOut listing(out, checksum);
+  TRY(listing.add(entry_of("", st), path));
   if (S_ISDIR(st.st_mode)) {
     for (const auto& name : under) {
       if (name == ".")
-        TRY(list_tree(path, "", out, summary));
+        TRY(list_tree(path, "", listing, summary));
       else if (check_name(name).ok() && !name.empty())
-        TRY(list_tree(fs::path(path) / name, name, out, summary));
+        TRY(list_tree(fs::path(path) / name, name, listing, summary));
     }
   }
+  TRY(listing.flush());
   return send(out, FrameType::summary, encode(summary));
 }
 

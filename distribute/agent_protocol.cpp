@@ -1,6 +1,8 @@
 #include "distribute/agent_protocol.h"
 
 #include <algorithm>
+#include <initializer_list>
+#include <optional>
 
 namespace pdx {
 
@@ -50,8 +52,10 @@ class Fields {
   std::string out_;
 };
 
-// Reads fields from an untrusted payload: each read checks there are enough bytes; the first
-// failure sticks, and end() fails unless every byte was read.
+enum class Digest { required, optional };
+
+// Reads fields from an untrusted payload: each read checks there are enough bytes and what the
+// field may hold; the first failure sticks, and end() fails unless every byte was read.
 class Reader {
  public:
   explicit Reader(std::string_view payload, const char* what) : in_(payload), what_(what) {}
@@ -59,6 +63,30 @@ class Reader {
   std::uint32_t u32() { return static_cast<std::uint32_t>(take(4)); }
   std::uint64_t u64() { return take(8); }
   std::int64_t i64() { return static_cast<std::int64_t>(take(8)); }
+  std::uint32_t mode() { return u32() & 07777; }
+  /// A name under the destination (check_name): an unsafe one is end()'s Error.
+  std::string name() {
+    std::string s = str(kMaxName);
+    if (auto checked = check_name(s); !checked && !name_error_) name_error_ = checked.error();
+    return s;
+  }
+  /// A SHA-256 as 64 lower-case hex digits; "" too when `Digest::optional`.
+  std::string sha256(Digest digest) {
+    std::string s = str(64);
+    bool absent = s.empty() && digest == Digest::optional;
+    if (!absent && (s.size() != 64 || s.find_first_not_of("0123456789abcdef") != std::string::npos))
+      ok_ = false;
+    return s;
+  }
+  /// A byte that must be one of `allowed`.
+  template <class Enum>
+  Enum one_of(std::initializer_list<Enum> allowed) {
+    auto v = u8();
+    if (std::none_of(allowed.begin(), allowed.end(),
+                     [v](Enum e) { return static_cast<std::uint8_t>(e) == v; }))
+      ok_ = false;
+    return static_cast<Enum>(v);
+  }
   std::string str(std::size_t max) {
     std::uint64_t n = take(4);
     if (!ok_ || n > max || n > in_.size()) {
@@ -70,8 +98,10 @@ class Reader {
     return s;
   }
   Result<void> end() const {
-    if (ok_ && in_.empty()) return {};
-    return Error{std::string("malformed ") + what_ + " frame", ErrorKind::bad_input};
+    if (!ok_ || !in_.empty())
+      return Error{std::string("malformed ") + what_ + " frame", ErrorKind::bad_input};
+    if (name_error_) return Error{*name_error_, ErrorKind::bad_input};
+    return {};
   }
 
  private:
@@ -87,11 +117,17 @@ class Reader {
   std::string_view in_;
   const char* what_;
   bool ok_ = true;
+  std::optional<std::string> name_error_;
 };
 
-Result<std::string> checked_name(std::string name) {
-  TRY(check_name(name));
-  return name;
+// A message whose fields `read` takes from a Reader, in order (braced initialisation reads them
+// left to right): an Error unless every byte of the payload was one of them and each was valid.
+template <class Message, class Read>
+Result<Message> decode_fields(std::string_view payload, const char* what, Read read) {
+  Reader r(payload, what);
+  Message m = read(r);
+  TRY(r.end());
+  return m;
 }
 
 }  // namespace
@@ -167,6 +203,7 @@ std::string encode(const Entry& m) {
       .u32(m.mode)
       .u64(m.size)
       .i64(m.mtime_sec)
+      .str(m.sha256)
       .take();
 }
 std::string encode(const Written& m) {
@@ -180,77 +217,46 @@ std::string encode(const Summary& m) {
 }
 
 Result<FileHeader> decode_file_header(std::string_view payload) {
-  Reader r(payload, "file");
-  FileHeader m;
-  m.name = r.str(kMaxName);
-  m.mode = r.u32() & 07777;
-  m.mtime_sec = r.i64();
-  m.mtime_nsec = r.u32();
-  m.size = r.u64();
+  auto m = TRY(decode_fields<FileHeader>(payload, "file", [](Reader& r) {
+    return FileHeader{r.name(), r.mode(), r.i64(), r.u32(), r.u64()};
+  }));
   if (m.mtime_nsec >= 1000000000) m.mtime_nsec = 0;
-  TRY(r.end());
-  m.name = TRY(checked_name(std::move(m.name)));
   return m;
 }
 
 Result<FileEnd> decode_file_end(std::string_view payload) {
-  Reader r(payload, "file end");
-  FileEnd m{r.str(64)};
-  TRY(r.end());
-  if (m.sha256.size() != 64 || m.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
-    return Error{"malformed file end frame", ErrorKind::bad_input};
-  return m;
+  return decode_fields<FileEnd>(payload, "file end",
+                                [](Reader& r) { return FileEnd{r.sha256(Digest::required)}; });
 }
 
 Result<Directory> decode_directory(std::string_view payload) {
-  Reader r(payload, "directory");
-  Directory m;
-  m.name = r.str(kMaxName);
-  m.mode = r.u32() & 07777;
-  TRY(r.end());
-  m.name = TRY(checked_name(std::move(m.name)));
-  return m;
+  return decode_fields<Directory>(payload, "directory", [](Reader& r) {
+    return Directory{r.name(), r.mode()};
+  });
 }
 
 Result<Entry> decode_entry(std::string_view payload) {
-  Reader r(payload, "entry");
-  Entry m;
-  m.name = r.str(kMaxName);
-  auto kind = r.u8();
-  m.mode = r.u32() & 07777;
-  m.size = r.u64();
-  m.mtime_sec = r.i64();
-  TRY(r.end());
-  switch (static_cast<EntryKind>(kind)) {
-    case EntryKind::missing:
-    case EntryKind::file:
-    case EntryKind::directory:
-    case EntryKind::other:
-      m.kind = static_cast<EntryKind>(kind);
-      break;
-    default:
-      return Error{"malformed entry frame", ErrorKind::bad_input};
-  }
-  m.name = TRY(checked_name(std::move(m.name)));
+  auto m = TRY(decode_fields<Entry>(payload, "entry", [](Reader& r) {
+    using enum EntryKind;
+    return Entry{r.name(), r.one_of({missing, file, directory, other}),
+                 r.mode(), r.u64(),
+                 r.i64(),  r.sha256(Digest::optional)};
+  }));
+  if (!m.sha256.empty() && m.kind != EntryKind::file)  // only regular files are hashed
+    return Error{"malformed entry frame", ErrorKind::bad_input};
   return m;
 }
 
 Result<Written> decode_written(std::string_view payload) {
-  Reader r(payload, "written");
-  Written m;
-  m.name = r.str(kMaxName);
-  m.bytes = r.u64();
-  TRY(r.end());
-  m.name = TRY(checked_name(std::move(m.name)));
-  return m;
+  return decode_fields<Written>(payload, "written", [](Reader& r) {
+    return Written{r.name(), r.u64()};
+  });
 }
 
 Result<Failed> decode_failed(std::string_view payload) {
-  Reader r(payload, "failed");
-  Failed m;
-  m.path = r.str(kMaxName + 1024);
-  m.reason = r.str(1024);
-  TRY(r.end());
+  auto m = TRY(decode_fields<Failed>(payload, "failed", [](Reader& r) {
+    return Failed{r.str(kMaxName + 1024), r.str(1024)};
+  }));
   // Shown on the user's terminal: no control characters from a host.
   for (std::string* s : {&m.path, &m.reason})
     std::replace_if(
@@ -260,13 +266,9 @@ Result<Failed> decode_failed(std::string_view payload) {
 }
 
 Result<Summary> decode_summary(std::string_view payload) {
-  Reader r(payload, "summary");
-  Summary m;
-  m.files = r.u64();
-  m.bytes = r.u64();
-  m.failures = r.u64();
-  TRY(r.end());
-  return m;
+  return decode_fields<Summary>(payload, "summary", [](Reader& r) {
+    return Summary{r.u64(), r.u64(), r.u64()};
+  });
 }
 
 }  // namespace pdx

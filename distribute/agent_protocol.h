@@ -9,7 +9,7 @@
 //                   directory (Directory)                          made if missing
 //                   archive data* archive_end                      an archive stream, unpacked
 //                   done                                           nothing more: reply summary
-//   from it:        entry (Entry)* summary                         `pdx agent --list`
+//   from it:        entry (Entry)* summary                         `pdx agent --list [--checksum]`
 //                   written (Written) | failed (Failed) per file, then summary (Summary)
 //
 // A payload is at most kMaxPayload bytes. Every frame is untrusted, both ways: a host's agent may
@@ -94,6 +94,7 @@ struct Entry {
   std::uint32_t mode = 0;
   std::uint64_t size = 0;
   std::int64_t mtime_sec = 0;
+  std::string sha256{};  // --checksum, a regular file the agent could read: 64 hex digits; else ""
 };
 struct Written {
   std::string name;

@@ -14,6 +14,7 @@
 #include "core/executor.h"
 #include "core/summary.h"
 #include "distribute/frame_stream.h"
+#include "distribute/manifest_check.h"
 #include "distribute/push_plan.h"
 #include "distribute/remote_agent.h"
 #include "distribute/reply_sink.h"
@@ -248,7 +249,10 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
   std::vector<Group> groups;
   std::vector<std::string> list_args = {"--list=" + options.dest};
   for (const auto& top : sources.tops) list_args.push_back("--under=" + top);
-  for (auto& [i, listing] : list_hosts(passes, all, *agent, list_args, report)) {
+  if (options.checksum) list_args.push_back("--checksum");
+  auto listed = list_hosts(passes, all, *agent, list_args, report);
+  if (options.checksum) compare_contents(sources, listed);
+  for (auto& [i, listing] : listed) {
     HostPushPlan plan;
     if (!options.extract) {
       auto planned = plan_host(sources, listing, options.dest);
@@ -273,6 +277,7 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
     group.stream = std::move(*stream);
   }
   receive(passes, groups, *agent, options.dest, report);
+  if (options.manifest) check_manifest(*options.manifest, report);
   return report;
 }
 

@@ -11,9 +11,11 @@
 //
 // With --extract, the plan is the same for every host: the archive's parts, streamed once.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "archive/manifest.h"
 #include "core/hostset.h"
 #include "core/jobs.h"
 #include "distribute/agent_protocol.h"
@@ -27,6 +29,9 @@ struct PushOptions {
   bool extract = false;
   std::string agent;  // --agent PATH; empty: self-deploy
   std::size_t fanout = 64;
+
+  bool checksum = false;             // --checksum: files compared by SHA-256, not mtime
+  std::optional<Manifest> manifest;  // -m, with extract: each host's counts checked against it
 };
 
 struct PushedHost {

@@ -3,9 +3,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+
+#include "archive/hash_files.h"
 
 namespace pdx {
 
@@ -63,6 +66,19 @@ Result<void> add_source(const std::string& src, const std::string& name, const s
   return {};
 }
 
+// The host's entry at `name` under DEST ("" for DEST itself), or nullptr.
+const Entry* find_entry(const HostListing& listing, const std::string& name) {
+  if (name.empty()) return &listing.dest;
+  auto it = listing.entries.find(name);
+  return it == listing.entries.end() ? nullptr : &it->second;
+}
+
+bool up_to_date(const LocalFile& f, const Entry* have, Compare compare) {
+  if (!have || have->kind != EntryKind::file || have->size != f.size) return false;
+  if (compare == Compare::contents) return !f.sha256.empty() && f.sha256 == have->sha256;
+  return have->mtime_sec == f.mtime_sec;
+}
+
 std::string base_name(const std::string& src) {
   std::string name = fs::path(src).filename().string();
   return name == "." || name == ".." ? "" : name;  // DIR/, ., ..: the directory's contents
@@ -116,6 +132,33 @@ Result<HostListing> parse_listing(std::string_view reply) {
   return listing;
 }
 
+void compare_contents(PushSources& sources,
+                      const std::vector<std::pair<std::size_t, HostListing>>& listings) {
+  sources.compare = Compare::contents;
+  auto worth_hashing = [&](const LocalFile& f) {
+    return std::any_of(listings.begin(), listings.end(), [&](const auto& listed) {
+      const Entry* have = find_entry(listed.second, f.name);
+      return have && have->kind == EntryKind::file && have->size == f.size && !have->sha256.empty();
+    });
+  };
+  std::vector<LocalFile*> files;  // both layouts: the one file of `as` is also in `into`
+  for (auto& f : sources.into.files) files.push_back(&f);
+  if (sources.as)
+    for (auto& f : sources.as->files) files.push_back(&f);
+  std::vector<std::string> paths;
+  std::unordered_map<std::string, std::size_t> position;  // path -> index in paths
+  std::vector<std::pair<LocalFile*, std::size_t>> wanted;
+  for (LocalFile* f : files) {
+    if (!worth_hashing(*f)) continue;
+    auto [it, added] = position.emplace(f->path, paths.size());
+    if (added) paths.push_back(f->path);
+    wanted.emplace_back(f, it->second);
+  }
+  // A file that cannot be read here keeps no hash: it is sent, and its stream names the error.
+  auto hashes = hash_files(paths);
+  for (auto& [f, k] : wanted) f->sha256 = hashes[k].sha256;
+}
+
 const Layout& layout_of(const PushSources& sources, const HostPushPlan& plan) {
   return plan.into ? sources.into : *sources.as;
 }
@@ -128,21 +171,13 @@ Result<HostPushPlan> plan_host(const PushSources& sources, const HostListing& li
   if (plan.into && listing.dest.kind != EntryKind::missing &&
       listing.dest.kind != EntryKind::directory)
     return Error{"Not a directory (" + dest + ")"};
-  auto find = [&](const std::string& name) -> const Entry* {
-    if (name.empty()) return &listing.dest;
-    auto it = listing.entries.find(name);
-    return it == listing.entries.end() ? nullptr : &it->second;
-  };
   for (std::size_t i = 0; i < layout.dirs.size(); ++i) {
-    const Entry* have = find(layout.dirs[i].name);
+    const Entry* have = find_entry(listing, layout.dirs[i].name);
     if (!have || have->kind != EntryKind::directory) plan.dirs.push_back(i);
   }
   for (std::size_t i = 0; i < layout.files.size(); ++i) {
     const LocalFile& f = layout.files[i];
-    const Entry* have = find(f.name);
-    if (!have || have->kind != EntryKind::file || have->size != f.size ||
-        have->mtime_sec != f.mtime_sec)
-      plan.files.push_back(i);
+    if (!up_to_date(f, find_entry(listing, f.name), sources.compare)) plan.files.push_back(i);
   }
   return plan;
 }

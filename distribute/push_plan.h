@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "base/result.h"
@@ -25,6 +26,7 @@ struct LocalFile {
   std::int64_t mtime_sec = 0;
   std::uint32_t mtime_nsec = 0;
   std::uint64_t size = 0;
+  std::string sha256{};  // with --checksum, when a host has a file of this size (compare_contents)
 };
 
 struct LocalDir {
@@ -37,7 +39,12 @@ struct Layout {
   std::vector<LocalFile> files;
 };
 
+/// How a host's file is found up to date: the same size and mtime (seconds), or with --checksum
+/// the same size and SHA-256 (rsync -c: the mtime and mode of such a file are left as they are).
+enum class Compare { size_and_mtime, contents };
+
 struct PushSources {
+  Compare compare = Compare::size_and_mtime;
   Layout into;
   std::optional<Layout> as;          // only for one file SRC and a DEST without a trailing '/'
   std::vector<std::string> skipped;  // sources' symlinks, devices, fifos: not sent
@@ -58,6 +65,11 @@ struct HostListing {
 /// Decodes a listing reply. An Error for anything but Entry frames ending in one Summary.
 Result<HostListing> parse_listing(std::string_view reply);
 
+/// --checksum: compare by content from now on. Hashes, on all cores, each local file that some
+/// host has as a hashed file of the same size at its name; the others need sending anyway.
+void compare_contents(PushSources& sources,
+                      const std::vector<std::pair<std::size_t, HostListing>>& listings);
+
 /// What one host needs: indices into the chosen layout. Hosts with equal plans share a stream.
 struct HostPushPlan {
   bool into = true;
@@ -66,8 +78,8 @@ struct HostPushPlan {
   bool empty() const { return dirs.empty() && files.empty(); }
 };
 
-/// The files missing on the host or differing in size or mtime (seconds), the directories
-/// missing. An Error when DEST is a file on the host and the sources need a directory.
+/// The files missing on the host or differing (Compare), the directories missing. An Error
+/// when DEST is a file on the host and the sources need a directory.
 Result<HostPushPlan> plan_host(const PushSources& sources, const HostListing& listing,
                                const std::string& dest);
 

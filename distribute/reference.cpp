@@ -1,20 +1,10 @@
 #include "distribute/reference.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <atomic>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <mutex>
-#include <optional>
-#include <thread>
 
+#include "archive/hash_files.h"
 #include "archive/manifest.h"
-#include "archive/sha256.h"
-#include "base/fd.h"
 
 namespace fs = std::filesystem;
 
@@ -22,42 +12,15 @@ namespace pdx {
 
 namespace {
 
-Result<std::string> sha256_of(const std::string& path) {
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd) return Error{path + ": cannot read: " + std::strerror(errno)};
-  Sha256 sha;
-  std::vector<char> buffer(1 << 20);
-  for (;;) {
-    ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Error{path + ": cannot read: " + std::strerror(errno)};
-    if (n == 0) break;
-    sha.update(buffer.data(), static_cast<std::size_t>(n));
-  }
-  return sha.hex_digest();
-}
-
-// Hashes every file, as many at once as there are cores; the first failure is returned.
+// Hashes every file on all cores; the first that cannot be read is the Error.
 Result<void> hash_all(const std::string& dir, std::vector<Reference::File>& files) {
-  std::atomic<std::size_t> next{0};
-  std::mutex mutex;
-  std::optional<Error> failed;
-  auto work = [&] {
-    for (std::size_t i; (i = next++) < files.size();) {
-      auto digest = sha256_of(dir + "/" + files[i].name);
-      if (digest) {
-        files[i].sha256 = *digest;
-        continue;
-      }
-      std::lock_guard lock(mutex);
-      if (!failed) failed = Error{digest.error()};
-      next = files.size();
-    }
-  };
-  std::vector<std::jthread> threads(std::max(1u, std::thread::hardware_concurrency()));
-  for (auto& thread : threads) thread = std::jthread(work);
-  threads.clear();  // joined
-  if (failed) return *failed;
+  std::vector<std::string> paths;
+  for (const auto& file : files) paths.push_back(dir + "/" + file.name);
+  auto hashes = hash_files(paths);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!hashes[i].error.empty()) return Error{hashes[i].error};
+    files[i].sha256 = std::move(hashes[i].sha256);
+  }
   return {};
 }
 

@@ -91,6 +91,9 @@ TEST(AgentProtocol, TruncatedOrTrailingFieldsAreErrors) {
   for (std::size_t n = 0; n < p.size(); ++n)
     EXPECT_FALSE(decode_file_header(p.substr(0, n)).ok()) << n;
   EXPECT_FALSE(decode_file_header(p + "x").ok());
+  std::string d = encode(Directory{"dir", 0700});
+  for (std::size_t n = 0; n < d.size(); ++n) EXPECT_FALSE(decode_directory(d.substr(0, n)).ok());
+  EXPECT_FALSE(decode_directory(d + "x").ok());
   EXPECT_FALSE(decode_summary("").ok());
   EXPECT_FALSE(decode_file_end(encode(FileEnd{"short"})).ok());
   EXPECT_FALSE(decode_file_end(encode(FileEnd{std::string(64, 'G')})).ok());
@@ -108,7 +111,12 @@ TEST(AgentProtocol, UnsafeNamesAreRefused) {
     EXPECT_FALSE(check_name(bad).ok()) << bad;
     EXPECT_FALSE(decode_file_header(encode(FileHeader{bad})).ok()) << bad;
     EXPECT_FALSE(decode_entry(encode(Entry{bad})).ok()) << bad;
+    EXPECT_FALSE(decode_directory(encode(Directory{bad})).ok()) << bad;
+    EXPECT_FALSE(decode_written(encode(Written{bad})).ok()) << bad;
   }
+  auto refused = decode_directory(encode(Directory{"a/../b"}));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("unsafe name 'a/../b'"), std::string::npos) << refused.error();
   for (std::string good :
        std::vector<std::string>{"", "a", "a/b", "..a", "a..", "-x", "$(id)", "new\nline"})
     EXPECT_TRUE(check_name(good).ok()) << good;
@@ -118,6 +126,32 @@ TEST(AgentProtocol, BadEntryKindIsAnError) {
   std::string p = encode(Entry{"x", EntryKind::file});
   p[5] = 'z';  // the kind byte, after the name's length (4) and its one byte
   EXPECT_FALSE(decode_entry(p).ok());
+}
+
+TEST(AgentProtocol, EntryHashRoundTrips) {
+  std::string sha(64, 'f');
+  auto e = decode_entry(encode(Entry{"x", EntryKind::file, 0644, 3, 4, sha}));
+  ASSERT_TRUE(e.ok()) << e.error();
+  EXPECT_EQ(e->sha256, sha);
+  auto none = decode_entry(encode(Entry{"x", EntryKind::file}));
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(none->sha256, "");  // not asked for, or unreadable on the host
+}
+
+TEST(AgentProtocol, BadEntryHashesAreErrors) {  // from a host: untrusted
+  for (std::string bad : {std::string(63, 'a'), std::string(65, 'a'), std::string(64, 'A'),
+                          std::string(63, 'a') + "g", std::string(63, 'a') + '\0'})
+    EXPECT_FALSE(decode_entry(encode(Entry{"x", EntryKind::file, 0644, 1, 2, bad})).ok()) << bad;
+  // Only regular files are hashed.
+  EXPECT_FALSE(
+      decode_entry(encode(Entry{"x", EntryKind::directory, 0755, 0, 0, std::string(64, 'a')}))
+          .ok());
+  // A hash length beyond the payload, and one cut short.
+  std::string p = encode(Entry{"x", EntryKind::file, 0644, 1, 2, std::string(64, 'a')});
+  for (std::size_t n = 0; n < p.size(); ++n) EXPECT_FALSE(decode_entry(p.substr(0, n)).ok()) << n;
+  std::string huge = encode(Entry{"x", EntryKind::file});
+  huge.replace(huge.size() - 4, 4, std::string("\xff\xff\xff\xff", 4));
+  EXPECT_FALSE(decode_entry(huge).ok());
 }
 
 TEST(AgentProtocol, FailedTextLosesControlCharacters) {

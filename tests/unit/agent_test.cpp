@@ -237,6 +237,60 @@ TEST(Agent, ListsOnlyWhatIsAskedFor) {
   EXPECT_EQ(names, (std::vector<std::string>{"", "s", "s/b"}));
 }
 
+std::vector<Entry> listed(const std::string& path, const std::vector<std::string>& under,
+                          Checksum checksum) {
+  test::TempFile out;
+  EXPECT_TRUE(agent_list(path, under, out.fd(), checksum).ok());
+  FrameDecoder d;
+  d.feed(out.read());
+  std::vector<Entry> entries;
+  while (auto f = d.next()) {
+    if (!*f || (*f)->type == FrameType::summary) break;
+    entries.push_back(*decode_entry((*f)->payload));
+  }
+  return entries;
+}
+
+TEST(Agent, ListsHashesOfRegularFilesWithChecksum) {
+  test::TempDir dir;
+  test::write_file(dir / "d/a", "12345");
+  test::write_file(dir / "d/s/b", "");
+  test::write_file(dir / "f", "top");
+  ::symlink("a", (dir / "d/link").c_str());
+  for (const auto& e : listed(dir / "d", {"."}, Checksum::sha256)) {
+    if (e.name == "a")
+      EXPECT_EQ(e.sha256, sha256_of("12345"));
+    else if (e.name == "s/b")
+      EXPECT_EQ(e.sha256, sha256_of(""));
+    else
+      EXPECT_EQ(e.sha256, "") << e.name;  // the directories, the symlink
+  }
+  for (const auto& e : listed(dir / "d", {"."}, Checksum::none)) EXPECT_EQ(e.sha256, "") << e.name;
+  auto top = listed(dir / "f", {}, Checksum::sha256);  // a file as the listed path itself
+  ASSERT_EQ(top.size(), 1u);
+  EXPECT_EQ(top[0].sha256, sha256_of("top"));
+}
+
+TEST(Agent, ListsHashesAcrossBatches) {  // more entries than one batch of ListingOut
+  test::TempDir dir;
+  for (int i = 0; i < 5000; ++i) test::write_file(dir / ("d/" + std::to_string(i)), "x");
+  auto entries = listed(dir / "d", {"."}, Checksum::sha256);
+  ASSERT_EQ(entries.size(), 5001u);
+  EXPECT_EQ(entries[0].name, "");
+  for (std::size_t i = 1; i < entries.size(); ++i) ASSERT_EQ(entries[i].sha256, sha256_of("x"));
+}
+
+TEST(Agent, ListsAnUnreadableFileWithoutAHash) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root reads every file";
+  test::TempDir dir;
+  test::write_file(dir / "d/secret", "x");
+  ::chmod((dir / "d/secret").c_str(), 0);
+  auto entries = listed(dir / "d", {"."}, Checksum::sha256);
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[1].kind, EntryKind::file);
+  EXPECT_EQ(entries[1].sha256, "");
+}
+
 TEST(Agent, ListsAMissingPath) {
   test::TempDir dir;
   test::TempFile out;

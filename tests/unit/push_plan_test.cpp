@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
+
+#include "archive/sha256.h"
 #include "tests/unit/scratch.h"
 
 namespace pdx {
@@ -98,6 +101,69 @@ TEST(PushPlan, SendsOnlyWhatDiffers) {
   ASSERT_TRUE(plan.ok());
   ASSERT_EQ(plan->files.size(), 1u);
   EXPECT_EQ(s->into.files[plan->files[0]].name, "b");
+}
+
+std::string sha256_of(const std::string& data) {
+  Sha256 h;
+  h.update(data.data(), data.size());
+  return h.hex_digest();
+}
+
+TEST(PushPlan, ChecksumComparesContentsNotMtimes) {
+  test::TempDir dir;
+  test::write_file(dir / "t/a", "1");
+  test::write_file(dir / "t/b", "22");
+  test::write_file(dir / "t/c", "333");
+  test::write_file(dir / "t/d", "4444");
+  auto s = scan_sources({dir / "t/"}, "/dest/");
+  ASSERT_TRUE(s.ok());
+  auto file = [&](const std::string& name) -> LocalFile& {
+    return *std::find_if(s->into.files.begin(), s->into.files.end(),
+                         [&](auto& f) { return f.name == name; });
+  };
+  auto t = [&](const std::string& name) { return file(name).mtime_sec; };
+  std::vector<std::pair<std::size_t, HostListing>> hosts;
+  hosts.emplace_back(
+      0, listing({{"", EntryKind::directory},
+                  {"a", EntryKind::file, 0644, 1, t("a"), sha256_of("X")},       // changed
+                  {"b", EntryKind::file, 0600, 2, t("b") - 9, sha256_of("22")},  // touched
+                  {"c", EntryKind::file, 0644, 9, t("c"), sha256_of("333")},     // other size
+                  {"d", EntryKind::file, 0644, 4, t("d")}}));                    // not hashed there
+  HostListing before_checksum = hosts[0].second;
+  auto by_mtime = plan_host(*s, before_checksum, "/dest/");
+  ASSERT_TRUE(by_mtime.ok());
+  EXPECT_EQ(by_mtime->files.size(), 2u);  // b (mtime) and c (size): a and d look the same
+
+  compare_contents(*s, hosts);
+  EXPECT_EQ(file("a").sha256, sha256_of("1"));  // hashed: a host has a file of its size
+  EXPECT_EQ(file("b").sha256, sha256_of("22"));
+  EXPECT_EQ(file("c").sha256, "");  // no host has one of its size: not hashed
+  EXPECT_EQ(file("d").sha256, "");  // no host hash to compare with
+  auto plan = plan_host(*s, hosts[0].second, "/dest/");
+  ASSERT_TRUE(plan.ok());
+  std::vector<std::string> sent;
+  for (auto i : plan->files) sent.push_back(s->into.files[i].name);
+  std::sort(sent.begin(), sent.end());
+  EXPECT_EQ(sent, (std::vector<std::string>{"a", "c", "d"}));
+}
+
+TEST(PushPlan, ChecksumOfOneFileWrittenAsDest) {
+  test::TempDir dir;
+  test::write_file(dir / "f", "abc");
+  auto s = scan_sources({dir / "f"}, "/dest");
+  ASSERT_TRUE(s.ok());
+  std::vector<std::pair<std::size_t, HostListing>> hosts;
+  hosts.emplace_back(0, listing({{"", EntryKind::file, 0644, 3, 1, sha256_of("abc")}}));
+  hosts.emplace_back(1, listing({{"", EntryKind::file, 0644, 3, 1, sha256_of("abd")}}));
+  compare_contents(*s, hosts);
+  EXPECT_EQ(s->as->files[0].sha256, sha256_of("abc"));
+  EXPECT_EQ(s->into.files[0].sha256, "");  // no host has DEST/f: that layout is not used
+  auto same = plan_host(*s, hosts[0].second, "/dest");
+  auto other = plan_host(*s, hosts[1].second, "/dest");
+  ASSERT_TRUE(same.ok() && other.ok());
+  EXPECT_TRUE(same->empty());
+  EXPECT_FALSE(same->into);
+  EXPECT_EQ(other->files.size(), 1u);
 }
 
 TEST(PushPlan, MissingSourceIsBadInput) {
