@@ -1,0 +1,266 @@
+#include "distribute/relay_link.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <openssl/rand.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <initializer_list>
+#include <memory>
+
+namespace pdx {
+
+namespace {
+
+using Clock = RelayLink::Clock;
+using namespace std::chrono_literals;
+
+constexpr std::string_view kMagic = "PDXR1";
+constexpr std::size_t kNonce = 16;
+constexpr std::size_t kMac = 32;                       // HMAC-SHA256
+constexpr auto kHandshakeTime = 5s;                    // for one peer to prove itself
+constexpr std::chrono::milliseconds kSendStall = 60s;  // a downstream peer that takes nothing
+
+std::string hmac(std::string_view key, std::initializer_list<std::string_view> pieces) {
+  struct Free {
+    void operator()(EVP_MAC* m) const { EVP_MAC_free(m); }
+    void operator()(EVP_MAC_CTX* c) const { EVP_MAC_CTX_free(c); }
+  };
+  std::unique_ptr<EVP_MAC, Free> mac(EVP_MAC_fetch(nullptr, "HMAC", nullptr));
+  std::unique_ptr<EVP_MAC_CTX, Free> ctx(mac ? EVP_MAC_CTX_new(mac.get()) : nullptr);
+  char digest[] = "SHA256";
+  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
+                         OSSL_PARAM_construct_end()};
+  std::string out(kMac, '\0');
+  std::size_t length = 0;
+  bool ok = ctx && EVP_MAC_init(ctx.get(), reinterpret_cast<const unsigned char*>(key.data()),
+                                key.size(), params) == 1;
+  for (auto piece : pieces)
+    ok = ok && EVP_MAC_update(ctx.get(), reinterpret_cast<const unsigned char*>(piece.data()),
+                              piece.size()) == 1;
+  ok = ok && EVP_MAC_final(ctx.get(), reinterpret_cast<unsigned char*>(out.data()), &length,
+                           out.size()) == 1;
+  if (!ok || length != kMac) std::abort();  // OpenSSL without HMAC-SHA256: nothing to go on
+  return out;
+}
+
+bool equal_macs(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+std::string big_endian(std::uint64_t v, int bytes) {
+  std::string out;
+  for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  return out;
+}
+
+std::uint32_t read_u32(std::string_view b) {
+  std::uint32_t v = 0;
+  for (char c : b) v = (v << 8) | static_cast<unsigned char>(c);
+  return v;
+}
+
+Error sys_error(const std::string& what) {
+  return Error{what + ": " + std::strerror(errno)};
+}
+
+// Waits for `events` on fd until `deadline`: false on timeout.
+Result<bool> wait_for(int fd, short events, Clock::time_point deadline) {
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) return false;
+    pollfd p{fd, events, 0};
+    int n = ::poll(&p, 1, int(std::min<long long>(left.count(), 60'000)));
+    if (n > 0) return true;
+    if (n < 0 && errno != EINTR) return sys_error("poll");
+  }
+}
+
+Result<void> write_all(int fd, std::string_view bytes, Clock::time_point deadline) {
+  while (!bytes.empty()) {
+    ssize_t n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    if (n > 0) {
+      bytes.remove_prefix(std::size_t(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return sys_error("relay send");
+    if (!TRY(wait_for(fd, POLLOUT, deadline))) return Error{"the next host takes nothing"};
+  }
+  return {};
+}
+
+// Exactly `size` bytes; an Error at the end of the stream or on timeout.
+Result<std::string> read_exact(int fd, std::size_t size, Clock::time_point deadline) {
+  std::string out(size, '\0');
+  std::size_t got = 0;
+  while (got < size) {
+    ssize_t n = ::recv(fd, out.data() + got, size - got, 0);
+    if (n > 0) {
+      got += std::size_t(n);
+      continue;
+    }
+    if (n == 0) return Error{"the relay link closed"};
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN && errno != EWOULDBLOCK) return sys_error("relay receive");
+    if (!TRY(wait_for(fd, POLLIN, deadline))) return Error{"nothing came on the relay link"};
+  }
+  return out;
+}
+
+Result<std::string> random_bytes(std::size_t n) {
+  std::string out(n, '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(out.data()), int(n)) != 1)
+    return Error{"no random bytes from OpenSSL"};
+  return out;
+}
+
+Result<addrinfo*> numeric_address(const std::string& address, std::uint16_t port) {
+  addrinfo hints{};
+  hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  int rc = ::getaddrinfo(address.c_str(), std::to_string(port).c_str(), &hints, &found);
+  if (rc != 0) return Error{address + ": not a numeric address (" + gai_strerror(rc) + ")"};
+  return found;
+}
+
+Fd stream_socket(int family) {
+  return Fd(::socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+}
+
+std::string session_key(std::string_view secret, std::string_view nc, std::string_view nl) {
+  return hmac(secret, {"session", nc, nl});
+}
+
+}  // namespace
+
+Result<std::string> make_relay_secret() {
+  return random_bytes(kRelaySecretSize);
+}
+
+Result<RelayListener> relay_listen(const std::string& address, std::uint16_t low,
+                                   std::uint16_t high) {
+  if (high < low) return Error{"the relay port range ends before it starts", ErrorKind::bad_input};
+  for (std::uint32_t port = low; port <= high; ++port) {
+    addrinfo* found = TRY(numeric_address(address, std::uint16_t(port)));
+    std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> info(found, ::freeaddrinfo);
+    Fd fd = stream_socket(info->ai_family);
+    if (!fd) return sys_error("socket");
+    int on = 1;
+    ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    if (::bind(fd.get(), info->ai_addr, info->ai_addrlen) != 0) {
+      if (errno == EADDRINUSE && port < high) continue;
+      return sys_error("cannot listen on " + address + " port " + std::to_string(port));
+    }
+    if (::listen(fd.get(), 8) != 0) return sys_error("listen");
+    sockaddr_storage bound{};
+    socklen_t length = sizeof bound;
+    ::getsockname(fd.get(), reinterpret_cast<sockaddr*>(&bound), &length);
+    std::uint16_t actual = bound.ss_family == AF_INET6
+                               ? ntohs(reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port)
+                               : ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
+    return RelayListener{std::move(fd), actual};
+  }
+  return Error{"no free relay port"};
+}
+
+Result<RelayLink> RelayLink::connect(const std::string& address, std::uint16_t port,
+                                     std::string_view secret, Clock::time_point deadline) {
+  std::string where = address + " port " + std::to_string(port);
+  addrinfo* found = TRY(numeric_address(address, port));
+  std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> info(found, ::freeaddrinfo);
+  Fd fd = stream_socket(info->ai_family);
+  if (!fd) return sys_error("socket");
+  if (::connect(fd.get(), info->ai_addr, info->ai_addrlen) != 0) {
+    if (errno != EINPROGRESS) return sys_error("cannot connect to " + where);
+    if (!TRY(wait_for(fd.get(), POLLOUT, deadline))) return Error{where + ": connect timed out"};
+    int error = 0;
+    socklen_t length = sizeof error;
+    ::getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &error, &length);
+    if (error != 0) return Error{"cannot connect to " + where + ": " + std::strerror(error)};
+  }
+  int on = 1;
+  ::setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+  std::string nc = TRY(random_bytes(kNonce));
+  TRY(write_all(fd.get(), std::string(kMagic) + nc, deadline));
+  std::string reply = TRY(read_exact(fd.get(), kMagic.size() + kNonce + kMac, deadline));
+  if (!reply.starts_with(kMagic)) return Error{where + ": not a pdx relay peer"};
+  std::string nl = reply.substr(kMagic.size(), kNonce);
+  if (!equal_macs(reply.substr(kMagic.size() + kNonce), hmac(secret, {"accept", nc, nl})))
+    return Error{where + ": the peer does not hold this run's secret"};
+  TRY(write_all(fd.get(), hmac(secret, {"connect", nc, nl}), deadline));
+  return RelayLink(std::move(fd), session_key(secret, nc, nl));
+}
+
+Result<RelayLink> RelayLink::accept(int listener, std::string_view secret,
+                                    Clock::time_point deadline) {
+  for (;;) {
+    if (!TRY(wait_for(listener, POLLIN, deadline)))
+      return Error{"the previous host never connected"};
+    Fd fd(::accept4(listener, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC));
+    if (!fd) {
+      if (errno == EINTR || errno == ECONNABORTED || errno == EAGAIN) continue;
+      return sys_error("accept");
+    }
+    // One peer's handshake, in bounded time; whatever goes wrong, wait for the next peer.
+    auto until = std::min(deadline, Clock::now() + kHandshakeTime);
+    auto hello = read_exact(fd.get(), kMagic.size() + kNonce, until);
+    if (!hello || !hello->starts_with(kMagic)) continue;
+    std::string nc = hello->substr(kMagic.size());
+    auto nl = random_bytes(kNonce);
+    if (!nl) return Error{nl.error()};
+    if (!write_all(fd.get(), std::string(kMagic) + *nl + hmac(secret, {"accept", nc, *nl}), until))
+      continue;
+    auto proof = read_exact(fd.get(), kMac, until);
+    if (!proof || !equal_macs(*proof, hmac(secret, {"connect", nc, *nl}))) continue;
+    return RelayLink(std::move(fd), session_key(secret, nc, *nl));
+  }
+}
+
+Result<void> RelayLink::put_chunk(std::string_view bytes) {
+  std::string length = big_endian(bytes.size(), 4);
+  std::string mac = hmac(session_, {big_endian(sequence_++, 8), length, bytes});
+  auto deadline = Clock::now() + kSendStall;
+  TRY(write_all(fd_.get(), length, deadline));
+  TRY(write_all(fd_.get(), bytes, deadline));
+  return write_all(fd_.get(), mac, deadline);
+}
+
+Result<void> RelayLink::send(std::string_view bytes) {
+  if (bytes.empty() || bytes.size() > kRelayMaxChunk) std::abort();  // the caller's bug
+  return put_chunk(bytes);
+}
+
+Result<void> RelayLink::finish() {
+  return put_chunk({});
+}
+
+Result<std::optional<std::string>> RelayLink::receive(std::chrono::milliseconds idle) {
+  if (ended_) return std::optional<std::string>{};
+  std::string length = TRY(read_exact(fd_.get(), 4, Clock::now() + idle));
+  std::uint32_t size = read_u32(length);
+  if (size > kRelayMaxChunk) return Error{"a relay chunk over its limit"};
+  std::string bytes = TRY(read_exact(fd_.get(), size, Clock::now() + idle));
+  std::string mac = TRY(read_exact(fd_.get(), kMac, Clock::now() + idle));
+  if (!equal_macs(mac, hmac(session_, {big_endian(sequence_++, 8), length, bytes})))
+    return Error{"a relay chunk failed its check"};
+  if (size == 0) {
+    ended_ = true;
+    return std::optional<std::string>{};
+  }
+  return std::optional<std::string>(std::move(bytes));
+}
+
+}  // namespace pdx

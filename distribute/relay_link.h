@@ -1,0 +1,77 @@
+#pragma once
+// A link between two agents of one `pdx push --relay` run, over TCP: the data goes from the
+// connecting agent (upstream) to the listening one (downstream). No listener takes data from a
+// peer that has not proved it holds the run's secret (handed to each agent over its ssh session,
+// never on a command line), and every chunk is checked (ARCHITECTURE.md, "The relay"):
+//
+//   connector -> "PDXR1" nonce_c                    (16 random bytes each)
+//   listener  -> "PDXR1" nonce_l proof_l            proof_l = HMAC(secret, "accept"  nonce_c
+//   nonce_l) connector -> proof_c                            proof_c = HMAC(secret, "connect"
+//   nonce_c nonce_l) then chunks: u32 length, bytes, HMAC(session, u64 sequence, u32 length, bytes)
+//                session = HMAC(secret, "session" nonce_c nonce_l); length 0 ends the stream
+//
+// So a peer without the secret learns nothing it can use and cannot inject, reorder, replay or
+// cut a chunk; a link that breaks is an error, never a shorter stream. Blocking I/O with
+// deadlines: an agent is one process with a thread per direction.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/fd.h"
+#include "base/result.h"
+
+namespace pdx {
+
+inline constexpr std::size_t kRelaySecretSize = 32;
+inline constexpr std::size_t kRelayMaxChunk = 1024 * 1024;
+
+/// kRelaySecretSize random bytes for one run.
+Result<std::string> make_relay_secret();
+
+struct RelayListener {
+  Fd fd;
+  std::uint16_t port = 0;
+};
+
+/// A listening socket on `address` (numeric IPv4 or IPv6), on the first free port of
+/// [low, high]; low = high = 0: one the kernel picks.
+Result<RelayListener> relay_listen(const std::string& address, std::uint16_t low,
+                                   std::uint16_t high);
+
+class RelayLink {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  /// Connects to address:port and authenticates, by `deadline`.
+  static Result<RelayLink> connect(const std::string& address, std::uint16_t port,
+                                   std::string_view secret, Clock::time_point deadline);
+
+  /// Takes connections on `listener` until one authenticates (the others are closed: a port
+  /// scanner or a stale peer does not end the wait), by `deadline`.
+  static Result<RelayLink> accept(int listener, std::string_view secret,
+                                  Clock::time_point deadline);
+
+  /// Sends one chunk of 1..kRelayMaxChunk bytes.
+  Result<void> send(std::string_view bytes);
+  /// Ends the stream (the peer's receive() then returns nullopt).
+  Result<void> finish();
+  /// The next chunk, or nullopt at the end of the stream; an Error when the link broke, a chunk
+  /// failed its check, or nothing came for `idle`.
+  Result<std::optional<std::string>> receive(std::chrono::milliseconds idle);
+
+  RelayLink(RelayLink&&) = default;
+  RelayLink& operator=(RelayLink&&) = default;
+
+ private:
+  RelayLink(Fd fd, std::string session) : fd_(std::move(fd)), session_(std::move(session)) {}
+  Result<void> put_chunk(std::string_view bytes);
+
+  Fd fd_;
+  std::string session_;  // the chunks' HMAC key
+  std::uint64_t sequence_ = 0;
+  bool ended_ = false;
+};
+
+}  // namespace pdx

@@ -1,0 +1,187 @@
+#include "distribute/relay_link.h"
+
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <functional>
+#include <thread>
+
+namespace pdx {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = RelayLink::Clock;
+
+std::string secret(char c) {
+  return std::string(kRelaySecretSize, c);
+}
+
+// What the listening end got: every chunk joined, or the error that ended it.
+struct Received {
+  std::string bytes;
+  std::string error;
+};
+
+Received receive_all(int listener, const std::string& key, Clock::time_point deadline) {
+  auto link = RelayLink::accept(listener, key, deadline);
+  if (!link) return {"", link.error()};
+  Received got;
+  for (;;) {
+    auto chunk = link->receive(2s);
+    if (!chunk) return {got.bytes, chunk.error()};
+    if (!*chunk) return got;
+    got.bytes += **chunk;
+  }
+}
+
+// A TCP proxy in front of `port` that hands the connector's bytes through `change` (offset in
+// the stream, the bytes read) before passing them on; the listener's replies pass unchanged.
+class Proxy {
+ public:
+  using Change = std::function<void(std::size_t offset, std::string& bytes)>;
+  Proxy(std::uint16_t port, Change change) : listener_(*relay_listen("127.0.0.1", 0, 0)) {
+    thread_ = std::thread([this, port, change = std::move(change)] {
+      pollfd wait{listener_.fd.get(), POLLIN, 0};
+      ::poll(&wait, 1, 5000);  // the listener does not block
+      int client = ::accept(listener_.fd.get(), nullptr, nullptr);
+      int server = ::socket(AF_INET, SOCK_STREAM, 0);
+      sockaddr_in to{};
+      to.sin_family = AF_INET;
+      to.sin_port = htons(port);
+      to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      ::connect(server, reinterpret_cast<sockaddr*>(&to), sizeof to);
+      std::size_t offset = 0;
+      for (bool open = true; open;) {
+        pollfd p[2] = {{client, POLLIN, 0}, {server, POLLIN, 0}};
+        ::poll(p, 2, 5000);
+        char buffer[4096];
+        if (p[0].revents) {
+          ssize_t n = ::read(client, buffer, sizeof buffer);
+          if (n <= 0) break;
+          std::string bytes(buffer, std::size_t(n));
+          change(offset, bytes);
+          offset += std::size_t(n);
+          if (bytes.empty()) break;  // cut here
+          open = ::write(server, bytes.data(), bytes.size()) > 0;
+        }
+        if (p[1].revents) {
+          ssize_t n = ::read(server, buffer, sizeof buffer);
+          if (n <= 0) break;
+          open = ::write(client, buffer, std::size_t(n)) > 0;
+        }
+      }
+      ::close(client);
+      ::close(server);
+    });
+  }
+  ~Proxy() { thread_.join(); }
+  std::uint16_t port() const { return listener_.port; }
+
+ private:
+  RelayListener listener_;
+  std::thread thread_;
+};
+
+constexpr std::size_t kHandshake = 5 + 16 + 32;  // what the connector sends before any chunk
+
+TEST(RelayLink, ChunksArriveWholeAndInOrder) {
+  auto listener = relay_listen("127.0.0.1", 0, 0);
+  ASSERT_TRUE(listener) << listener.error();
+  Received got;
+  std::thread downstream(
+      [&] { got = receive_all(listener->fd.get(), secret('k'), Clock::now() + 5s); });
+  auto link = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 5s);
+  ASSERT_TRUE(link) << link.error();
+  std::string big(kRelayMaxChunk, 'x');
+  EXPECT_TRUE(link->send("one "));
+  EXPECT_TRUE(link->send(big));
+  EXPECT_TRUE(link->send(" two"));
+  EXPECT_TRUE(link->finish());
+  downstream.join();
+  EXPECT_EQ(got.error, "");
+  EXPECT_EQ(got.bytes, "one " + big + " two");
+}
+
+TEST(RelayLink, APeerWithoutTheSecretIsRefusedAndTheListenerWaitsOn) {
+  auto listener = relay_listen("127.0.0.1", 0, 0);
+  ASSERT_TRUE(listener);
+  Received got;
+  std::thread downstream(
+      [&] { got = receive_all(listener->fd.get(), secret('k'), Clock::now() + 5s); });
+  auto wrong = RelayLink::connect("127.0.0.1", listener->port, secret('w'), Clock::now() + 5s);
+  ASSERT_FALSE(wrong);
+  EXPECT_EQ(wrong.error(), "127.0.0.1 port " + std::to_string(listener->port) +
+                               ": the peer does not hold this run's secret");
+  auto right = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 5s);
+  ASSERT_TRUE(right) << right.error();
+  EXPECT_TRUE(right->send("data"));
+  EXPECT_TRUE(right->finish());
+  downstream.join();
+  EXPECT_EQ(got.bytes, "data");
+}
+
+TEST(RelayLink, NobodyConnectingEndsAtTheDeadline) {
+  auto listener = relay_listen("127.0.0.1", 0, 0);
+  ASSERT_TRUE(listener);
+  auto got = receive_all(listener->fd.get(), secret('k'), Clock::now() + 200ms);
+  EXPECT_EQ(got.error, "the previous host never connected");
+}
+
+// The link through a proxy that does `change` to the connector's stream; what the listener got.
+Received through_proxy(Proxy::Change change) {
+  auto listener = relay_listen("127.0.0.1", 0, 0);
+  Received got;
+  std::thread downstream(
+      [&] { got = receive_all(listener->fd.get(), secret('k'), Clock::now() + 5s); });
+  {
+    Proxy proxy(listener->port, std::move(change));
+    auto link = RelayLink::connect("127.0.0.1", proxy.port(), secret('k'), Clock::now() + 5s);
+    if (link) {
+      (void)link->send(std::string(10000, 'a'));
+      (void)link->finish();
+    }
+  }
+  downstream.join();
+  return got;
+}
+
+TEST(RelayLink, AChangedByteFailsTheChunk) {
+  auto got = through_proxy([](std::size_t offset, std::string& bytes) {
+    std::size_t at = kHandshake + 4 + 100;  // inside the first chunk's bytes
+    if (at >= offset && at < offset + bytes.size()) bytes[at - offset] ^= 1;
+  });
+  EXPECT_EQ(got.error, "a relay chunk failed its check");
+  EXPECT_EQ(got.bytes, "");
+}
+
+TEST(RelayLink, ACutStreamIsAnErrorNotAShorterStream) {
+  auto got = through_proxy([](std::size_t offset, std::string& bytes) {
+    if (offset + bytes.size() > kHandshake + 5000)
+      bytes.resize(kHandshake + 5000 - std::min(offset, kHandshake + 5000));
+  });
+  EXPECT_EQ(got.error, "the relay link closed");
+}
+
+TEST(RelayLink, ALengthOverTheLimitIsRefusedBeforeReading) {
+  auto got = through_proxy([](std::size_t offset, std::string& bytes) {
+    if (offset <= kHandshake && kHandshake < offset + bytes.size())
+      bytes[kHandshake - offset] = '\xff';
+  });
+  EXPECT_EQ(got.error, "a relay chunk over its limit");
+}
+
+TEST(RelayLink, APortRangeSkipsPortsInUse) {
+  auto first = relay_listen("127.0.0.1", 0, 0);
+  ASSERT_TRUE(first);
+  auto next = relay_listen("127.0.0.1", first->port, std::uint16_t(first->port + 1));
+  ASSERT_TRUE(next) << next.error();
+  EXPECT_EQ(next->port, first->port + 1);
+  EXPECT_FALSE(relay_listen("not-an-address", 0, 0));
+  EXPECT_FALSE(relay_listen("127.0.0.1", 10, 9));
+}
+
+}  // namespace
+}  // namespace pdx
