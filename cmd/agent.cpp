@@ -1,5 +1,5 @@
-// pdx agent --list PATH [--checksum] | --receive DEST: pdx on a host, run by `pdx push` over its
-// exec channel (pdx(1), DISTRIBUTION). Frames on stdin, replies on stdout
+// pdx agent --list PATH [--checksum] | --receive DEST | --relay DEST: pdx on a host, run by
+// `pdx push` over its exec channel (pdx(1), DISTRIBUTION). Frames on stdin, replies on stdout
 // (distribute/agent_protocol.h).
 #include <unistd.h>
 
@@ -9,15 +9,16 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "distribute/agent.h"
+#include "distribute/agent_relay.h"
 
 namespace pdx {
 
 int cmd_agent(int argc, char** argv) {
-  std::string list, receive;
+  std::string list, receive, relay;
   std::vector<std::string> under;
   CLI::App app(
       "The remote side of pdx push: run by pdx on each host, not by hand.\n"
-      "Usage: pdx agent --list=PATH [--under=NAME]... [--checksum] | --receive=DEST",
+      "Usage: pdx agent --list=PATH [--under=NAME]... [--checksum] | --receive=DEST | --relay=DEST",
       "pdx agent");
   auto* list_opt = app.add_option("--list", list, "List PATH (and what is under it) on stdout");
   app.add_option("--under", under, "With --list: list PATH/NAME and below ('.': all of PATH)")
@@ -26,9 +27,13 @@ int cmd_agent(int argc, char** argv) {
   bool checksum = false;
   app.add_flag("--checksum", checksum, "With --list: the SHA-256 of every regular file listed")
       ->needs(list_opt);
-  app.add_option("--receive", receive, "Write what stdin carries under DEST")->excludes(list_opt);
+  auto* receive_opt = app.add_option("--receive", receive, "Write what stdin carries under DEST")
+                          ->excludes(list_opt);
+  app.add_option("--relay", relay, "As --receive, from the previous host, forwarding to the next")
+      ->excludes(list_opt, receive_opt);
   if (auto status = parse_cli(app, argc, argv)) return *status;
-  if (list.empty() == receive.empty()) throw UsageError("give one of --list PATH, --receive DEST");
+  if (int(list.empty()) + int(receive.empty()) + int(relay.empty()) != 2)
+    throw UsageError("give one of --list PATH, --receive DEST, --relay DEST");
 
   std::signal(SIGPIPE, SIG_IGN);  // pdx gone: a failed write, and the file being written dropped
   if (!list.empty()) {
@@ -38,7 +43,8 @@ int cmd_agent(int argc, char** argv) {
       fail(listed);
     return kExitOk;
   }
-  auto received = agent_receive(receive, STDIN_FILENO, STDOUT_FILENO);
+  auto received = relay.empty() ? agent_receive(receive, STDIN_FILENO, STDOUT_FILENO)
+                                : agent_relay(relay, STDIN_FILENO, STDOUT_FILENO);
   if (!received) fail(received);
   return received->failures ? kExitFailure : kExitOk;
 }

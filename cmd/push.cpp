@@ -11,6 +11,27 @@
 
 namespace pdx {
 
+namespace {
+
+// "LOW-HIGH" or "PORT", ports 1..65535.
+Result<std::pair<std::uint16_t, std::uint16_t>> parse_port_range(const std::string& text) {
+  auto number = [](std::string_view s) -> Result<std::uint16_t> {
+    unsigned long n = 0;
+    if (s.empty() || s.size() > 5 || s.find_first_not_of("0123456789") != std::string_view::npos ||
+        (n = std::stoul(std::string(s))) < 1 || n > 65535)
+      return Error{"'" + std::string(s) + "' is not a port (1-65535)"};
+    return std::uint16_t(n);
+  };
+  std::string_view t = text;
+  auto dash = t.find('-');
+  std::uint16_t low = TRY(number(t.substr(0, dash)));
+  std::uint16_t high = dash == std::string_view::npos ? low : TRY(number(t.substr(dash + 1)));
+  if (high < low) return Error{"the range ends before it starts"};
+  return std::pair{low, high};
+}
+
+}  // namespace
+
 int cmd_push(int argc, char** argv) {
   HostOptions reach;
   PushOptions push_options;
@@ -33,6 +54,13 @@ int cmd_push(int argc, char** argv) {
       ->needs(extract);
   app.add_option("--agent", push_options.agent,
                  "Run the pdx installed at PATH on the hosts instead of deploying this one");
+  app.add_flag("--relay", push_options.relay,
+               "Send host to host (a chain over TCP between the agents) instead of from here");
+  app.add_option("--relay-bind", push_options.relay_options.bind,
+                 "With --relay: the address the agents listen on (default: the one ssh reached)");
+  std::string ports;
+  app.add_option("--relay-ports", ports,
+                 "With --relay: the agents' ports, LOW-HIGH (default: any)");
   app.add_option("paths", paths, "SRC... DEST")->required();
   if (auto status = parse_cli(app, argc, argv)) return *status;
   if (paths.size() < 2) throw UsageError("give at least one SRC and a DEST; see 'pdx push --help'");
@@ -44,6 +72,12 @@ int cmd_push(int argc, char** argv) {
     auto read = read_manifest(manifest);
     if (!read) throw UsageError(read.error());
     push_options.manifest = std::move(*read);
+  }
+  if (!ports.empty()) {
+    auto range = parse_port_range(ports);
+    if (!range) throw UsageError("--relay-ports: " + range.error());
+    push_options.relay_options.low = range->first;
+    push_options.relay_options.high = range->second;
   }
 
   HostRun run = host_run(app, reach);

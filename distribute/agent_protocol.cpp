@@ -1,5 +1,7 @@
 #include "distribute/agent_protocol.h"
 
+#include "distribute/payload_fields.h"
+
 #include <algorithm>
 #include <initializer_list>
 #include <optional>
@@ -12,122 +14,15 @@ constexpr std::size_t kHeader = 5;  // type byte + u32 length
 
 bool known_type(std::uint8_t t) {
   constexpr FrameType kTypes[] = {
-      FrameType::file,    FrameType::data,        FrameType::file_end, FrameType::directory,
-      FrameType::archive, FrameType::archive_end, FrameType::done,     FrameType::entry,
-      FrameType::written, FrameType::failed,      FrameType::summary,
+      FrameType::file,         FrameType::data,      FrameType::file_end,
+      FrameType::directory,    FrameType::archive,   FrameType::archive_end,
+      FrameType::done,         FrameType::entry,     FrameType::written,
+      FrameType::failed,       FrameType::summary,   FrameType::relay_setup,
+      FrameType::relay_next,   FrameType::relay_go,  FrameType::relay_listening,
+      FrameType::relay_linked, FrameType::relay_end,
   };
   return std::any_of(std::begin(kTypes), std::end(kTypes),
                      [t](FrameType k) { return static_cast<std::uint8_t>(k) == t; });
-}
-
-void put_uint(std::string& out, std::uint64_t v, int bytes) {
-  for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-
-std::uint64_t get_uint(std::string_view bytes) {
-  std::uint64_t v = 0;
-  for (char c : bytes) v = (v << 8) | static_cast<unsigned char>(c);
-  return v;
-}
-
-// Appends fields to a payload.
-class Fields {
- public:
-  Fields& u8(std::uint8_t v) { return put(v, 1); }
-  Fields& u32(std::uint32_t v) { return put(v, 4); }
-  Fields& u64(std::uint64_t v) { return put(v, 8); }
-  Fields& i64(std::int64_t v) { return put(static_cast<std::uint64_t>(v), 8); }
-  Fields& str(std::string_view s) {
-    put(s.size(), 4);
-    out_.append(s);
-    return *this;
-  }
-  std::string take() { return std::move(out_); }
-
- private:
-  Fields& put(std::uint64_t v, int bytes) {
-    put_uint(out_, v, bytes);
-    return *this;
-  }
-  std::string out_;
-};
-
-enum class Digest { required, optional };
-
-// Reads fields from an untrusted payload: each read checks there are enough bytes and what the
-// field may hold; the first failure sticks, and end() fails unless every byte was read.
-class Reader {
- public:
-  explicit Reader(std::string_view payload, const char* what) : in_(payload), what_(what) {}
-  std::uint8_t u8() { return static_cast<std::uint8_t>(take(1)); }
-  std::uint32_t u32() { return static_cast<std::uint32_t>(take(4)); }
-  std::uint64_t u64() { return take(8); }
-  std::int64_t i64() { return static_cast<std::int64_t>(take(8)); }
-  std::uint32_t mode() { return u32() & 07777; }
-  /// A name under the destination (check_name): an unsafe one is end()'s Error.
-  std::string name() {
-    std::string s = str(kMaxName);
-    if (auto checked = check_name(s); !checked && !name_error_) name_error_ = checked.error();
-    return s;
-  }
-  /// A SHA-256 as 64 lower-case hex digits; "" too when `Digest::optional`.
-  std::string sha256(Digest digest) {
-    std::string s = str(64);
-    bool absent = s.empty() && digest == Digest::optional;
-    if (!absent && (s.size() != 64 || s.find_first_not_of("0123456789abcdef") != std::string::npos))
-      ok_ = false;
-    return s;
-  }
-  /// A byte that must be one of `allowed`.
-  template <class Enum>
-  Enum one_of(std::initializer_list<Enum> allowed) {
-    auto v = u8();
-    if (std::none_of(allowed.begin(), allowed.end(),
-                     [v](Enum e) { return static_cast<std::uint8_t>(e) == v; }))
-      ok_ = false;
-    return static_cast<Enum>(v);
-  }
-  std::string str(std::size_t max) {
-    std::uint64_t n = take(4);
-    if (!ok_ || n > max || n > in_.size()) {
-      ok_ = false;
-      return {};
-    }
-    std::string s(in_.substr(0, n));
-    in_.remove_prefix(n);
-    return s;
-  }
-  Result<void> end() const {
-    if (!ok_ || !in_.empty())
-      return Error{std::string("malformed ") + what_ + " frame", ErrorKind::bad_input};
-    if (name_error_) return Error{*name_error_, ErrorKind::bad_input};
-    return {};
-  }
-
- private:
-  std::uint64_t take(std::size_t n) {
-    if (!ok_ || in_.size() < n) {
-      ok_ = false;
-      return 0;
-    }
-    std::uint64_t v = get_uint(in_.substr(0, n));
-    in_.remove_prefix(n);
-    return v;
-  }
-  std::string_view in_;
-  const char* what_;
-  bool ok_ = true;
-  std::optional<std::string> name_error_;
-};
-
-// A message whose fields `read` takes from a Reader, in order (braced initialisation reads them
-// left to right): an Error unless every byte of the payload was one of them and each was valid.
-template <class Message, class Read>
-Result<Message> decode_fields(std::string_view payload, const char* what, Read read) {
-  Reader r(payload, what);
-  Message m = read(r);
-  TRY(r.end());
-  return m;
 }
 
 }  // namespace
@@ -188,16 +83,22 @@ Result<void> check_name(std::string_view name) {
 }
 
 std::string encode(const FileHeader& m) {
-  return Fields().str(m.name).u32(m.mode).i64(m.mtime_sec).u32(m.mtime_nsec).u64(m.size).take();
+  return PayloadWriter()
+      .str(m.name)
+      .u32(m.mode)
+      .i64(m.mtime_sec)
+      .u32(m.mtime_nsec)
+      .u64(m.size)
+      .take();
 }
 std::string encode(const FileEnd& m) {
-  return Fields().str(m.sha256).take();
+  return PayloadWriter().str(m.sha256).take();
 }
 std::string encode(const Directory& m) {
-  return Fields().str(m.name).u32(m.mode).take();
+  return PayloadWriter().str(m.name).u32(m.mode).take();
 }
 std::string encode(const Entry& m) {
-  return Fields()
+  return PayloadWriter()
       .str(m.name)
       .u8(static_cast<std::uint8_t>(m.kind))
       .u32(m.mode)
@@ -207,17 +108,17 @@ std::string encode(const Entry& m) {
       .take();
 }
 std::string encode(const Written& m) {
-  return Fields().str(m.name).u64(m.bytes).take();
+  return PayloadWriter().str(m.name).u64(m.bytes).take();
 }
 std::string encode(const Failed& m) {
-  return Fields().str(m.path).str(m.reason).take();
+  return PayloadWriter().str(m.path).str(m.reason).take();
 }
 std::string encode(const Summary& m) {
-  return Fields().u64(m.files).u64(m.bytes).u64(m.failures).take();
+  return PayloadWriter().u64(m.files).u64(m.bytes).u64(m.failures).take();
 }
 
 Result<FileHeader> decode_file_header(std::string_view payload) {
-  auto m = TRY(decode_fields<FileHeader>(payload, "file", [](Reader& r) {
+  auto m = TRY(decode_fields<FileHeader>(payload, "file", [](PayloadReader& r) {
     return FileHeader{r.name(), r.mode(), r.i64(), r.u32(), r.u64()};
   }));
   if (m.mtime_nsec >= 1000000000) m.mtime_nsec = 0;
@@ -225,18 +126,18 @@ Result<FileHeader> decode_file_header(std::string_view payload) {
 }
 
 Result<FileEnd> decode_file_end(std::string_view payload) {
-  return decode_fields<FileEnd>(payload, "file end",
-                                [](Reader& r) { return FileEnd{r.sha256(Digest::required)}; });
+  return decode_fields<FileEnd>(
+      payload, "file end", [](PayloadReader& r) { return FileEnd{r.sha256(Digest::required)}; });
 }
 
 Result<Directory> decode_directory(std::string_view payload) {
-  return decode_fields<Directory>(payload, "directory", [](Reader& r) {
+  return decode_fields<Directory>(payload, "directory", [](PayloadReader& r) {
     return Directory{r.name(), r.mode()};
   });
 }
 
 Result<Entry> decode_entry(std::string_view payload) {
-  auto m = TRY(decode_fields<Entry>(payload, "entry", [](Reader& r) {
+  auto m = TRY(decode_fields<Entry>(payload, "entry", [](PayloadReader& r) {
     using enum EntryKind;
     return Entry{r.name(), r.one_of({missing, file, directory, other}),
                  r.mode(), r.u64(),
@@ -248,13 +149,13 @@ Result<Entry> decode_entry(std::string_view payload) {
 }
 
 Result<Written> decode_written(std::string_view payload) {
-  return decode_fields<Written>(payload, "written", [](Reader& r) {
+  return decode_fields<Written>(payload, "written", [](PayloadReader& r) {
     return Written{r.name(), r.u64()};
   });
 }
 
 Result<Failed> decode_failed(std::string_view payload) {
-  auto m = TRY(decode_fields<Failed>(payload, "failed", [](Reader& r) {
+  auto m = TRY(decode_fields<Failed>(payload, "failed", [](PayloadReader& r) {
     return Failed{r.str(kMaxName + 1024), r.str(1024)};
   }));
   // Shown on the user's terminal: no control characters from a host.
@@ -266,7 +167,7 @@ Result<Failed> decode_failed(std::string_view payload) {
 }
 
 Result<Summary> decode_summary(std::string_view payload) {
-  return decode_fields<Summary>(payload, "summary", [](Reader& r) {
+  return decode_fields<Summary>(payload, "summary", [](PayloadReader& r) {
     return Summary{r.u64(), r.u64(), r.u64()};
   });
 }

@@ -34,11 +34,17 @@ enum class FrameType : std::uint8_t {
   archive = 'A',
   archive_end = 'Z',
   done = 'Q',
+  relay_setup = 'R',  // distribute/relay_frames.h
+  relay_next = 'N',
+  relay_go = 'G',
   // from the agent
   entry = 'L',
   written = 'W',
   failed = 'X',
   summary = 'S',
+  relay_listening = 'P',
+  relay_linked = 'K',
+  relay_end = 'T',
 };
 
 inline constexpr std::size_t kMaxPayload = 1024 * 1024 + 64 * 1024;  // a data chunk and headroom

@@ -14,8 +14,10 @@
 #include "core/executor.h"
 #include "core/summary.h"
 #include "distribute/frame_stream.h"
+#include "distribute/host_outcome.h"
 #include "distribute/manifest_check.h"
 #include "distribute/push_plan.h"
+#include "distribute/relay_chain.h"
 #include "distribute/remote_agent.h"
 #include "distribute/reply_sink.h"
 #include "transport/broadcast.h"
@@ -48,17 +50,9 @@ class Passes {
                                                  const InputFor& input = {}) {
     std::vector<std::pair<std::size_t, Reply>> ran;
     if (which.empty() || interrupted_) return ran;
-    JobTemplate tmpl = tmpl_;
-    tmpl.command = command;
-    // Made for every host, so that %n and PDX_RANK are the host's rank in every pass; the jobs
-    // of this pass are then numbered by their place in it (the sink's and stdin's index).
-    std::vector<Job> all = make_jobs(hosts_, tmpl);
-    std::vector<Job> jobs;
-    for (std::size_t i : which) {
-      jobs.push_back(std::move(all[i]));
-      jobs.back().index = jobs.size() - 1;
-      if (input) jobs.back().stdin_source = input(jobs.size() - 1);
-    }
+    std::vector<Job> jobs = jobs_for(which, command);
+    for (std::size_t k = 0; k < jobs.size(); ++k)
+      if (input) jobs[k].stdin_source = input(k);
     ReplySink sink(jobs.size());
     execute(transport_, jobs, sink, {fanout_, 0});
     for (std::size_t k = 0; k < which.size(); ++k) {
@@ -71,6 +65,24 @@ class Passes {
     }
     return ran;
   }
+
+  // `command` on `which`: made for every host, so that %n and PDX_RANK are the host's rank in
+  // every pass, then numbered by their place in the pass (the sink's and stdin's index).
+  std::vector<Job> jobs_for(const Indices& which, const std::string& command) const {
+    JobTemplate tmpl = tmpl_;
+    tmpl.command = command;
+    std::vector<Job> all = make_jobs(hosts_, tmpl);
+    std::vector<Job> jobs;
+    for (std::size_t i : which) {
+      jobs.push_back(std::move(all[i]));
+      jobs.back().index = jobs.size() - 1;
+    }
+    return jobs;
+  }
+
+  Transport& transport() const { return transport_; }
+  std::size_t fanout() const { return fanout_; }
+  bool interrupted() const { return interrupted_; }
 
   // A broadcast of `input` to the `readers` jobs of a pass: spooled when they cannot all run
   // at once; readers not in `members` (by position) are finished at once. `streams` broadcasts
@@ -222,6 +234,68 @@ void receive(Passes& passes, std::vector<Group>& groups, const AgentLocation& ag
     for (auto& e : group.stream->errors()) report.local.push_back(std::move(e));
 }
 
+// The stream of `group`'s plan (each chain segment reads the sources again).
+Result<std::unique_ptr<FrameStream>> stream_for(const PushOptions& options,
+                                                const PushSources& sources,
+                                                const HostPushPlan& plan) {
+  return options.extract ? FrameStream::archive(options.sources)
+                         : FrameStream::files(layout_of(sources, plan), plan);
+}
+
+// --relay: each group of two hosts or more goes host to host, as chains of at most -f hosts;
+// hosts of a chain that could not link up stay in `groups` to be sent from here (said once).
+void relay(Passes& passes, std::vector<Group>& groups, const PushSources& sources,
+           const AgentLocation& agent, const PushOptions& options, const std::vector<Host>& hosts,
+           PushReport& report) {
+  std::vector<std::string> called_off;
+  std::string command = agent_command(agent, {"--relay=" + options.dest});
+  for (auto& group : groups) {
+    if (group.hosts.size() < 2) continue;
+    Indices star;
+    for (std::size_t first = 0; first < group.hosts.size(); first += passes.fanout()) {
+      if (passes.interrupted()) return;
+      Indices chain(
+          group.hosts.begin() + long(first),
+          group.hosts.begin() + long(std::min(group.hosts.size(), first + passes.fanout())));
+      if (chain.size() < 2) {
+        star.insert(star.end(), chain.begin(), chain.end());
+        continue;
+      }
+      auto stream = stream_for(options, sources, group.plan);
+      if (!stream) throw FatalError(stream.error());
+      RelayRun run = relay_chain(passes.transport(), passes.jobs_for(chain, command),
+                                 (*stream)->input(), options.relay_options);
+      for (auto& e : (*stream)->errors()) report.local.push_back(std::move(e));
+      if (run.called_off) {
+        std::vector<std::string> names;
+        for (std::size_t i : chain) names.push_back(hosts[i].name);
+        called_off.push_back(fold_names(names) + ": the relay could not link up (" +
+                             printable(run.reason) + "); sending from here");
+        star.insert(star.end(), chain.begin(), chain.end());
+        continue;
+      }
+      for (std::size_t k = 0; k < chain.size(); ++k) {
+        RelayedHost& host = run.hosts[k];
+        PushedHost& outcome = report.hosts[chain[k]];
+        if (host.reply.result.failure != Failure::none)
+          outcome.result = host.reply.result;
+        else if (!host.error.empty())
+          outcome.error = host.error;
+        else
+          read_receipt(host.reply, outcome);
+      }
+    }
+    group.hosts = std::move(star);
+  }
+  for (const auto& line : called_off) std::fprintf(stderr, "pdx: warning: %s\n", line.c_str());
+  std::erase_if(groups, [](const Group& g) { return g.hosts.empty(); });
+  for (auto& group : groups) {  // the streams of what is left for the star, read afresh
+    auto stream = stream_for(options, sources, group.plan);
+    if (!stream) throw FatalError(stream.error());
+    group.stream = std::move(*stream);
+  }
+}
+
 }  // namespace
 
 PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
@@ -270,11 +344,14 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
     if (same == groups.end()) same = groups.insert(groups.end(), Group{plan, {}, nullptr});
     same->hosts.push_back(i);
   }
-  for (auto& group : groups) {
-    auto stream = options.extract ? FrameStream::archive(options.sources)
-                                  : FrameStream::files(layout_of(sources, group.plan), group.plan);
-    if (!stream) throw FatalError(stream.error());
-    group.stream = std::move(*stream);
+  if (options.relay) {
+    relay(passes, groups, sources, *agent, options, hosts, report);
+  } else {
+    for (auto& group : groups) {
+      auto stream = stream_for(options, sources, group.plan);
+      if (!stream) throw FatalError(stream.error());
+      group.stream = std::move(*stream);
+    }
   }
   receive(passes, groups, *agent, options.dest, report);
   if (options.manifest) check_manifest(*options.manifest, report);

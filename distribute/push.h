@@ -19,6 +19,7 @@
 #include "core/hostset.h"
 #include "core/jobs.h"
 #include "distribute/agent_protocol.h"
+#include "distribute/relay_chain.h"
 #include "transport/transport.h"
 
 namespace pdx {
@@ -32,6 +33,8 @@ struct PushOptions {
 
   bool checksum = false;             // --checksum: files compared by SHA-256, not mtime
   std::optional<Manifest> manifest;  // -m, with extract: each host's counts checked against it
+  bool relay = false;                // --relay: host to host (distribute/relay_chain.h)
+  RelayOptions relay_options;
 };
 
 struct PushedHost {

@@ -1,5 +1,7 @@
 #include "distribute/relay_link.h"
 
+#include "distribute/payload_fields.h"
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -57,18 +59,6 @@ std::string hmac(std::string_view key, std::initializer_list<std::string_view> p
 
 bool equal_macs(std::string_view a, std::string_view b) {
   return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
-}
-
-std::string big_endian(std::uint64_t v, int bytes) {
-  std::string out;
-  for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-  return out;
-}
-
-std::uint32_t read_u32(std::string_view b) {
-  std::uint32_t v = 0;
-  for (char c : b) v = (v << 8) | static_cast<unsigned char>(c);
-  return v;
 }
 
 Error sys_error(const std::string& what) {
@@ -230,8 +220,10 @@ Result<RelayLink> RelayLink::accept(int listener, std::string_view secret,
 }
 
 Result<void> RelayLink::put_chunk(std::string_view bytes) {
-  std::string length = big_endian(bytes.size(), 4);
-  std::string mac = hmac(session_, {big_endian(sequence_++, 8), length, bytes});
+  std::string length, sequence;
+  put_uint(length, bytes.size(), 4);
+  put_uint(sequence, sequence_++, 8);
+  std::string mac = hmac(session_, {sequence, length, bytes});
   auto deadline = Clock::now() + kSendStall;
   TRY(write_all(fd_.get(), length, deadline));
   TRY(write_all(fd_.get(), bytes, deadline));
@@ -250,11 +242,13 @@ Result<void> RelayLink::finish() {
 Result<std::optional<std::string>> RelayLink::receive(std::chrono::milliseconds idle) {
   if (ended_) return std::optional<std::string>{};
   std::string length = TRY(read_exact(fd_.get(), 4, Clock::now() + idle));
-  std::uint32_t size = read_u32(length);
+  std::uint64_t size = get_uint(length);
   if (size > kRelayMaxChunk) return Error{"a relay chunk over its limit"};
   std::string bytes = TRY(read_exact(fd_.get(), size, Clock::now() + idle));
   std::string mac = TRY(read_exact(fd_.get(), kMac, Clock::now() + idle));
-  if (!equal_macs(mac, hmac(session_, {big_endian(sequence_++, 8), length, bytes})))
+  std::string sequence;
+  put_uint(sequence, sequence_++, 8);
+  if (!equal_macs(mac, hmac(session_, {sequence, length, bytes})))
     return Error{"a relay chunk failed its check"};
   if (size == 0) {
     ended_ = true;

@@ -1,0 +1,19 @@
+#pragma once
+// `pdx agent --relay=DEST`: one host of a `pdx push --relay` chain. Set up over stdin and stdout
+// (distribute/relay_frames.h), it takes the push's stream from upstream (the head: its stdin;
+// the others: the previous host, over an authenticated link, distribute/relay_link.h), writes it
+// under DEST as `pdx agent --receive` does, and forwards every chunk as it comes to the next
+// host. The receive's replies go to stdout, so that pdx hears from every host over its own ssh
+// session whatever happens to the links.
+#include <string>
+
+#include "base/result.h"
+#include "distribute/agent_protocol.h"
+
+namespace pdx {
+
+/// Runs one host's part of the relay; the Summary of what it wrote, or an Error for the host
+/// (the relay called off, its upstream link broke, a malformed frame).
+Result<Summary> agent_relay(const std::string& dest, int in, int out);
+
+}  // namespace pdx

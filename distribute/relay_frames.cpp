@@ -1,0 +1,92 @@
+#include "distribute/relay_frames.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "distribute/payload_fields.h"
+#include "distribute/relay_link.h"
+
+namespace pdx {
+
+namespace {
+
+constexpr std::size_t kMaxAddress = 255;
+constexpr std::size_t kFrameHeader = 5;  // agent_protocol's: type byte, u32 length
+
+Result<std::string> read_exact(int fd, std::size_t size) {
+  std::string out(size, '\0');
+  for (std::size_t got = 0; got < size;) {
+    ssize_t n = ::read(fd, out.data() + got, size - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Error{std::string("cannot read standard input: ") + std::strerror(errno)};
+    if (n == 0) return Error{"input ended before the relay was set up"};
+    got += std::size_t(n);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string encode(const RelaySetup& m) {
+  return PayloadWriter().str(m.secret).u8(m.head).str(m.bind).u32(m.low).u32(m.high).take();
+}
+
+std::string encode(const RelayPeer& m) {
+  return PayloadWriter().str(m.address).u32(m.port).take();
+}
+
+std::string encode(const RelayStatus& m) {
+  return PayloadWriter().str(m.error).take();
+}
+
+Result<RelaySetup> decode_relay_setup(std::string_view payload) {
+  PayloadReader r(payload, "relay setup");
+  RelaySetup m;
+  m.secret = r.str(kRelaySecretSize);
+  std::uint8_t head = r.u8();
+  m.bind = r.str(kMaxAddress);
+  std::uint32_t low = r.u32(), high = r.u32();
+  TRY(r.end());
+  if (m.secret.size() != kRelaySecretSize || head > 1 || low > 65535 || high > 65535)
+    return Error{"malformed relay setup frame", ErrorKind::bad_input};
+  m.head = head == 1;
+  m.low = std::uint16_t(low);
+  m.high = std::uint16_t(high);
+  return m;
+}
+
+Result<RelayPeer> decode_relay_peer(std::string_view payload) {
+  PayloadReader r(payload, "relay peer");
+  RelayPeer m;
+  m.address = r.str(kMaxAddress);
+  std::uint32_t port = r.u32();
+  TRY(r.end());
+  if (port > 65535) return Error{"malformed relay peer frame", ErrorKind::bad_input};
+  m.port = std::uint16_t(port);
+  return m;
+}
+
+Result<RelayStatus> decode_relay_status(std::string_view payload) {
+  PayloadReader r(payload, "relay status");
+  RelayStatus m;
+  m.error = r.str(kMaxName);
+  TRY(r.end());
+  return m;
+}
+
+Result<Frame> read_frame(int fd, FrameType type) {
+  std::string header = TRY(read_exact(fd, kFrameHeader));
+  std::uint64_t length = get_uint(std::string_view(header).substr(1));
+  if (length > kMaxPayload) return Error{"a frame over its limit", ErrorKind::bad_input};
+  FrameDecoder decoder;
+  decoder.feed(header);
+  decoder.feed(TRY(read_exact(fd, length)));
+  auto frame = TRY(decoder.next());
+  if (!frame || frame->type != type)
+    return Error{"unexpected frame while setting up the relay", ErrorKind::bad_input};
+  return std::move(*frame);
+}
+
+}  // namespace pdx

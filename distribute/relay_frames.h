@@ -1,0 +1,49 @@
+#pragma once
+// The frames by which pdx sets up a relay with each agent, over the agent's ssh session
+// (distribute/agent_protocol.h's framing; the data itself then goes host to host,
+// distribute/relay_link.h):
+//
+//   pdx -> agent   relay_setup      the run's secret, head or not, where to listen
+//   agent -> pdx   relay_listening  the address and port it listens on (the head: none)
+//   pdx -> agent   relay_next       the next host's, or none for the last
+//   agent -> pdx   relay_linked     its link to the next host is up, or why not
+//   pdx -> agent   relay_go         every link is up: the head's stream follows on its stdin
+//                                   (the end of stdin instead: the relay is called off)
+//   agent -> pdx   ...              the receive's frames (written, failed, summary), then
+//                  relay_end        what became of the forwarding ("" when all went on)
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "base/fd.h"
+#include "base/result.h"
+#include "distribute/agent_protocol.h"
+
+namespace pdx {
+
+struct RelaySetup {
+  std::string secret;               // kRelaySecretSize bytes
+  bool head = false;                // reads the stream from stdin, listens for nobody
+  std::string bind;                 // where to listen; "": the address its ssh session came in on
+  std::uint16_t low = 0, high = 0;  // ports to listen on; 0, 0: one the kernel picks
+};
+struct RelayPeer {
+  std::string address;  // numeric; "" for none
+  std::uint16_t port = 0;
+};
+struct RelayStatus {
+  std::string error;  // "" when fine; one line
+};
+
+std::string encode(const RelaySetup& m);
+std::string encode(const RelayPeer& m);
+std::string encode(const RelayStatus& m);
+Result<RelaySetup> decode_relay_setup(std::string_view payload);
+Result<RelayPeer> decode_relay_peer(std::string_view payload);
+Result<RelayStatus> decode_relay_status(std::string_view payload);
+
+/// Reads exactly one frame from `fd` (no byte beyond it, so what follows stays for the next
+/// reader): its type must be `type`. An Error at the end of input, or for another frame.
+Result<Frame> read_frame(int fd, FrameType type);
+
+}  // namespace pdx

@@ -1,0 +1,166 @@
+#include "distribute/agent_relay.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <thread>
+
+#include "archive/sha256.h"
+#include "distribute/relay_frames.h"
+#include "distribute/relay_link.h"
+
+namespace pdx {
+namespace {
+
+namespace fs = std::filesystem;
+
+// One agent_relay on a thread, its stdin and stdout pipes held here, as pdx holds them.
+class Agent {
+ public:
+  explicit Agent(fs::path dest) : dest_(std::move(dest)) {
+    int in[2], out[2];
+    EXPECT_EQ(::pipe(in), 0);
+    EXPECT_EQ(::pipe(out), 0);
+    to_ = in[1];
+    from_ = out[0];
+    thread_ = std::thread([this, in0 = in[0], out1 = out[1]] {
+      result_.emplace(agent_relay(dest_.string(), in0, out1));
+      ::close(in0);
+      ::close(out1);
+    });
+  }
+  ~Agent() {
+    close_stdin();
+    if (thread_.joinable()) thread_.join();
+    ::close(from_);
+  }
+  void send(FrameType type, const std::string& payload) { write(encode_frame(type, payload)); }
+  void write(const std::string& bytes) {
+    ASSERT_EQ(::write(to_, bytes.data(), bytes.size()), ssize_t(bytes.size()));
+  }
+  void close_stdin() {
+    if (to_ >= 0) ::close(std::exchange(to_, -1));
+  }
+  // The next frame it writes.
+  Frame reply() {
+    for (;;) {
+      auto frame = decoder_.next();
+      if (frame && *frame) return **frame;
+      char buffer[4096];
+      ssize_t n = ::read(from_, buffer, sizeof buffer);
+      if (n <= 0) return {};
+      decoder_.feed(std::string_view(buffer, std::size_t(n)));
+    }
+  }
+  const Result<Summary>& result() {
+    close_stdin();
+    if (thread_.joinable()) thread_.join();
+    return *result_;
+  }
+
+ private:
+  fs::path dest_;
+  int to_ = -1, from_ = -1;
+  FrameDecoder decoder_;
+  std::thread thread_;
+  std::optional<Result<Summary>> result_;
+};
+
+// A push stream of one file NAME holding BYTES.
+std::string stream_of(const std::string& name, const std::string& bytes) {
+  Sha256 sha;
+  sha.update(bytes.data(), bytes.size());
+  FileHeader header;
+  header.name = name;
+  header.size = bytes.size();
+  std::string stream = encode_frame(FrameType::file, encode(header));
+  for (std::size_t at = 0; at < bytes.size(); at += kDataChunk)
+    stream += encode_frame(FrameType::data, std::string_view(bytes).substr(at, kDataChunk));
+  return stream + encode_frame(FrameType::file_end, encode(FileEnd{sha.hex_digest()})) +
+         encode_frame(FrameType::done, "");
+}
+
+class AgentRelayTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::signal(SIGPIPE, SIG_IGN);  // as cmd/agent.cpp: a closed pipe is a failed write
+    dir_ = fs::temp_directory_path() / ("agent_relay_test." + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string read(const fs::path& p) {
+    std::ifstream in(p);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  fs::path dir_;
+  std::string secret_ = std::string(kRelaySecretSize, 'k');
+};
+
+TEST_F(AgentRelayTest, TheHeadWritesAndForwardsTheTailWrites) {
+  Agent head(dir_ / "head"), tail(dir_ / "tail");
+  head.send(FrameType::relay_setup, encode(RelaySetup{secret_, true, "127.0.0.1", 0, 0}));
+  tail.send(FrameType::relay_setup, encode(RelaySetup{secret_, false, "127.0.0.1", 0, 0}));
+  Frame heard = tail.reply();
+  ASSERT_EQ(heard.type, FrameType::relay_listening);
+  RelayPeer where = *decode_relay_peer(heard.payload);
+  EXPECT_EQ(where.address, "127.0.0.1");
+  EXPECT_EQ(head.reply().type, FrameType::relay_listening);
+  tail.send(FrameType::relay_next, encode(RelayPeer{}));
+  head.send(FrameType::relay_next, encode(where));
+  for (Agent* a : {&head, &tail}) {
+    Frame linked = a->reply();
+    ASSERT_EQ(linked.type, FrameType::relay_linked);
+    EXPECT_EQ(decode_relay_status(linked.payload)->error, "");
+  }
+  tail.send(FrameType::relay_go, "");
+  head.send(FrameType::relay_go, "");
+  std::string data(3 * 1024 * 1024 + 5, 'd');
+  head.write(stream_of("file", data));
+  head.close_stdin();
+  for (Agent* a : {&head, &tail}) {
+    ASSERT_TRUE(a->result()) << a->result().error();
+    EXPECT_EQ(a->result()->files, 1u);
+  }
+  EXPECT_EQ(read(dir_ / "head" / "file"), data);
+  EXPECT_EQ(read(dir_ / "tail" / "file"), data);
+}
+
+TEST_F(AgentRelayTest, AnEndOfInputBeforeGoCallsTheRelayOff) {
+  Agent tail(dir_ / "tail");
+  tail.send(FrameType::relay_setup, encode(RelaySetup{secret_, false, "127.0.0.1", 0, 0}));
+  EXPECT_EQ(tail.reply().type, FrameType::relay_listening);
+  tail.send(FrameType::relay_next, encode(RelayPeer{}));
+  EXPECT_EQ(tail.reply().type, FrameType::relay_linked);
+  ASSERT_FALSE(tail.result());
+  EXPECT_EQ(tail.result().error(), "the relay was called off");
+  EXPECT_FALSE(fs::exists(dir_ / "tail"));
+}
+
+TEST_F(AgentRelayTest, ANextHostNobodyListensOnIsALinkError) {
+  auto taken = relay_listen("127.0.0.1", 0, 0);  // a port, closed again: nobody listens there
+  std::uint16_t port = taken->port;
+  taken->fd.reset();
+  Agent head(dir_ / "head");
+  head.send(FrameType::relay_setup, encode(RelaySetup{secret_, true, "127.0.0.1", 0, 0}));
+  EXPECT_EQ(head.reply().type, FrameType::relay_listening);
+  head.send(FrameType::relay_next, encode(RelayPeer{"127.0.0.1", port}));
+  Frame linked = head.reply();
+  ASSERT_EQ(linked.type, FrameType::relay_linked);
+  EXPECT_EQ(decode_relay_status(linked.payload)->error,
+            "cannot connect to 127.0.0.1 port " + std::to_string(port) + ": Connection refused");
+}
+
+TEST_F(AgentRelayTest, AMalformedSetupIsAnError) {
+  Agent agent(dir_ / "a");
+  agent.send(FrameType::relay_setup, "garbage");
+  ASSERT_FALSE(agent.result());
+  EXPECT_EQ(agent.result().error(), "malformed relay setup frame");
+}
+
+}  // namespace
+}  // namespace pdx

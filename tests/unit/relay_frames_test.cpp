@@ -1,0 +1,72 @@
+#include "distribute/relay_frames.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "distribute/relay_link.h"
+
+namespace pdx {
+namespace {
+
+TEST(RelayFrames, RoundTrip) {
+  RelaySetup setup{std::string(kRelaySecretSize, 's'), true, "10.0.0.1", 7000, 7099};
+  auto s = decode_relay_setup(encode(setup));
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_EQ(s->secret, setup.secret);
+  EXPECT_TRUE(s->head);
+  EXPECT_EQ(s->bind, "10.0.0.1");
+  EXPECT_EQ(s->low, 7000);
+  EXPECT_EQ(s->high, 7099);
+  auto p = decode_relay_peer(encode(RelayPeer{"127.0.0.3", 40001}));
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->address, "127.0.0.3");
+  EXPECT_EQ(p->port, 40001);
+  auto st = decode_relay_status(encode(RelayStatus{"refused"}));
+  ASSERT_TRUE(st);
+  EXPECT_EQ(st->error, "refused");
+}
+
+TEST(RelayFrames, HostileFieldsAreRefused) {
+  EXPECT_FALSE(decode_relay_setup(encode(RelaySetup{"short", false, "", 0, 0})));
+  std::string bad_port = encode(RelayPeer{"a", 1});
+  bad_port[bad_port.size() - 3] = 1;  // 65537
+  EXPECT_FALSE(decode_relay_peer(bad_port));
+  EXPECT_FALSE(decode_relay_peer(encode(RelayPeer{"a", 1}) + "x"));
+  EXPECT_FALSE(decode_relay_status(""));
+  EXPECT_FALSE(decode_relay_peer(encode(RelayPeer{std::string(300, 'a'), 1})));
+}
+
+// A pipe holding `bytes`, then closed for writing; its read end.
+int pipe_with(const std::string& bytes) {
+  int fds[2];
+  EXPECT_EQ(::pipe(fds), 0);
+  EXPECT_EQ(::write(fds[1], bytes.data(), bytes.size()), ssize_t(bytes.size()));
+  ::close(fds[1]);
+  return fds[0];
+}
+
+TEST(RelayFrames, ReadFrameTakesOneFrameAndLeavesTheRest) {
+  int fd = pipe_with(encode_frame(FrameType::relay_go, "") + "stream bytes");
+  auto frame = read_frame(fd, FrameType::relay_go);
+  ASSERT_TRUE(frame) << frame.error();
+  char rest[32] = {};
+  EXPECT_EQ(::read(fd, rest, sizeof rest), 12);
+  EXPECT_STREQ(rest, "stream bytes");
+  ::close(fd);
+}
+
+TEST(RelayFrames, ReadFrameRefusesAnotherTypeACutFrameAndTheEnd) {
+  int fd = pipe_with(encode_frame(FrameType::relay_next, encode(RelayPeer{"a", 1})));
+  EXPECT_EQ(read_frame(fd, FrameType::relay_go).error(),
+            "unexpected frame while setting up the relay");
+  ::close(fd);
+  fd = pipe_with(encode_frame(FrameType::relay_go, "").substr(0, 3));
+  EXPECT_EQ(read_frame(fd, FrameType::relay_go).error(), "input ended before the relay was set up");
+  ::close(fd);
+  fd = pipe_with(std::string("G\xff\xff\xff\xff", 5));
+  EXPECT_EQ(read_frame(fd, FrameType::relay_go).error(), "a frame over its limit");
+  ::close(fd);
+}
+
+}  // namespace
+}  // namespace pdx
