@@ -1,7 +1,8 @@
 # pdx-static (cmake -DPDX_STATIC=ON): a static binary (no dynamic section, no interpreter) that
 # push deploys as the agent, and that runs on a Debian 12 root without pdx's libraries (minbase,
 # where pdx itself cannot start): --version, agent --list, pack and unpack of a tar.zst, with the
-# user and group names of the root's /etc/passwd and /etc/group (glibc's NSS, linked statically).
+# user and group names of the root's /etc/passwd and /etc/group (glibc's NSS files lookup, built
+# into the static binary: it works with the root's libnss_*.so removed).
 # Skips (77) when pdx-static is not built.
 source "$(dirname "$0")/../lib/debian_root.sh"
 source "$(dirname "$0")/../lib/push_common.sh"
@@ -37,6 +38,7 @@ run_in_root "$root" /tmp/pdx-static --version
 expect_status 0
 expect_eq "$out" "$("$PDX" --version)" "pdx-static --version"
 
+rm -f "$root"/usr/lib/x86_64-linux-gnu/libnss_*
 mkdir -p "$root/data/sub"
 printf 'one\n' > "$root/data/sub/one"
 printf 'two\n' > "$root/data/two"
