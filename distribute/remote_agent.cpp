@@ -3,8 +3,12 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <string_view>
 
 #include "archive/sha256.h"
 #include "base/fd.h"
@@ -16,31 +20,69 @@ namespace {
 
 constexpr const char* kSelf = "/proc/self/exe";
 
+// In every pdx binary of this version (it is the needle its own search uses), NUL included: a
+// pdx-static that holds it was built from this version's sources.
+constexpr char kVersionMark[] = "pdx agent of version " PDX_VERSION;
+constexpr std::string_view kMark(kVersionMark, sizeof kVersionMark);
+
 std::string cache_dir(const AgentLocation& agent) {
   return "\"$HOME/.cache/pdx/" + agent.sha256 + "\"";  // a hex digest: nothing to quote
+}
+
+// The SHA-256 and size of the file at `path`, and whether it holds kMark; an Error is strerror's.
+struct HashedFile {
+  std::string sha256;
+  std::uint64_t size = 0;
+  bool marked = false;  // holds kMark
+};
+
+Result<HashedFile> hash_file(const std::string& path) {
+  Fd in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!in) return Error{std::strerror(errno)};
+  HashedFile file;
+  Sha256 hash;
+  // window: the chunk just read after the end of the one before, for a mark across the seam.
+  std::string buffer(1 << 20, '\0'), window;
+  for (;;) {
+    ssize_t n = ::read(in.get(), buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Error{std::strerror(errno)};
+    if (n == 0) break;
+    hash.update(buffer.data(), static_cast<std::size_t>(n));
+    file.size += static_cast<std::uint64_t>(n);
+    if (file.marked) continue;
+    window.erase(0, window.size() - std::min(window.size(), kMark.size() - 1));
+    window.append(buffer.data(), static_cast<std::size_t>(n));
+    file.marked = window.find(kMark) != std::string::npos;
+  }
+  file.sha256 = hash.hex_digest();
+  return file;
+}
+
+std::string real_directory(const std::string& path) {
+  std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr), &std::free);
+  std::string dir = real ? real.get() : path;
+  return dir.substr(0, dir.rfind('/') + 1);  // with its slash ("" for a bare name)
 }
 
 }  // namespace
 
 Result<AgentLocation> locate_agent(std::string installed) {
-  AgentLocation agent;
-  agent.installed = std::move(installed);
-  if (!agent.installed.empty()) return agent;  // nothing to deploy
-  agent.binary = kSelf;
-  Fd in(::open(kSelf, O_RDONLY | O_CLOEXEC));
-  if (!in) return Error{std::string("cannot read this pdx binary: ") + std::strerror(errno)};
-  Sha256 hash;
-  std::string buffer(1 << 20, '\0');
-  for (;;) {
-    ssize_t n = ::read(in.get(), buffer.data(), buffer.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Error{std::string("cannot read this pdx binary: ") + std::strerror(errno)};
-    if (n == 0) break;
-    hash.update(buffer.data(), static_cast<std::size_t>(n));
-    agent.size += static_cast<std::uint64_t>(n);
+  if (!installed.empty()) return AgentLocation{std::move(installed), "", "", 0};  // no deploy
+  return deployable_agent(kSelf);
+}
+
+Result<AgentLocation> deployable_agent(const std::string& self) {
+  std::string dir = real_directory(self);
+  for (const char* beside : {"pdx-static", "../lib/pdx/pdx-static"}) {
+    std::string candidate = dir + beside;
+    if (::access(candidate.c_str(), X_OK) != 0) continue;
+    auto file = hash_file(candidate);
+    if (file && file->marked) return AgentLocation{"", candidate, file->sha256, file->size};
   }
-  agent.sha256 = hash.hex_digest();
-  return agent;
+  auto file = hash_file(self);
+  if (!file) return Error{"cannot read this pdx binary: " + file.error()};
+  return AgentLocation{"", self, file->sha256, file->size};
 }
 
 std::string agent_command(const AgentLocation& agent, const std::vector<std::string>& args) {

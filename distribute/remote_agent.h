@@ -1,7 +1,9 @@
 #pragma once
 // How `pdx agent` is started on a host: the sh command lines pdx sends (every path in them
-// quoted by base/quote.h), and the self-deploy: pdx's own binary kept on each host as
-// ~/.cache/pdx/<its SHA-256>/pdx, uploaded once per host and pdx version.
+// quoted by base/quote.h), and the self-deploy: a pdx binary kept on each host as
+// ~/.cache/pdx/<its SHA-256>/pdx, uploaded once per host and binary. The binary is this
+// version's static build when one sits beside this pdx (pdx-static, cmake -DPDX_STATIC=ON: it
+// runs on hosts without pdx's libraries), else this pdx itself.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,14 +17,18 @@ inline constexpr int kAgentMissing = 97;
 
 struct AgentLocation {
   std::string installed;  // --agent PATH; empty: the self-deployed copy of this binary
-  std::string binary;     // this pdx binary, here (for the upload)
+  std::string binary;     // the binary to deploy, here (for the upload)
   std::string sha256;     // of `binary`
   std::uint64_t size = 0;
 };
 
-/// With `installed` (--agent PATH), that; else this process's own binary (/proc/self/exe),
-/// hashed, to deploy.
+/// With `installed` (--agent PATH), that; else deployable_agent() of this process's binary.
 Result<AgentLocation> locate_agent(std::string installed);
+
+/// The binary to deploy for the pdx at `self`, hashed: the first of DIR/pdx-static (the build
+/// directory) and DIR/../lib/pdx/pdx-static (cmake --install, the .deb) that is a build of this
+/// pdx version, DIR being the directory of `self`'s real path; else `self`.
+Result<AgentLocation> deployable_agent(const std::string& self);
 
 /// `pdx agent ARGS...` on the host. Self-deployed: exits kAgentMissing when the copy is not
 /// there (or not executable), without reading its stdin.

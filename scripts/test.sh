@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-scripts/build.sh -DPDX_DEV_MODE=ON
+scripts/build.sh -DPDX_DEV_MODE=ON -DPDX_STATIC=ON
 groff -man -ww -z man/pdx.1
 cd "${PDX_BUILD:-build}"
 ctest --output-on-failure -j2 "$@"

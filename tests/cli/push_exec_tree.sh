@@ -12,7 +12,7 @@ no_leftovers "$SCRATCH/dest"
 [[ ! -e PWNED && ! -e $SCRATCH/dest/h1/PWNED ]] || fail "a name was run by a shell"
 agents=$(find "$HOME/.cache/pdx" -name pdx -type f -perm -0755 | wc -l)
 expect_eq "$agents" 1 "deployed agents"
-cmp -s "$PDX" "$HOME"/.cache/pdx/*/pdx || fail "the deployed agent is not this pdx"
+cmp -s "$(deployed_agent)" "$HOME"/.cache/pdx/*/pdx || fail "the deployed agent is not $(deployed_agent)"
 
 run_pdx -R exec -w 'h[1-4]' push "$SCRATCH/src" "$SCRATCH/dest/%h/"
 expect_status 0

@@ -5,7 +5,7 @@ source "$(dirname "$0")/../lib/push_common.sh"
 n=$(( CLUSTER_SIZE < 8 ? CLUSTER_SIZE : 8 ))
 make_tree "$SCRATCH/src"
 hosts=$(head -n "$n" "$HOSTFILE" | paste -sd,)
-sha=$(sha256sum < "$PDX" | cut -c1-64)
+sha=$(sha256sum < "$(deployed_agent)" | cut -c1-64)
 clean_on_hosts "$n" "pushed dir"
 
 run_ssh -w "$hosts" push "$SCRATCH/src" 'pushed dir/'

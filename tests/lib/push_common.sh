@@ -2,6 +2,12 @@
 # compare what a host received with it.
 [[ -n ${SCRATCH:-} ]] || source "$(dirname "${BASH_SOURCE[0]}")/common.sh"  # once: it makes SCRATCH
 
+# The binary push deploys as the agent: the static build beside pdx if there is one
+# (cmake -DPDX_STATIC=ON, distribute/remote_agent.h), else pdx itself.
+deployed_agent() {
+  if [[ -x $(dirname "$PDX")/pdx-static ]]; then echo "$(dirname "$PDX")/pdx-static"; else echo "$PDX"; fi
+}
+
 # make_tree DIR: files with spaces, quotes, a newline, $(...), a leading '-', a subdirectory,
 # an empty file and one of 3 MiB (several data frames).
 make_tree() {
