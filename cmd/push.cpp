@@ -23,6 +23,9 @@ int cmd_push(int argc, char** argv) {
                "SRC... are an archive or its parts, in order: unpack it into DEST on every host");
   app.add_option("--agent", push_options.agent,
                  "Run the pdx installed at PATH on the hosts instead of deploying this one");
+  app.add_flag(
+      "--no-agent", push_options.no_agent,
+      "Push with the hosts' sh and tar, not pdx agent (slower; for hosts it cannot run on)");
   app.add_option("paths", paths, "SRC... DEST")->required();
   if (auto status = parse_cli(app, argc, argv)) return *status;
   if (paths.size() < 2) throw UsageError("give at least one SRC and a DEST; see 'pdx push --help'");
