@@ -119,10 +119,13 @@ std::string posix_push_command(const std::string& dest, const PosixLanding& land
   std::string command = "D=" + shell_quote(dest) + "\n" + landing_place(landing);
   command +=
       "case $P in -*) P=./$P ;; esac\n"
-      "for o in \"$P\"/.push.pdx-*; do\n"
+      // Named by host and process: DEST may be on a filesystem other hosts share, and only this
+      // host can tell that a process of its own is gone.
+      "h=$(uname -n)\n"
+      "for o in \"$P\"/.push.pdx-\"$h\"-*; do\n"
       "  [ -d \"$o\" ] && [ -O \"$o\" ] && ! kill -0 \"${o##*-}\" 2>/dev/null && rm -rf -- \"$o\"\n"
       "done\n"
-      "t=$P/.push.pdx-$$\n"
+      "t=$P/.push.pdx-$h-$$\n"
       "rm -rf -- \"$t\" && mkdir -- \"$t\" || exit 1\n"
       "trap 'rm -rf -- \"$t\"' EXIT\n"
       "trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 141' PIPE; trap 'exit 143' TERM\n";

@@ -34,7 +34,7 @@ struct PosixLanding {
   std::string decompressor;  // extract: "gzip", "bzip2", "xz", "zstd", or "" for plain tar
 };
 
-/// Reads a tar stream on stdin into a hidden temporary directory DIR/.push.pdx-PID (DIR: DEST,
+/// Reads a tar stream on stdin into a hidden temporary directory DIR/.push.pdx-HOST-PID (DIR: DEST,
 /// or DEST's parent for a file written as DEST), then moves each entry into place with mv: a
 /// directory missing under DEST as a whole, a file by a rename, so that nothing appears under
 /// its final name incomplete; a symlink in DEST's tree is never written through. The

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 
 #include "scratch.h"
@@ -128,11 +130,15 @@ TEST(RemoteCommands, PosixPushRemovesTheTemporaryDirectoriesOfDeadRuns) {
   test::TempDir dir;
   test::write_file(dir / "src/d/x", "x");
   std::string tar = make_tar(dir);
-  std::filesystem::create_directories(dir / "dest/.push.pdx-999999999/d");  // no such process
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  std::string here = std::string("dest/.push.pdx-") + host;
+  std::filesystem::create_directories(dir / (here + "-999999999/d"));         // no such process
+  std::filesystem::create_directories(dir / "dest/.push.pdx-elsewhere-1/d");  // another host's
   int status = 0;
   run_sh(dir, posix_push_command("dest", {}), tar, status);
   EXPECT_EQ(status, 0) << test::read_file(dir / "err");
-  EXPECT_EQ(test::list_dir(dir / "dest"), std::vector<std::string>{"x"});
+  EXPECT_EQ(test::list_dir(dir / "dest"), (std::vector<std::string>{".push.pdx-elsewhere-1", "x"}));
 }
 
 TEST(RemoteCommands, PosixPushOneFileAsDestOrIntoIt) {
