@@ -95,17 +95,20 @@ std::string unpack_stream(const PosixLanding& landing) {
 
 // r PATH REASON: a failure record. p FROM TO: FROM into place as TO (a directory into an
 // existing one entry by entry, else by one mv; a symlink at TO is replaced by a file, never
-// entered). m DIR TO: DIR's entries into the directory TO.
+// entered); mv's message read back by the shell itself (one process per file, not two). m DIR
+// TO: DIR's entries into the directory TO.
 constexpr const char* kPlace =
     "r() { printf 'f\\0%s\\0%s\\0' \"$1\" \"$2\"; }\n"
     "p() {\n"
     "  if [ -d \"$1\" ] && [ ! -L \"$1\" ]; then\n"
     "    if [ -L \"$2\" ]; then r \"$2\" 'a symlink on the way is not followed'; return; fi\n"
     "    if [ -d \"$2\" ]; then m \"$1\" \"$2\"; return; fi\n"
+    "    if [ -e \"$2\" ]; then r \"$2\" 'Not a directory'; return; fi\n"
     "  elif [ -L \"$2\" ]; then rm -f -- \"$2\"\n"
     "  elif [ -d \"$2\" ]; then r \"$2\" 'Is a directory'; return\n"
     "  fi\n"
-    "  e=$(mv -f -- \"$1\" \"$2\" 2>&1) || r \"$2\" \"${e##*: }\"\n"
+    "  mv -f -- \"$1\" \"$2\" 2> \"$t/e\" && return\n"
+    "  IFS= read -r e < \"$t/e\"; r \"$2\" \"${e##*: }\"\n"
     "}\n"
     "m() {\n"
     "  for e in \"$1\"/* \"$1\"/.[!.]* \"$1\"/..?*; do\n"

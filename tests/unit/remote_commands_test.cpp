@@ -52,10 +52,12 @@ TEST(RemoteCommands, VerifyListsThenHashes) {
 }
 
 // Runs `command` with /bin/sh in `dir`, stdin from the file `input`; its stdout, and `status`.
+// `env`: assignments for sh's environment.
 std::string run_sh(const test::TempDir& dir, const std::string& command, const std::string& input,
-                   int& status) {
+                   int& status, const std::string& env = "") {
   test::write_file(dir / "cmd", command);
-  std::string line = "cd '" + dir.path().string() + "' && sh ./cmd < '" + input + "' > out 2> err";
+  std::string line =
+      "cd '" + dir.path().string() + "' && " + env + " sh ./cmd < '" + input + "' > out 2> err";
   status = WEXITSTATUS(std::system(line.c_str()));
   return test::read_file(dir / "out");
 }
@@ -98,6 +100,8 @@ TEST(RemoteCommands, PosixExtractMergesIntoDestWithoutEnteringSymlinks) {
   test::write_file(dir / "src/old/b", "b");
   test::write_file(dir / "src/link/c", "c");
   test::write_file(dir / "src/-f", "f");
+  test::write_file(dir / "src/clash/z", "z");
+  test::write_file(dir / "dest/clash", "a file");
   test::write_file(dir / "dest/old/kept", "kept");
   test::write_file(dir / "dest/-f", "old");
   std::filesystem::create_directories(dir / "outside");
@@ -107,14 +111,17 @@ TEST(RemoteCommands, PosixExtractMergesIntoDestWithoutEnteringSymlinks) {
   std::string out = run_sh(
       dir, posix_push_command("dest", {PosixLanding::Kind::extract, "", "gzip"}), tar, status);
   EXPECT_EQ(status, 0) << test::read_file(dir / "err");
-  std::string expected = "f\0dest/link\0a symlink on the way is not followed\0c 4 4\0"s;
-  EXPECT_EQ(out, expected);
+  // Entries in name order: clash, link.
+  EXPECT_EQ(out,
+            "f\0dest/clash\0Not a directory\0f\0dest/link\0a symlink on the way is not followed\0"
+            "c 5 5\0"s);
   EXPECT_EQ(test::read_file(dir / "dest/new/a"), "a");
   EXPECT_EQ(test::read_file(dir / "dest/old/b"), "b");
   EXPECT_EQ(test::read_file(dir / "dest/old/kept"), "kept");
   EXPECT_EQ(test::read_file(dir / "dest/-f"), "f");
   EXPECT_TRUE(std::filesystem::is_empty(dir / "outside"));
-  EXPECT_EQ(test::list_dir(dir / "dest"), (std::vector<std::string>{"-f", "link", "new", "old"}));
+  EXPECT_EQ(test::list_dir(dir / "dest"),
+            (std::vector<std::string>{"-f", "clash", "link", "new", "old"}));
 }
 
 TEST(RemoteCommands, PosixPushFailsWholeWhenTarDoesAndLeavesNothing) {
@@ -139,6 +146,22 @@ TEST(RemoteCommands, PosixPushRemovesTheTemporaryDirectoriesOfDeadRuns) {
   run_sh(dir, posix_push_command("dest", {}), tar, status);
   EXPECT_EQ(status, 0) << test::read_file(dir / "err");
   EXPECT_EQ(test::list_dir(dir / "dest"), (std::vector<std::string>{".push.pdx-elsewhere-1", "x"}));
+}
+
+TEST(RemoteCommands, PosixPushReportsWhatMvSaid) {
+  test::TempDir dir;
+  test::write_file(dir / "src/d/a", "a");
+  std::string tar = make_tar(dir);
+  std::filesystem::create_directories(dir / "dest");
+  test::write_file(dir / "bin/mv",
+                   "echo \"mv: cannot move '$3' to '$4': Permission denied\" >&2; exit 1");
+  std::filesystem::permissions(dir / "bin/mv", std::filesystem::perms(0755));
+  int status = 0;
+  std::string out =
+      run_sh(dir, posix_push_command("dest", {}), tar, status, "PATH=\"$PWD/bin:$PATH\"");
+  EXPECT_EQ(status, 0) << test::read_file(dir / "err");
+  EXPECT_EQ(out, "f\0dest/a\0Permission denied\0c 1 1\0"s);
+  EXPECT_EQ(test::list_dir(dir / "dest"), std::vector<std::string>{});
 }
 
 TEST(RemoteCommands, PosixPushOneFileAsDestOrIntoIt) {
