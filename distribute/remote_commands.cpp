@@ -95,8 +95,10 @@ std::string unpack_stream(const PosixLanding& landing) {
 
 // r PATH REASON: a failure record. p FROM TO: FROM into place as TO (a directory into an
 // existing one entry by entry, else by one mv; a symlink at TO is replaced by a file, never
-// entered); mv's message read back by the shell itself (one process per file, not two). m DIR
-// TO: DIR's entries into the directory TO.
+// entered); mv's message read back by the shell itself. b DIR TO: DIR's files moved into
+// TO by a few mv processes, not one per file (a batch only when no name in it is a directory
+// or a symlink in TO, and what fails stays). m DIR TO: DIR's entries into the directory TO: b's
+// first, then what is left one by one, each with its reason if it fails.
 constexpr const char* kPlace =
     "r() { printf 'f\\0%s\\0%s\\0' \"$1\" \"$2\"; }\n"
     "p() {\n"
@@ -110,7 +112,14 @@ constexpr const char* kPlace =
     "  mv -f -- \"$1\" \"$2\" 2> \"$t/e\" && return\n"
     "  IFS= read -r e < \"$t/e\"; r \"$2\" \"${e##*: }\"\n"
     "}\n"
+    "b() {\n"
+    "  find \"$1\" -mindepth 1 -maxdepth 1 -type f -exec sh -c '\n"
+    "    d=$1; shift\n"
+    "    for f; do [ -d \"$d/${f##*/}\" ] || [ -L \"$d/${f##*/}\" ] && exit 0; done\n"
+    "    mv -f -- \"$@\" \"$d\" 2> /dev/null; exit 0' sh \"$2\" {} +\n"
+    "}\n"
     "m() {\n"
+    "  b \"$1\" \"$2\"\n"
     "  for e in \"$1\"/* \"$1\"/.[!.]* \"$1\"/..?*; do\n"
     "    if [ -e \"$e\" ] || [ -L \"$e\" ]; then p \"$e\" \"$2/${e##*/}\"; fi\n"
     "  done\n"

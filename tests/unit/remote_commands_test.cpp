@@ -164,6 +164,20 @@ TEST(RemoteCommands, PosixPushReportsWhatMvSaid) {
   EXPECT_EQ(test::list_dir(dir / "dest"), std::vector<std::string>{});
 }
 
+TEST(RemoteCommands, PosixPushMovesFilesIntoAnExistingDirectoryButNotOntoOne) {
+  test::TempDir dir;
+  for (const char* name : {"a", "x", "z"}) test::write_file(dir / "src/d/" + name, name);
+  std::string tar = make_tar(dir);
+  test::write_file(dir / "dest/a", "old");
+  std::filesystem::create_directories(dir / "dest/x");
+  int status = 0;
+  EXPECT_EQ(run_sh(dir, posix_push_command("dest", {}), tar, status),
+            "f\0dest/x\0Is a directory\0c 3 3\0"s);
+  EXPECT_EQ(test::read_file(dir / "dest/a"), "a");
+  EXPECT_EQ(test::read_file(dir / "dest/z"), "z");
+  EXPECT_TRUE(std::filesystem::is_empty(dir / "dest/x"));
+}
+
 TEST(RemoteCommands, PosixPushOneFileAsDestOrIntoIt) {
   test::TempDir dir;
   test::write_file(dir / "src/d/f", "new");
