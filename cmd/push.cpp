@@ -54,6 +54,9 @@ int cmd_push(int argc, char** argv) {
       ->needs(extract);
   app.add_option("--agent", push_options.agent,
                  "Run the pdx installed at PATH on the hosts instead of deploying this one");
+  app.add_flag(
+      "--no-agent", push_options.no_agent,
+      "Push with the hosts' sh and tar, not pdx agent (slower; for hosts it cannot run on)");
   app.add_flag("--relay", push_options.relay,
                "Send host to host (a chain over TCP between the agents) instead of from here");
   app.add_option("--relay-bind", push_options.relay_options.bind,

@@ -16,6 +16,7 @@
 #include "distribute/frame_stream.h"
 #include "distribute/host_outcome.h"
 #include "distribute/manifest_check.h"
+#include "distribute/posix_push.h"
 #include "distribute/push_plan.h"
 #include "distribute/relay_chain.h"
 #include "distribute/remote_agent.h"
@@ -43,6 +44,8 @@ class Passes {
         report_(report) {
     tmpl_.substitute = true;  // %h %n in DEST, over ssh too
   }
+
+  std::string label(std::size_t i) const { return hosts_[i].label(); }
 
   // Runs `command` on `which`; a host that fails to run it (unreachable, interrupted) is
   // recorded and left out of what is returned: index -> reply of the hosts that ran it.
@@ -110,22 +113,21 @@ class Passes {
   bool interrupted_ = false;
 };
 
-std::string agent_said(const Reply& reply) {
-  std::string line = last_line(reply.err);
-  if (line.starts_with("pdx: error: ")) line.erase(0, 12);
-  if (!line.empty()) return line;
-  return reply.result.signal.empty() ? "exit " + std::to_string(reply.result.exit_status)
-                                     : "killed by signal " + reply.result.signal;
-}
+using Reasons = std::vector<std::pair<std::size_t, std::string>>;  // host index, why
 
-// Pass 1: every host's listing of DEST, deploying the agent where it is missing.
+// Pass 1: every host's listing of DEST, deploying the agent where it is missing; hosts where it
+// cannot run go to `posix`.
 std::vector<std::pair<std::size_t, HostListing>> list_hosts(
     Passes& passes, const Indices& all, const AgentLocation& agent,
-    const std::vector<std::string>& list_args, PushReport& report) {
+    const std::vector<std::string>& list_args, PushReport& report, Reasons& posix) {
   std::vector<std::pair<std::size_t, HostListing>> listed;
   std::string command = agent_command(agent, list_args);
   auto take = [&](std::vector<std::pair<std::size_t, Reply>> replies, Indices* missing) {
     for (auto& [i, reply] : replies) {
+      if (auto why = agent_cannot_run(reply, !missing && agent.installed.empty())) {
+        posix.emplace_back(i, std::move(*why));
+        continue;
+      }
       if (missing && reply.result.exit_status == kAgentMissing && reply.out.empty()) {
         missing->push_back(i);
         continue;
@@ -134,7 +136,7 @@ std::vector<std::pair<std::size_t, HostListing>> list_hosts(
       if (listing)
         listed.emplace_back(i, std::move(*listing));
       else if (reply.result.exit_status != 0)
-        report.hosts[i].error = "agent failed: " + agent_said(reply);
+        report.hosts[i].error = "agent failed: " + host_said(reply);
       else
         report.hosts[i].error = "malformed reply from the agent: " + listing.error();
     }
@@ -153,7 +155,7 @@ std::vector<std::pair<std::size_t, HostListing>> list_hosts(
     if (reply.result.exit_status == 0)
       installed.push_back(i);
     else
-      report.hosts[i].error = "cannot install the agent: " + agent_said(reply);
+      report.hosts[i].error = "cannot install the agent: " + host_said(reply);
   }
   source.reset();
   take(passes.run(installed, command), nullptr);
@@ -200,7 +202,7 @@ void read_receipt(const Reply& reply, PushedHost& outcome) {
     }
   }
   if (!summary || decoder.partial())
-    outcome.error = reply.overflow ? "the agent's reply is over its limit" : agent_said(reply);
+    outcome.error = reply.overflow ? "the agent's reply is over its limit" : host_said(reply);
 }
 
 struct Group {
@@ -245,8 +247,7 @@ Result<std::unique_ptr<FrameStream>> stream_for(const PushOptions& options,
 // --relay: each group of two hosts or more goes host to host, as chains of at most -f hosts;
 // hosts of a chain that could not link up stay in `groups` to be sent from here (said once).
 void relay(Passes& passes, std::vector<Group>& groups, const PushSources& sources,
-           const AgentLocation& agent, const PushOptions& options, const std::vector<Host>& hosts,
-           PushReport& report) {
+           const AgentLocation& agent, const PushOptions& options, PushReport& report) {
   std::vector<std::string> called_off;
   std::string command = agent_command(agent, {"--relay=" + options.dest});
   for (auto& group : groups) {
@@ -268,7 +269,7 @@ void relay(Passes& passes, std::vector<Group>& groups, const PushSources& source
       for (auto& e : (*stream)->errors()) report.local.push_back(std::move(e));
       if (run.called_off) {
         std::vector<std::string> names;
-        for (std::size_t i : chain) names.push_back(hosts[i].name);
+        for (std::size_t i : chain) names.push_back(passes.label(i));
         called_off.push_back(fold_names(names) + ": the relay could not link up (" +
                              printable(run.reason) + "); sending from here");
         star.insert(star.end(), chain.begin(), chain.end());
@@ -294,6 +295,32 @@ void relay(Passes& passes, std::vector<Group>& groups, const PushSources& source
     if (!stream) throw FatalError(stream.error());
     group.stream = std::move(*stream);
   }
+}
+
+// Pass 4: the hosts without the agent, all sent the same tar stream (distribute/posix_push.h).
+void push_without_agent(Passes& passes, const Reasons& posix, const PushSources& sources,
+                        const PushOptions& options, PushReport& report) {
+  if (posix.empty()) return;
+  std::vector<std::pair<std::string, std::string>> warned;
+  Indices hosts;
+  for (const auto& [i, why] : posix) {
+    warned.emplace_back(passes.label(i), why);
+    hosts.push_back(i);
+  }
+  std::fputs(posix_push_warning(warned).c_str(), stderr);
+  auto made = options.extract ? PosixPush::archive(options.sources, options.dest)
+                              : PosixPush::files(sources, options.dest);
+  if (!made) {
+    for (std::size_t i : hosts) report.hosts[i].error = made.error();
+    return;
+  }
+  auto source =
+      passes.broadcast((*made)->input(), hosts.size(), std::vector<bool>(hosts.size(), true));
+  for (auto& [i, reply] :
+       passes.run(hosts, (*made)->command(), [&](std::size_t) { return source; }))
+    read_posix_reply(reply, report.hosts[i]);
+  source.reset();
+  for (auto& e : (*made)->finish()) report.local.push_back(std::move(e));
 }
 
 }  // namespace
@@ -323,8 +350,12 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
   std::vector<Group> groups;
   std::vector<std::string> list_args = {"--list=" + options.dest};
   for (const auto& top : sources.tops) list_args.push_back("--under=" + top);
+  Reasons posix;  // hosts where the agent cannot run, and why
+  if (options.no_agent)
+    for (std::size_t i : all) posix.emplace_back(i, "--no-agent");
   if (options.checksum) list_args.push_back("--checksum");
-  auto listed = list_hosts(passes, all, *agent, list_args, report);
+  auto listed =
+      list_hosts(passes, options.no_agent ? Indices{} : all, *agent, list_args, report, posix);
   if (options.checksum) compare_contents(sources, listed);
   for (auto& [i, listing] : listed) {
     HostPushPlan plan;
@@ -345,7 +376,7 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
     same->hosts.push_back(i);
   }
   if (options.relay) {
-    relay(passes, groups, sources, *agent, options, hosts, report);
+    relay(passes, groups, sources, *agent, options, report);
   } else {
     for (auto& group : groups) {
       auto stream = stream_for(options, sources, group.plan);
@@ -354,6 +385,7 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
     }
   }
   receive(passes, groups, *agent, options.dest, report);
+  push_without_agent(passes, posix, sources, options, report);
   if (options.manifest) check_manifest(*options.manifest, report);
   return report;
 }

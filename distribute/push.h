@@ -8,6 +8,8 @@
 //               form a group that shares one FrameStream, read once here and broadcast
 //   3. receive  `pdx agent --receive DEST` on every host with something to receive, its stdin
 //               its group's stream; the replies say what was written and what failed
+//   4. posix    hosts where the agent cannot run (or --no-agent): one tar stream into their
+//               own sh and tar (distribute/posix_push.h), everything sent
 //
 // With --extract, the plan is the same for every host: the archive's parts, streamed once.
 #include <cstddef>
@@ -28,7 +30,8 @@ struct PushOptions {
   std::vector<std::string> sources;
   std::string dest;  // as typed: %h %n substituted per host, a trailing '/' kept
   bool extract = false;
-  std::string agent;  // --agent PATH; empty: self-deploy
+  std::string agent;      // --agent PATH; empty: self-deploy
+  bool no_agent = false;  // --no-agent: every host through its sh and tar (distribute/posix_push.h)
   std::size_t fanout = 64;
 
   bool checksum = false;             // --checksum: files compared by SHA-256, not mtime

@@ -81,4 +81,97 @@ std::string verify_command(const std::string& remote_dir, bool hash) {
   return command;
 }
 
+namespace {
+
+// Where the temporary directory goes ($P), and $A set when the one file is written as DEST.
+std::string landing_place(const PosixLanding& landing) {
+  if (landing.kind != PosixLanding::Kind::into_or_as) return "mkdir -p -- \"$D\" || exit 1\nP=$D\n";
+  return "if [ -d \"$D\" ]; then P=$D; else\n"
+         "  P=$(dirname -- \"$D\") && mkdir -p -- \"$P\" || exit 1\n"
+         "  A=1\n"
+         "fi\n";
+}
+
+// The host's tar, reading the stream into $t (plain, or through the decompressor's flag).
+std::string unpack_stream(const PosixLanding& landing) {
+  if (landing.kind != PosixLanding::Kind::extract)
+    return "tar -x -p -o -f - -C \"$t\" || exit 1\n"
+           "[ ! -s \"$t/skip\" ] || (cd \"$t/d\" && xargs -0 rm -f -- < ../skip)\n";
+  std::string flag;
+  const std::string& tool = landing.decompressor;
+  if (tool == "gzip") flag = " -z";
+  if (tool == "bzip2") flag = " -j";
+  if (tool == "xz") flag = " -J";
+  if (tool == "zstd") flag = " --zstd";
+  std::string check;
+  if (!tool.empty())
+    check = "command -v " + shell_quote(tool) + " > /dev/null 2>&1 || { echo " +
+            shell_quote("pdx: error: " + tool + " not found, needed to unpack the archive") +
+            " >&2; exit 1; }\n";
+  return check + "mkdir -- \"$t/d\" && tar -x" + flag + " -o -f - -C \"$t/d\" || exit 1\n";
+}
+
+// r PATH REASON: a failure record. p FROM TO: FROM into place as TO (a directory into an
+// existing one entry by entry, else by one mv; a symlink at TO is replaced by a file, never
+// entered); mv's message read back by the shell itself. b DIR TO: DIR's files moved into
+// TO by a few mv processes, not one per file (a batch only when no name in it is a directory
+// or a symlink in TO, and what fails stays). m DIR TO: DIR's entries into the directory TO: b's
+// first, then what is left one by one, each with its reason if it fails.
+constexpr const char* kPlace =
+    "r() { printf 'f\\0%s\\0%s\\0' \"$1\" \"$2\"; }\n"
+    "p() {\n"
+    "  if [ -d \"$1\" ] && [ ! -L \"$1\" ]; then\n"
+    "    if [ -L \"$2\" ]; then r \"$2\" 'a symlink on the way is not followed'; return; fi\n"
+    "    if [ -d \"$2\" ]; then m \"$1\" \"$2\"; return; fi\n"
+    "    if [ -e \"$2\" ]; then r \"$2\" 'Not a directory'; return; fi\n"
+    "  elif [ -L \"$2\" ]; then rm -f -- \"$2\"\n"
+    "  elif [ -d \"$2\" ]; then r \"$2\" 'Is a directory'; return\n"
+    "  fi\n"
+    "  mv -f -- \"$1\" \"$2\" 2> \"$t/e\" && return\n"
+    "  IFS= read -r e < \"$t/e\"; r \"$2\" \"${e##*: }\"\n"
+    "}\n"
+    "b() {\n"
+    "  find \"$1\" -mindepth 1 -maxdepth 1 -type f -exec sh -c '\n"
+    "    d=$1; shift\n"
+    "    for f; do [ -d \"$d/${f##*/}\" ] || [ -L \"$d/${f##*/}\" ] && exit 0; done\n"
+    "    mv -f -- \"$@\" \"$d\" 2> /dev/null; exit 0' sh \"$2\" {} +\n"
+    "}\n"
+    "m() {\n"
+    "  b \"$1\" \"$2\"\n"
+    "  for e in \"$1\"/* \"$1\"/.[!.]* \"$1\"/..?*; do\n"
+    "    if [ -e \"$e\" ] || [ -L \"$e\" ]; then p \"$e\" \"$2/${e##*/}\"; fi\n"
+    "  done\n"
+    "}\n";
+
+}  // namespace
+
+std::string posix_push_command(const std::string& dest, const PosixLanding& landing) {
+  std::string command = "D=" + shell_quote(dest) + "\n" + landing_place(landing);
+  command +=
+      "case $P in -*) P=./$P ;; esac\n"
+      // Named by host and process: DEST may be on a filesystem other hosts share, and only this
+      // host can tell that a process of its own is gone.
+      "h=$(uname -n)\n"
+      "for o in \"$P\"/.push.pdx-\"$h\"-*; do\n"
+      "  [ -d \"$o\" ] && [ -O \"$o\" ] && ! kill -0 \"${o##*-}\" 2>/dev/null && rm -rf -- \"$o\"\n"
+      "done\n"
+      "t=$P/.push.pdx-$h-$$\n"
+      "rm -rf -- \"$t\" && mkdir -- \"$t\" || exit 1\n"
+      "trap 'rm -rf -- \"$t\"' EXIT\n"
+      "trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 141' PIPE; trap 'exit 143' TERM\n";
+  command += unpack_stream(landing);
+  command += "cat > /dev/null\n";  // what tar left of its input (the end's padding)
+  command +=
+      "c=$(find \"$t/d\" -type f -printf '%s\\n' |"
+      " awk '{ n++; b += $1 } END { printf \"%.0f %.0f\", n, b }')\n";
+  command += kPlace;
+  if (landing.kind == PosixLanding::Kind::into_or_as)
+    command += "if [ -n \"$A\" ]; then p \"$t/d/\"" + shell_quote(landing.name) +
+               " \"$D\"; else m \"$t/d\" \"$D\"; fi\n";
+  else
+    command += "m \"$t/d\" \"$D\"\n";
+  command += "printf 'c %s\\0' \"$c\"\n";
+  return command;
+}
+
 }  // namespace pdx

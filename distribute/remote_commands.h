@@ -1,6 +1,7 @@
 #pragma once
-// The commands pull and verify run on the hosts through their POSIX tools (sh, GNU tar, find,
-// xargs, sha256sum): every path in them quoted by base/quote.h, none able to pass for an option.
+// The commands pull, verify and push (on hosts where `pdx agent` cannot run) run on the hosts
+// through their POSIX tools (sh, GNU tar, find, xargs, mv, sha256sum): every path in them quoted
+// by base/quote.h, none able to pass for an option.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,5 +28,29 @@ Result<std::string> pull_command(const std::vector<std::string>& remotes,
 /// all are done). Exit 3 when REMOTE_DIR is not a directory one can enter.
 std::string verify_command(const std::string& remote_dir, bool hash);
 inline constexpr int kNoDirectoryStatus = 3;
+
+/// Where a push through the host's sh and tar puts what its tar stream holds under "d/".
+struct PosixLanding {
+  enum class Kind {
+    into,        // the tree's entries into DEST, made if missing
+    into_or_as,  // one file, named `name` in the stream: DEST/NAME when DEST is a directory on the
+                 // host, else DEST itself
+    extract,     // an archive's entries into DEST (the stream is the archive itself)
+  } kind = Kind::into;
+  std::string name;          // into_or_as
+  std::string decompressor;  // extract: "gzip", "bzip2", "xz", "zstd", or "" for plain tar
+};
+
+/// Reads a tar stream on stdin into a hidden temporary directory DIR/.push.pdx-HOST-PID (DIR: DEST,
+/// or DEST's parent for a file written as DEST), then moves each entry into place with mv: a
+/// directory missing under DEST as a whole, a file by a rename, so that nothing appears under
+/// its final name incomplete; a symlink in DEST's tree is never written through. The
+/// temporary directory goes when the command ends, and those of dead earlier runs (SIGKILL)
+/// with the next one. Prints NUL-ended records: "f", PATH, REASON for each entry that could
+/// not be placed, then "c FILES BYTES" (what the stream held) once all is done. A whole-host
+/// failure (DEST cannot be made, tar failed, the decompressor is missing) exits non-zero with
+/// one line on stderr. Outside "d/", the stream may hold "skip": NUL-ended names under "d/" not
+/// to place (files that could not be read whole here).
+std::string posix_push_command(const std::string& dest, const PosixLanding& landing);
 
 }  // namespace pdx

@@ -2,8 +2,16 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "scratch.h"
+
 namespace pdx {
 namespace {
+
+using namespace std::string_literals;
 
 std::string command(const std::vector<std::string>& remotes) {
   auto made = pull_command(remotes);
@@ -52,6 +60,147 @@ TEST(RemoteCommands, VerifyListsThenHashes) {
   EXPECT_NE(plain.find("-printf 's %s %P\\0'"), std::string::npos);
   EXPECT_EQ(plain.find("sha256sum"), std::string::npos);
   EXPECT_NE(verify_command("d", true).find("sha256sum -z --"), std::string::npos);
+}
+
+// Runs `command` with /bin/sh in `dir`, stdin from the file `input`; its stdout, and `status`.
+// `env`: assignments for sh's environment.
+std::string run_sh(const test::TempDir& dir, const std::string& command, const std::string& input,
+                   int& status, const std::string& env = "") {
+  test::write_file(dir / "cmd", command);
+  std::string line =
+      "cd '" + dir.path().string() + "' && " + env + " sh ./cmd < '" + input + "' > out 2> err";
+  status = WEXITSTATUS(std::system(line.c_str()));
+  return test::read_file(dir / "out");
+}
+
+// A tar stream, made by the system's tar, of DIR/src (named as a POSIX push's stream is: d/...).
+std::string make_tar(const test::TempDir& dir, const std::string& flag = "") {
+  std::string tar = dir / "stream.tar";
+  std::string line = "tar -c " + flag + " -f '" + tar + "' -C '" + dir.path().string() + "/src' .";
+  EXPECT_EQ(std::system(line.c_str()), 0);
+  return tar;
+}
+
+TEST(RemoteCommands, PosixPushQuotesDestAndNeverPassesForAnOption) {
+  std::string into = posix_push_command("-d/it's $(x)", {});
+  EXPECT_TRUE(into.starts_with(R"(D='-d/it'\''s $(x)')"
+                               "\nmkdir -p -- \"$D\" || exit 1\n"))
+      << into;
+  EXPECT_NE(into.find("case $P in -*) P=./$P ;; esac"), std::string::npos);
+  EXPECT_NE(into.find(R"(tar -x -p -o -f - -C "$t")"), std::string::npos);
+  PosixLanding as{PosixLanding::Kind::into_or_as, "-n 'x'", ""};
+  EXPECT_NE(posix_push_command("f", as).find(R"(p "$t/d/"'-n '\''x'\''' "$D")"), std::string::npos);
+}
+
+TEST(RemoteCommands, PosixExtractUsesTheDecompressorsFlagAndChecksItIsThere) {
+  std::string gz = posix_push_command("d", {PosixLanding::Kind::extract, "", "gzip"});
+  EXPECT_NE(gz.find("command -v gzip > /dev/null 2>&1 || { echo 'pdx: error: gzip not found, "
+                    "needed to unpack the archive' >&2; exit 1; }"),
+            std::string::npos)
+      << gz;
+  EXPECT_NE(gz.find(R"(tar -x -z -o -f - -C "$t/d")"), std::string::npos);
+  EXPECT_NE(posix_push_command("d", {PosixLanding::Kind::extract, "", "zstd"}).find("--zstd"),
+            std::string::npos);
+  EXPECT_NE(posix_push_command("d", {PosixLanding::Kind::extract, "", ""}).find("tar -x -o -f"),
+            std::string::npos);
+}
+
+TEST(RemoteCommands, PosixExtractMergesIntoDestWithoutEnteringSymlinks) {
+  test::TempDir dir;
+  test::write_file(dir / "src/new/a", "a");
+  test::write_file(dir / "src/old/b", "b");
+  test::write_file(dir / "src/link/c", "c");
+  test::write_file(dir / "src/-f", "f");
+  test::write_file(dir / "src/clash/z", "z");
+  test::write_file(dir / "dest/clash", "a file");
+  test::write_file(dir / "dest/old/kept", "kept");
+  test::write_file(dir / "dest/-f", "old");
+  std::filesystem::create_directories(dir / "outside");
+  std::filesystem::create_directory_symlink(dir / "outside", dir / "dest/link");
+  std::string tar = make_tar(dir, "-z");
+  int status = 0;
+  std::string out = run_sh(
+      dir, posix_push_command("dest", {PosixLanding::Kind::extract, "", "gzip"}), tar, status);
+  EXPECT_EQ(status, 0) << test::read_file(dir / "err");
+  // Entries in name order: clash, link.
+  EXPECT_EQ(out,
+            "f\0dest/clash\0Not a directory\0f\0dest/link\0a symlink on the way is not followed\0"
+            "c 5 5\0"s);
+  EXPECT_EQ(test::read_file(dir / "dest/new/a"), "a");
+  EXPECT_EQ(test::read_file(dir / "dest/old/b"), "b");
+  EXPECT_EQ(test::read_file(dir / "dest/old/kept"), "kept");
+  EXPECT_EQ(test::read_file(dir / "dest/-f"), "f");
+  EXPECT_TRUE(std::filesystem::is_empty(dir / "outside"));
+  EXPECT_EQ(test::list_dir(dir / "dest"),
+            (std::vector<std::string>{"-f", "clash", "link", "new", "old"}));
+}
+
+TEST(RemoteCommands, PosixPushFailsWholeWhenTarDoesAndLeavesNothing) {
+  test::TempDir dir;
+  test::write_file(dir / "junk", "not a tar stream");
+  int status = 0;
+  run_sh(dir, posix_push_command("dest", {}), dir / "junk", status);
+  EXPECT_NE(status, 0);
+  EXPECT_EQ(test::list_dir(dir / "dest"), std::vector<std::string>{});
+}
+
+TEST(RemoteCommands, PosixPushRemovesTheTemporaryDirectoriesOfDeadRuns) {
+  test::TempDir dir;
+  test::write_file(dir / "src/d/x", "x");
+  std::string tar = make_tar(dir);
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  std::string here = std::string("dest/.push.pdx-") + host;
+  std::filesystem::create_directories(dir / (here + "-999999999/d"));         // no such process
+  std::filesystem::create_directories(dir / "dest/.push.pdx-elsewhere-1/d");  // another host's
+  int status = 0;
+  run_sh(dir, posix_push_command("dest", {}), tar, status);
+  EXPECT_EQ(status, 0) << test::read_file(dir / "err");
+  EXPECT_EQ(test::list_dir(dir / "dest"), (std::vector<std::string>{".push.pdx-elsewhere-1", "x"}));
+}
+
+TEST(RemoteCommands, PosixPushReportsWhatMvSaid) {
+  test::TempDir dir;
+  test::write_file(dir / "src/d/a", "a");
+  std::string tar = make_tar(dir);
+  std::filesystem::create_directories(dir / "dest");
+  test::write_file(dir / "bin/mv",
+                   "echo \"mv: cannot move '$3' to '$4': Permission denied\" >&2; exit 1");
+  std::filesystem::permissions(dir / "bin/mv", std::filesystem::perms(0755));
+  int status = 0;
+  std::string out =
+      run_sh(dir, posix_push_command("dest", {}), tar, status, "PATH=\"$PWD/bin:$PATH\"");
+  EXPECT_EQ(status, 0) << test::read_file(dir / "err");
+  EXPECT_EQ(out, "f\0dest/a\0Permission denied\0c 1 1\0"s);
+  EXPECT_EQ(test::list_dir(dir / "dest"), std::vector<std::string>{});
+}
+
+TEST(RemoteCommands, PosixPushMovesFilesIntoAnExistingDirectoryButNotOntoOne) {
+  test::TempDir dir;
+  for (const char* name : {"a", "x", "z"}) test::write_file(dir / "src/d/" + name, name);
+  std::string tar = make_tar(dir);
+  test::write_file(dir / "dest/a", "old");
+  std::filesystem::create_directories(dir / "dest/x");
+  int status = 0;
+  EXPECT_EQ(run_sh(dir, posix_push_command("dest", {}), tar, status),
+            "f\0dest/x\0Is a directory\0c 3 3\0"s);
+  EXPECT_EQ(test::read_file(dir / "dest/a"), "a");
+  EXPECT_EQ(test::read_file(dir / "dest/z"), "z");
+  EXPECT_TRUE(std::filesystem::is_empty(dir / "dest/x"));
+}
+
+TEST(RemoteCommands, PosixPushOneFileAsDestOrIntoIt) {
+  test::TempDir dir;
+  test::write_file(dir / "src/d/f", "new");
+  std::string tar = make_tar(dir);
+  PosixLanding as{PosixLanding::Kind::into_or_as, "f", ""};
+  int status = 0;
+  EXPECT_EQ(run_sh(dir, posix_push_command("sub/g", as), tar, status), "c 1 3\0"s);
+  EXPECT_EQ(test::read_file(dir / "sub/g"), "new");
+  EXPECT_EQ(test::list_dir(dir / "sub"), std::vector<std::string>{"g"});
+  std::filesystem::create_directories(dir / "into");
+  run_sh(dir, posix_push_command("into", as), tar, status);
+  EXPECT_EQ(test::read_file(dir / "into/f"), "new");
 }
 
 }  // namespace

@@ -1,0 +1,266 @@
+#include "distribute/posix_push.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <string_view>
+
+#include "archive/part_reader.h"
+#include "archive/temp_file.h"
+#include "base/quiet_threads.h"
+#include "core/hostset.h"
+#include "distribute/host_outcome.h"
+#include "distribute/remote_agent.h"
+
+namespace pdx {
+
+namespace {
+
+constexpr std::size_t kChunk = 1 << 20;
+
+using ArchivePtr = std::unique_ptr<struct archive, int (*)(struct archive*)>;
+using EntryPtr = std::unique_ptr<archive_entry, void (*)(archive_entry*)>;
+
+// A tar stream into `fd` (the pipe), entries under "d/" as posix_push_command reads them (pax:
+// mtimes to the nanosecond, as the agent keeps them). The first failed write (the read end
+// closed) ends it.
+class TarWriter {
+ public:
+  explicit TarWriter(int fd) : archive_(archive_write_new(), archive_write_free) {
+    ok_ = archive_write_set_format_pax(archive_.get()) == ARCHIVE_OK &&
+          archive_write_open_fd(archive_.get(), fd) == ARCHIVE_OK;
+  }
+  ~TarWriter() {
+    if (ok_) archive_write_close(archive_.get());
+  }
+  bool ok() const { return ok_; }
+
+  // A header; a regular file's data follows with data(), padded with zeros to `size` if short.
+  bool header(const std::string& name, mode_t type, std::uint32_t mode, std::uint64_t size = 0,
+              std::int64_t mtime_sec = 0, std::uint32_t mtime_nsec = 0) {
+    if (!ok_) return false;
+    EntryPtr entry(archive_entry_new(), archive_entry_free);
+    archive_entry_set_pathname(entry.get(), name.c_str());
+    archive_entry_set_filetype(entry.get(), type);
+    archive_entry_set_perm(entry.get(), mode);
+    archive_entry_set_size(entry.get(), static_cast<la_int64_t>(size));
+    archive_entry_set_mtime(entry.get(), mtime_sec, mtime_nsec);
+    ok_ = archive_write_header(archive_.get(), entry.get()) == ARCHIVE_OK;
+    return ok_;
+  }
+  bool data(const char* bytes, std::size_t size) {
+    ok_ = ok_ && archive_write_data(archive_.get(), bytes, size) == static_cast<la_ssize_t>(size);
+    return ok_;
+  }
+
+ private:
+  ArchivePtr archive_;
+  bool ok_ = false;
+};
+
+// Sends one file as "d/NAME"; returns the error to note if it could not be read whole.
+std::string send_file(TarWriter& out, const LocalFile& f, std::string& buffer) {
+  if (!out.header("d/" + f.name, AE_IFREG, f.mode, f.size, f.mtime_sec, f.mtime_nsec)) return {};
+  Fd in(::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!in) return f.path + ": " + std::strerror(errno);
+  for (std::uint64_t sent = 0; sent < f.size;) {
+    std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, f.size - sent));
+    ssize_t n = ::read(in.get(), buffer.data(), want);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0)
+      return f.path +
+             (n == 0 ? ": changed while read (shorter)" : std::string(": ") + std::strerror(errno));
+    if (!out.data(buffer.data(), static_cast<std::size_t>(n))) return {};
+    sent += static_cast<std::uint64_t>(n);
+  }
+  return {};
+}
+
+// The compression of an archive, by its first bytes: the host tool that undoes it.
+Result<std::string> decompressor_of(std::string_view head) {
+  if (head.starts_with("\x1f\x8b")) return std::string("gzip");
+  if (head.starts_with("BZh")) return std::string("bzip2");
+  if (head.starts_with(std::string_view("\xfd"
+                                        "7zXZ\0",
+                                        6)))
+    return std::string("xz");
+  if (head.starts_with("\x28\xb5\x2f\xfd")) return std::string("zstd");
+  if (head.starts_with("PK")) return Error{"a zip archive cannot be unpacked by the host's tar"};
+  return std::string();
+}
+
+bool whole_number(std::string_view text, std::uint64_t& value) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+// The records of a reply: each ended by a NUL. An Error for bytes after the last NUL.
+Result<std::vector<std::string_view>> records(std::string_view out) {
+  std::vector<std::string_view> fields;
+  while (!out.empty()) {
+    auto nul = out.find('\0');
+    if (nul == std::string_view::npos) return Error{"a record without its end"};
+    fields.push_back(out.substr(0, nul));
+    out.remove_prefix(nul + 1);
+  }
+  return fields;
+}
+
+Result<void> read_records(std::string_view out, PushedHost& outcome) {
+  auto fields = TRY(records(out));
+  for (std::size_t k = 0; k < fields.size(); ++k) {
+    std::string_view field = fields[k];
+    if (field == "f" && k + 2 < fields.size()) {
+      outcome.failed.push_back({printable(fields[k + 1]), printable(fields[k + 2])});
+      k += 2;
+      continue;
+    }
+    auto space = field.find(' ', 2);
+    if (!field.starts_with("c ") || k + 1 != fields.size() || space == std::string_view::npos ||
+        !whole_number(field.substr(2, space - 2), outcome.written.files) ||
+        !whole_number(field.substr(space + 1), outcome.written.bytes))
+      return Error{"unexpected record '" + printable(field.substr(0, 40)) + "'"};
+    outcome.written.failures = outcome.failed.size();
+    return {};
+  }
+  return Error{"no count at its end"};
+}
+
+}  // namespace
+
+std::string host_said(const ReplySink::Reply& reply) {
+  std::string line = last_line(reply.err);
+  if (line.starts_with("pdx: error: ")) line.erase(0, 12);
+  if (!line.empty()) return line;
+  return reply.result.signal.empty() ? "exit " + std::to_string(reply.result.exit_status)
+                                     : "killed by signal " + reply.result.signal;
+}
+
+std::optional<std::string> agent_cannot_run(const ReplySink::Reply& reply, bool deployed) {
+  if (!reply.out.empty() || reply.result.failure != Failure::none || !reply.result.signal.empty())
+    return std::nullopt;
+  int status = reply.result.exit_status;
+  if (status == 126 || status == 127) return host_said(reply);
+  if (deployed && status == kAgentMissing)
+    return std::string("its copy in ~/.cache/pdx is not executable");
+  return std::nullopt;
+}
+
+std::string posix_push_warning(const std::vector<std::pair<std::string, std::string>>& reasons) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> by_reason;
+  for (const auto& [label, reason] : reasons) {
+    auto it = std::find_if(by_reason.begin(), by_reason.end(),
+                           [&](auto& r) { return r.first == reason; });
+    if (it == by_reason.end()) it = by_reason.insert(by_reason.end(), {reason, {}});
+    it->second.push_back(label);
+  }
+  std::string text;
+  for (const auto& [reason, labels] : by_reason)
+    text += "pdx: warning: " + fold_names(labels) + ": the agent cannot run there (" + reason +
+            "); pushing with the host's sh and tar (slower)\n";
+  return text;
+}
+
+template <class Produce>
+Result<std::unique_ptr<PosixPush>> PosixPush::start(std::string command, Produce produce) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return Error{std::string("pipe: ") + std::strerror(errno)};
+  std::unique_ptr<PosixPush> push(new PosixPush());
+  push->command_ = std::move(command);
+  push->read_ = Fd(fds[0]);
+  QuietThreads quiet;
+  push->thread_ = std::thread([errors = &push->errors_, produce = std::move(produce),
+                               w = Fd(fds[1])] { produce(w.get(), *errors); });
+  return push;
+}
+
+Result<std::unique_ptr<PosixPush>> PosixPush::files(const PushSources& sources,
+                                                    const std::string& dest) {
+  PosixLanding landing;
+  if (sources.as) {
+    landing.kind = PosixLanding::Kind::into_or_as;
+    landing.name = sources.into.files.front().name;
+  }
+  return start(posix_push_command(dest, landing),
+               [&layout = sources.into](int fd, std::vector<std::string>& errors) {
+                 TarWriter out(fd);
+                 out.header("d", AE_IFDIR, 0700);
+                 // Each directory writable by its owner while the host's tar fills it and mv
+                 // empties it.
+                 for (const auto& dir : layout.dirs)
+                   out.header("d/" + dir.name, AE_IFDIR, dir.mode | 0700);
+                 std::string buffer(kChunk, '\0'), skipped;
+                 for (const auto& file : layout.files) {
+                   std::string error = send_file(out, file, buffer);
+                   if (error.empty()) continue;
+                   errors.push_back(std::move(error));
+                   skipped += file.name + '\0';
+                 }
+                 if (!skipped.empty() && out.header("skip", AE_IFREG, 0600, skipped.size()))
+                   out.data(skipped.data(), skipped.size());
+               });
+}
+
+Result<std::unique_ptr<PosixPush>> PosixPush::archive(const std::vector<std::string>& parts,
+                                                      const std::string& dest) {
+  auto reader = std::make_shared<PartReader>(parts);
+  TRY(reader->check());
+  // The first bytes tell the compression; they are sent first.
+  auto head = std::make_shared<std::string>();
+  char byte[8];
+  while (head->size() < sizeof byte) {
+    std::size_t n = TRY(reader->read(byte, sizeof byte - head->size()));
+    if (n == 0) break;
+    head->append(byte, n);
+  }
+  PosixLanding landing;
+  landing.kind = PosixLanding::Kind::extract;
+  landing.decompressor = TRY(decompressor_of(*head));
+  return start(posix_push_command(dest, landing),
+               [reader, head](int fd, std::vector<std::string>& errors) {
+                 std::string buffer = *head;
+                 for (;;) {
+                   if (!buffer.empty() && !write_all(fd, buffer.data(), buffer.size(), "pipe"))
+                     break;
+                   buffer.resize(kChunk);
+                   auto n = reader->read(buffer.data(), buffer.size());
+                   if (!n) {
+                     errors.push_back(n.error());  // the hosts' tar finds the archive cut short
+                     break;
+                   }
+                   if (*n == 0) break;
+                   buffer.resize(*n);
+                 }
+               });
+}
+
+PosixPush::~PosixPush() {
+  finish();
+}
+
+std::vector<std::string> PosixPush::finish() {
+  read_.reset();
+  if (thread_.joinable()) thread_.join();
+  return errors_;
+}
+
+void read_posix_reply(const ReplySink::Reply& reply, PushedHost& outcome) {
+  if (reply.result.exit_status != 0 || !reply.result.signal.empty()) {
+    outcome.error = host_said(reply);
+    return;
+  }
+  if (reply.overflow) {
+    outcome.error = "the host's reply is over its limit";
+    return;
+  }
+  if (auto read = read_records(reply.out, outcome); !read)
+    outcome.error = "malformed reply from the host's sh: " + read.error();
+}
+
+}  // namespace pdx

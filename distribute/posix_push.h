@@ -1,0 +1,79 @@
+#pragma once
+// `pdx push` to hosts where `pdx agent` cannot run (another architecture, a noexec home,
+// --no-agent): the same files go as one tar stream made here, read by the host's own sh and tar
+// (distribute/remote_commands.h, posix_push_command), slower but with the same promises: no
+// file under its final name before it is complete, no symlink written through.
+//
+// Every such host gets everything (nothing is listed first, so nothing is skipped): one stream
+// and one command for all of them, broadcast as a group's stream is.
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/fd.h"
+#include "base/result.h"
+#include "distribute/push.h"
+#include "distribute/push_plan.h"
+#include "distribute/remote_commands.h"
+#include "distribute/reply_sink.h"
+
+namespace pdx {
+
+/// What a host's shell (or agent) said last on stderr, without "pdx: error: ", else its exit
+/// status or signal: the one line a failed host is reported with.
+std::string host_said(const ReplySink::Reply& reply);
+
+/// Why the agent cannot run on a host, from the reply to its listing command; nullopt when it
+/// ran (or failed in a way of its own). The shell could not execute it (exit 126 or 127 with
+/// nothing on stdout: Exec format error, Permission denied, not found), or, `deployed` (the
+/// listing after the upload), the self-deployed copy is still not executable (a noexec mount).
+std::optional<std::string> agent_cannot_run(const ReplySink::Reply& reply, bool deployed);
+
+/// "pdx: warning: HOSTS: the agent cannot run there (REASON); pushing with the host's sh and tar
+/// (slower)\n", hosts with the same reason folded. reasons: (label, reason) per host.
+std::string posix_push_warning(const std::vector<std::pair<std::string, std::string>>& reasons);
+
+/// The tar stream and the command of a POSIX push, for every host without the agent.
+class PosixPush {
+ public:
+  /// The sources' tree (every file and directory, as the agent would place them). The stream
+  /// starts at once on a thread of its own; a file that cannot be read whole here is left out
+  /// on the hosts and named by finish(). `sources` must outlive the PosixPush.
+  static Result<std::unique_ptr<PosixPush>> files(const PushSources& sources,
+                                                  const std::string& dest);
+  /// The archive's parts, read in order and handed to the host's tar as they are; its
+  /// compression (gzip, bzip2, xz, zstd) read from its first bytes. An Error for a zip.
+  static Result<std::unique_ptr<PosixPush>> archive(const std::vector<std::string>& parts,
+                                                    const std::string& dest);
+
+  /// As finish().
+  ~PosixPush();
+  PosixPush(const PosixPush&) = delete;
+  PosixPush& operator=(const PosixPush&) = delete;
+
+  /// The command every such host runs (DEST as typed: %h %n substituted per host).
+  const std::string& command() const { return command_; }
+  /// The stream's read end, for Broadcast::start. Owned here.
+  int input() const { return read_.get(); }
+  /// Ends the stream (closes the read end, joins the thread), after the run, and returns what
+  /// could not be read here, one line each.
+  std::vector<std::string> finish();
+
+ private:
+  PosixPush() = default;
+  template <class Produce>
+  static Result<std::unique_ptr<PosixPush>> start(std::string command, Produce produce);
+
+  std::string command_;
+  Fd read_;
+  std::thread thread_;
+  std::vector<std::string> errors_;  // written by the thread; read after it is joined
+};
+
+/// What a host's sh replied: the failure records and the count, into `outcome`; a host that
+/// failed as a whole (or whose reply is malformed) gets outcome.error.
+void read_posix_reply(const ReplySink::Reply& reply, PushedHost& outcome);
+
+}  // namespace pdx
