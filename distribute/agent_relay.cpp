@@ -13,6 +13,7 @@
 
 #include "archive/temp_file.h"
 #include "base/fd.h"
+#include "base/quiet_threads.h"
 #include "base/strings.h"
 #include "distribute/agent.h"
 #include "distribute/relay_frames.h"
@@ -121,6 +122,7 @@ Result<Summary> agent_relay(const std::string& dest, int in, int out) {
     RelayListener listener = TRY(relay_listen(address, setup.low, setup.high));
     listening.port = listener.port;
     auto deadline = Clock::now() + kLinkTime;
+    QuietThreads quiet;  // it may outlive the relay: Ctrl-C is the process's, not its
     std::thread([upstream, listener = std::move(listener), secret = setup.secret, deadline] {
       auto link = RelayLink::accept(listener.fd.get(), secret, deadline);
       std::lock_guard lock(upstream->mutex);
@@ -173,10 +175,14 @@ Result<Summary> agent_relay(const std::string& dest, int in, int out) {
     return Error{std::string("cannot make a pipe: ") + std::strerror(errno)};
   Fd local_in(pipe_fds[0]);
   Tee tee;
-  std::thread forwarding([&] { tee.run(*source, pipe_fds[1], next); });
+  std::optional<std::thread> forwarding;
+  {
+    QuietThreads quiet;
+    forwarding.emplace([&] { tee.run(*source, pipe_fds[1], next); });
+  }
   auto received = agent_receive(dest, local_in.get(), out);
   local_in.reset();  // a receive that stopped early no longer holds the forwarding up
-  forwarding.join();
+  forwarding->join();
   TRY(send(out, FrameType::relay_end, encode(RelayStatus{tee.next_error})));
   if (!received && !tee.source_error.empty()) return Error{tee.source_error};
   return received;
