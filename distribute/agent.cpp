@@ -245,7 +245,7 @@ class Receiver {
     if (!incoming_) return Error{"file end frame outside a file"};
     Incoming in = std::move(*incoming_);
     incoming_.reset();
-    if (!in.file) return {};
+    if (end.sha256 == kAbandoned || !in.file) return {};  // the sender says why it abandoned it
     if (in.received != in.header.size) return Error{"file end before the file's size"};
     if (in.hash.hex_digest() != end.sha256)
       return fail(in.path, "checksum differs from the source");

@@ -91,14 +91,28 @@ TEST(Agent, EmptyNameIsTheDestinationItself) {
 
 TEST(Agent, BadChecksumFailsTheFileAndLeavesNothing) {
   test::TempDir dir;
-  auto r = receive(
-      dir / "d", file_frames("a", "data", std::string(64, '0')) + file_frames("b", "ok") + done());
+  auto r = receive(dir / "d",
+                   file_frames("a", "data", sha256_of("other")) + file_frames("b", "ok") + done());
   ASSERT_TRUE(r.result.ok());
   EXPECT_EQ(r.result->failures, 1u);
   ASSERT_EQ(r.replies[0].type, FrameType::failed);
   auto f = decode_failed(r.replies[0].payload);
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(f->path, dir / "d/a");
+  EXPECT_EQ(tree(dir / "d"), std::vector<std::string>{"b"});
+}
+
+TEST(Agent, AbandonedFileIsDroppedWithoutAWord) {
+  test::TempDir dir;
+  std::string abandoned = encode_frame(FrameType::file, encode(FileHeader{"a", 0644, 0, 0, 10})) +
+                          encode_frame(FrameType::data, "half") +
+                          encode_frame(FrameType::file_end, encode(FileEnd{kAbandoned}));
+  auto r = receive(dir / "d", abandoned + file_frames("b", "ok") + done());
+  ASSERT_TRUE(r.result.ok()) << r.result.error();
+  EXPECT_EQ(r.result->files, 1u);
+  EXPECT_EQ(r.result->failures, 0u);
+  ASSERT_EQ(r.replies.size(), 2u);
+  EXPECT_EQ(r.replies[0].type, FrameType::written);
   EXPECT_EQ(tree(dir / "d"), std::vector<std::string>{"b"});
 }
 
