@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -138,6 +139,10 @@ namespace {
 
 // ---- receive ----
 
+// What UnpackFile and unpack say before a strerror, left out of a failure's reason: a file that
+// cannot be created or written says why, as one that cannot be opened does.
+const std::string kCannot[] = {"cannot write: ", "cannot create: "};
+
 // A directory below `root`, opened one component at a time with O_NOFOLLOW and made where
 // missing: a symlink (or a file) on the way is refused with ELOOP / ENOTDIR.
 Result<Fd> open_below(int root, const std::string& dir) {
@@ -206,7 +211,7 @@ class Receiver {
       case FrameType::done:
         if (incoming_ || extraction_) return Error{"stream ended inside a file"};
         done_ = true;
-        return send(out_, FrameType::summary, encode(summary_));
+        return report();
       default:
         return Error{"unexpected frame type " + std::to_string(int(frame.type))};
     }
@@ -215,9 +220,28 @@ class Receiver {
   const Summary& summary() const { return summary_; }
 
  private:
-  Result<void> fail(const std::string& path, const std::string& reason) {
+  // A failure, replied at the end, folded with the others of the same reason: a full disk fails
+  // every file after the first the same way, and that is one line ("PATH and 12 more").
+  Result<void> fail(const std::string& path, std::string reason) {
     ++summary_.failures;
-    return send(out_, FrameType::failed, encode(Failed{path, reason}));
+    for (const auto& cannot : kCannot)
+      if (reason.starts_with(cannot)) reason.erase(0, cannot.size());
+    auto same = std::find_if(failures_.begin(), failures_.end(),
+                             [&](const auto& f) { return f.first.reason == reason; });
+    if (same == failures_.end())
+      failures_.push_back({Failed{path, std::move(reason)}, 0});
+    else
+      ++same->second;
+    return {};
+  }
+
+  // The failures, then the summary.
+  Result<void> report() {
+    for (auto& [failed, more] : failures_) {
+      if (more > 0) failed.path += " and " + std::to_string(more) + " more";
+      TRY(send(out_, FrameType::failed, encode(failed)));
+    }
+    return send(out_, FrameType::summary, encode(summary_));
   }
 
   // The directory DEST, made if missing (its own path may hold symlinks: the user named it).
@@ -287,11 +311,12 @@ class Receiver {
     if (!incoming_) return Error{"file end frame outside a file"};
     Incoming in = std::move(*incoming_);
     incoming_.reset();
-    if (!in.file) return {};
+    if (end.sha256 == kAbandoned || !in.file) return {};  // the sender says why it abandoned it
     if (in.received != in.header.size) return Error{"file end before the file's size"};
     if (in.hash.hex_digest() != end.sha256)
       return fail(in.path, "checksum differs from the source");
-    TRY(in.file->extend_to(static_cast<std::int64_t>(in.header.size)));
+    if (auto extended = in.file->extend_to(static_cast<std::int64_t>(in.header.size)); !extended)
+      return fail(in.path, extended.error());
     struct timespec times[2] = {{0, UTIME_OMIT},
                                 {in.header.mtime_sec, static_cast<long>(in.header.mtime_nsec)}};
     if (::fchmod(in.file->fd(), in.header.mode) != 0 || ::futimens(in.file->fd(), times) != 0)
@@ -346,14 +371,31 @@ class Receiver {
     finish_extraction();
     Result<UnpackStats> result = std::move(extraction_->result);
     extraction_.reset();
-    if (!result) {  // named after the pipe it read: say what that is
-      std::string error = result.error();
-      if (error.starts_with(kStreamPath)) error = "archive stream" + error.substr(error.find(':'));
-      return fail(shown_, error);
-    }
+    if (!result) return fail_archive(result.error());
     summary_.files += result->files;
     summary_.bytes += result->file_bytes;
     return {};
+  }
+
+  // unpack's error, named after the pipe it read: "/proc/self/fd/N: entry NAME: cannot write:
+  // REASON" (or "cannot create", or "NAME: cannot put in place"). An entry that could not be
+  // written fails as a pushed file does, REASON (DEST/NAME); anything else says "archive
+  // stream" for the pipe, and names DEST.
+  Result<void> fail_archive(std::string error) {
+    if (!error.starts_with(kStreamPath)) return fail(shown_, error);
+    error = "archive stream" + error.substr(error.find(':'));
+    const std::string entry = "archive stream: entry ";
+    std::size_t at = std::string::npos;
+    for (const char* cannot : {": cannot write: ", ": cannot create: ", ": cannot put in place: "})
+      at = std::min(at, error.rfind(cannot));
+    if (!error.starts_with(entry) || at == std::string::npos || at <= entry.size())
+      return fail(shown_, error);
+    std::string name = error.substr(entry.size(), at - entry.size());
+    std::size_t half = name.size() / 2 - 1;  // "NAME: NAME", as a commit says it
+    if (name.size() % 2 == 0 && name.compare(half, 2, ": ") == 0 &&
+        name.compare(0, half, name, half + 2) == 0)
+      name.resize(half);
+    return fail(join_path(shown_, name), error.substr(at + 2));
   }
 
   std::string dest_;
@@ -363,6 +405,7 @@ class Receiver {
   std::optional<Incoming> incoming_;
   std::optional<Extraction> extraction_;
   std::uint64_t files_started_ = 0;
+  std::vector<std::pair<Failed, std::uint64_t>> failures_;  // and how many more of its reason
   Summary summary_;
   bool done_ = false;
 };

@@ -27,8 +27,10 @@ Result<void> agent_list(const std::string& path, const std::vector<std::string>&
 ///    Directories on the way are made, never followed through a symlink.
 ///  - an archive stream: unpacked into DEST as it arrives, by archive/unpack.h on a thread fed
 ///    through a pipe.
-/// A file that fails (a directory not writable, a full disk, a bad checksum) is a Failed reply
-/// naming DEST/NAME, and the rest goes on. After `done`, a Summary. Returns the Summary; an
+/// A file that fails (a directory not writable, a full disk, a bad checksum) is left out, and
+/// the rest goes on; one the sender abandons (kAbandoned) is dropped without a word. After
+/// `done`, a Failed reply per reason, naming the first DEST/NAME that failed so ("DEST/NAME and
+/// 3 more" when others did), then a Summary. Returns the Summary; an
 /// Error for the stream itself (a malformed frame, the input ending before `done`, `out` not
 /// writable): whatever file was being written is dropped, nothing is left under its name.
 Result<Summary> agent_receive(const std::string& dest, int in, int out);

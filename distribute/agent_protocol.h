@@ -88,8 +88,12 @@ struct FileHeader {
   std::uint64_t size = 0;
 };
 struct FileEnd {
-  std::string sha256;  // 64 hex digits of the bytes sent
+  std::string sha256;  // 64 hex digits of the bytes sent, or kAbandoned
 };
+/// The digest of a file_end that abandons its file: the sender could not send it as it was (it
+/// changed while read, or could not be read). It may come before the file's size; the host
+/// keeps nothing of the file and reports nothing (the sender does).
+inline const std::string kAbandoned(64, '0');
 struct Directory {
   std::string name;
   std::uint32_t mode = 0755;

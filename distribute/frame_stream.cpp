@@ -1,6 +1,7 @@
 #include "distribute/frame_stream.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -31,38 +32,48 @@ class FrameWriter {
   bool ok_ = true;
 };
 
-// Sends one file; returns the error to note, if it could not be read as it was scanned.
-std::string send_file(FrameWriter& out, const LocalFile& f, std::string& buffer) {
-  if (!out.send(FrameType::file,
-                encode(FileHeader{f.name, f.mode, f.mtime_sec, f.mtime_nsec, f.size})))
-    return {};
+// Whether `st` is the file as it was scanned: the same size and mtime.
+bool as_scanned(const struct stat& st, const LocalFile& f) {
+  return static_cast<std::uint64_t>(st.st_size) == f.size && st.st_mtim.tv_sec == f.mtime_sec &&
+         static_cast<std::uint32_t>(st.st_mtim.tv_nsec) == f.mtime_nsec;
+}
+
+const std::string kChanged = "changed while being sent";
+
+// Sends the data of one file, hashed on the way, and returns why it could not be sent as it
+// was scanned ("" if it was): it cannot be read, or its size or mtime changed before or while
+// it was read (the bytes sent may then mix two versions of it).
+std::string send_data(FrameWriter& out, const LocalFile& f, std::string& buffer, Sha256& hash) {
   Fd in(::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
-  std::string error = in ? "" : f.path + ": " + std::strerror(errno);
-  Sha256 hash;
-  std::uint64_t sent = 0;
-  while (error.empty() && sent < f.size) {
+  struct stat st;
+  if (!in || ::fstat(in.get(), &st) != 0) return std::strerror(errno);
+  if (!as_scanned(st, f)) return kChanged;
+  for (std::uint64_t sent = 0; sent < f.size;) {
     std::size_t want =
         static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), f.size - sent));
     ssize_t n = ::read(in.get(), buffer.data(), want);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      error = f.path + (n == 0 ? ": changed while read (shorter)"
-                               : std::string(": ") + std::strerror(errno));
-      break;
-    }
+    if (n < 0) return std::strerror(errno);
+    if (n == 0) return kChanged;  // shorter now
     hash.update(buffer.data(), static_cast<std::size_t>(n));
     if (!out.send(FrameType::data, std::string_view(buffer.data(), static_cast<std::size_t>(n))))
-      return {};
+      return {};  // no host reads any more: nothing to say
     sent += static_cast<std::size_t>(n);
   }
-  while (sent < f.size) {  // the host waits for the size announced: zeros, then a bad checksum
-    std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kDataChunk, f.size - sent));
-    if (!out.send(FrameType::data, std::string(n, '\0'))) return {};
-    sent += n;
-  }
-  std::string digest = error.empty() ? hash.hex_digest() : std::string(64, '0');
-  out.send(FrameType::file_end, encode(FileEnd{digest}));
-  return error;
+  if (::fstat(in.get(), &st) != 0) return std::strerror(errno);
+  return as_scanned(st, f) ? "" : kChanged;
+}
+
+// Sends one file; returns the error to note ("PATH: REASON"), if it could not be sent as it
+// was scanned: then its file_end says it is abandoned, and the hosts drop what came of it.
+std::string send_file(FrameWriter& out, const LocalFile& f, std::string& buffer) {
+  if (!out.send(FrameType::file,
+                encode(FileHeader{f.name, f.mode, f.mtime_sec, f.mtime_nsec, f.size})))
+    return {};
+  Sha256 hash;
+  std::string error = send_data(out, f, buffer, hash);
+  out.send(FrameType::file_end, encode(FileEnd{error.empty() ? hash.hex_digest() : kAbandoned}));
+  return error.empty() ? "" : f.path + ": " + error;
 }
 
 }  // namespace

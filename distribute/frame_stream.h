@@ -18,8 +18,9 @@ namespace pdx {
 class FrameStream {
  public:
   /// The files and directories of `plan` from `layout`, then `done`. Each file is read as it is
-  /// sent and hashed on the way; one that cannot be read, or changed size, is sent with a
-  /// checksum that cannot match, so that no host keeps it, and is named in errors().
+  /// sent and hashed on the way; one that cannot be read, or is not as scanned (its size or
+  /// mtime changed before or while it was read), is abandoned (kAbandoned), so that no host
+  /// keeps it, and is named in errors().
   static Result<std::unique_ptr<FrameStream>> files(const Layout& layout, const HostPushPlan& plan);
   /// An archive stream: the parts read in order (archive/part_reader.h), then `done`.
   static Result<std::unique_ptr<FrameStream>> archive(std::vector<std::string> parts);
@@ -31,7 +32,8 @@ class FrameStream {
 
   /// The pipe's read end, for Broadcast::start. Owned here.
   int input() const { return read_.get(); }
-  /// What could not be read here, one line each ("data/x: changed while read"). After the run.
+  /// What could not be read here, one line each ("data/x: changed while being sent"). After the
+  /// run.
   std::vector<std::string> errors() const;
 
  private:

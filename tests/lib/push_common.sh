@@ -51,3 +51,15 @@ clean_on_hosts() {
     at_exit "rm -rf '$(home_of "$i")/$2'"
   done
 }
+
+# full_disk N NAME SIZE: a tmpfs of SIZE (4m) mounted on NAME in host N's home, owned by its
+# account, unmounted when the test ends (call it after clean_on_hosts for NAME); skips the test
+# where no tmpfs can be mounted.
+full_disk() {
+  local dir
+  dir=$(home_of "$1")/$2
+  mkdir -p "$dir"
+  mount -t tmpfs -o "size=$3,mode=0755" tmpfs "$dir" 2> /dev/null || skip "cannot mount a tmpfs"
+  at_exit "umount '$dir'"
+  chown "$(stat -c %u:%g "$(home_of "$1")")" "$dir"
+}

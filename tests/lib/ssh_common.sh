@@ -144,3 +144,24 @@ expect_password_refused() {
     [[ $shown == *"$wrong"* ]] && fail "the password was shown: [$shown]"
   done
 }
+
+# kill_sshd_of USER PATTERN: as if the host's sshd died in the middle of a session: SIGKILLs the
+# sshd processes that serve the connection of USER's process matching `pgrep -f PATTERN` (its
+# "sshd: USER@notty" and that one's "sshd: USER [priv]"), then waits (5 s) until no process of
+# USER matches any more.
+kill_sshd_of() {
+  local pid sshd=()
+  pid=$(pgrep -u "$1" -f "$2" | head -n 1)
+  [[ -n $pid ]] || fail "no process of $1 matches [$2]"
+  while pid=$(ps -o ppid= -p "$pid" | tr -d ' ') && [[ -n $pid && $pid != 1 ]]; do
+    if [[ $(ps -o args= -p "$pid") == "sshd: $1"* ]]; then
+      sshd+=("$pid")
+    elif (( ${#sshd[@]} )); then
+      break  # the listening sshd, which serves the other hosts
+    fi
+  done
+  (( ${#sshd[@]} )) || fail "no sshd serves the process $pid of $1"
+  kill -KILL "${sshd[@]}"
+  for _ in $(seq 50); do pgrep -u "$1" -f "$2" > /dev/null || return 0; sleep 0.1; done
+  fail "[$2] of $1 still runs after its sshd was killed"
+}

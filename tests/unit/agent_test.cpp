@@ -91,14 +91,44 @@ TEST(Agent, EmptyNameIsTheDestinationItself) {
 
 TEST(Agent, BadChecksumFailsTheFileAndLeavesNothing) {
   test::TempDir dir;
-  auto r = receive(
-      dir / "d", file_frames("a", "data", std::string(64, '0')) + file_frames("b", "ok") + done());
+  auto r = receive(dir / "d",
+                   file_frames("a", "data", sha256_of("other")) + file_frames("b", "ok") + done());
   ASSERT_TRUE(r.result.ok());
   EXPECT_EQ(r.result->failures, 1u);
-  ASSERT_EQ(r.replies[0].type, FrameType::failed);
-  auto f = decode_failed(r.replies[0].payload);
+  ASSERT_EQ(r.replies.size(), 3u);  // b written, a's failure, the summary
+  ASSERT_EQ(r.replies[1].type, FrameType::failed);
+  auto f = decode_failed(r.replies[1].payload);
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(f->path, dir / "d/a");
+  EXPECT_EQ(tree(dir / "d"), std::vector<std::string>{"b"});
+}
+
+TEST(Agent, FailuresOfOneReasonAreOneReply) {
+  test::TempDir dir;
+  std::string bad = sha256_of("other");
+  auto r = receive(dir / "d", file_frames("a", "1", bad) + file_frames("b", "ok") +
+                                  file_frames("c", "2", bad) + file_frames("e", "3", bad) + done());
+  ASSERT_TRUE(r.result.ok());
+  EXPECT_EQ(r.result->failures, 3u);
+  ASSERT_EQ(r.replies.size(), 3u);  // b written, the failures, the summary
+  auto f = decode_failed(r.replies[1].payload);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->path, (dir / "d/a") + " and 2 more");
+  EXPECT_EQ(f->reason, "checksum differs from the source");
+  EXPECT_EQ(tree(dir / "d"), std::vector<std::string>{"b"});
+}
+
+TEST(Agent, AbandonedFileIsDroppedWithoutAWord) {
+  test::TempDir dir;
+  std::string abandoned = encode_frame(FrameType::file, encode(FileHeader{"a", 0644, 0, 0, 10})) +
+                          encode_frame(FrameType::data, "half") +
+                          encode_frame(FrameType::file_end, encode(FileEnd{kAbandoned}));
+  auto r = receive(dir / "d", abandoned + file_frames("b", "ok") + done());
+  ASSERT_TRUE(r.result.ok()) << r.result.error();
+  EXPECT_EQ(r.result->files, 1u);
+  EXPECT_EQ(r.result->failures, 0u);
+  ASSERT_EQ(r.replies.size(), 2u);
+  EXPECT_EQ(r.replies[0].type, FrameType::written);
   EXPECT_EQ(tree(dir / "d"), std::vector<std::string>{"b"});
 }
 
@@ -161,8 +191,8 @@ TEST(Agent, DirectoryFramesMakeDirectories) {
   EXPECT_TRUE(std::filesystem::is_directory(dir / "d/e/f"));
 }
 
-TEST(Agent, UnpacksAnArchiveStream) {
-  test::TempDir dir;
+// An archive stream of src/one ("1") and src/sub/two ("22"), packed in `dir`, then done.
+std::string archive_frames(const test::TempDir& dir) {
   test::write_file(dir / "src/one", "1");
   test::write_file(dir / "src/sub/two", "22");
   auto cwd = std::filesystem::current_path();
@@ -171,16 +201,19 @@ TEST(Agent, UnpacksAnArchiveStream) {
   pack_options.sources = {"src"};
   pack_options.format = Format::tar_zst;
   auto sink = open_output({"a.tar.zst", std::nullopt, 1, Overwrite::no});
-  ASSERT_TRUE(sink.ok());
-  ASSERT_TRUE(pack(pack_options, **sink).ok());
+  EXPECT_TRUE(sink.ok() && pack(pack_options, **sink).ok());
   std::filesystem::current_path(cwd);
 
   std::string archive = test::read_file(dir / "a.tar.zst");
   std::string s = encode_frame(FrameType::archive, "");
   for (std::size_t at = 0; at < archive.size(); at += 100)
     s += encode_frame(FrameType::data, archive.substr(at, 100));
-  s += encode_frame(FrameType::archive_end, "") + done();
-  auto r = receive(dir / "out", s);
+  return s + encode_frame(FrameType::archive_end, "") + done();
+}
+
+TEST(Agent, UnpacksAnArchiveStream) {
+  test::TempDir dir;
+  auto r = receive(dir / "out", archive_frames(dir));
   ASSERT_TRUE(r.result.ok()) << r.result.error();
   EXPECT_EQ(r.result->failures, 0u);
   EXPECT_EQ(r.result->files, 2u);
@@ -195,6 +228,18 @@ TEST(Agent, GarbageArchiveIsAFailureNamingDest) {
   auto r = receive(dir / "out", s);
   ASSERT_TRUE(r.result.ok());
   EXPECT_EQ(r.result->failures, 1u);
+}
+
+TEST(Agent, ArchiveEntryThatCannotBeWrittenIsNamedUnderDest) {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir / "out/src/one/in the way");
+  auto r = receive(dir / "out", archive_frames(dir));
+  ASSERT_TRUE(r.result.ok()) << r.result.error();
+  ASSERT_EQ(r.replies.size(), 2u);
+  auto f = decode_failed(r.replies[0].payload);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->path, dir / "out/src/one");
+  EXPECT_EQ(f->reason, "cannot put in place: Is a directory");
 }
 
 TEST(Agent, ListsATree) {

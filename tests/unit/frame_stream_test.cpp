@@ -1,6 +1,7 @@
 #include "distribute/frame_stream.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "archive/sha256.h"
@@ -25,6 +26,37 @@ std::vector<Frame> read_all(int fd) {
   return frames;
 }
 
+// The frames of a one-file plan for `f`, and the errors noted.
+std::pair<std::vector<Frame>, std::vector<std::string>> send_one(const LocalFile& f) {
+  Layout layout;
+  layout.files = {f};
+  HostPushPlan plan;
+  plan.files = {0};
+  auto stream = FrameStream::files(layout, plan);
+  if (!stream.ok()) return {};
+  auto frames = read_all((*stream)->input());
+  return {frames, (*stream)->errors()};  // noted before `done` was sent
+}
+
+LocalFile scanned(const std::string& path, const std::string& name) {
+  struct stat st;
+  EXPECT_EQ(::stat(path.c_str(), &st), 0);
+  return {path,
+          name,
+          0644,
+          st.st_mtim.tv_sec,
+          static_cast<std::uint32_t>(st.st_mtim.tv_nsec),
+          static_cast<std::uint64_t>(st.st_size)};
+}
+
+void expect_abandoned(const std::vector<Frame>& frames, const std::vector<std::string>& errors,
+                      const std::string& error) {
+  ASSERT_GE(frames.size(), 3u);
+  EXPECT_EQ(frames[frames.size() - 2].type, FrameType::file_end);
+  EXPECT_EQ(decode_file_end(frames[frames.size() - 2].payload)->sha256, kAbandoned);
+  EXPECT_EQ(errors, std::vector<std::string>{error});
+}
+
 TEST(FrameStream, FilesOfThePlanThenDone) {
   test::TempDir dir;
   std::string big(3 * kDataChunk + 7, 'b');
@@ -32,7 +64,7 @@ TEST(FrameStream, FilesOfThePlanThenDone) {
   test::write_file(dir / "big", big);
   Layout layout;
   layout.dirs = {{"d", 0755}};
-  layout.files = {{dir / "a", "a", 0644, 1, 0, 2}, {dir / "big", "d/big", 0600, 2, 0, big.size()}};
+  layout.files = {scanned(dir / "a", "a"), scanned(dir / "big", "d/big")};
   HostPushPlan plan;
   plan.dirs = {0};
   plan.files = {1};
@@ -49,25 +81,30 @@ TEST(FrameStream, FilesOfThePlanThenDone) {
   EXPECT_TRUE((*stream)->errors().empty());
 }
 
-TEST(FrameStream, ShrunkFileGetsABadChecksumAndIsNamed) {
+TEST(FrameStream, ShrunkFileIsAbandonedAndNamed) {
   test::TempDir dir;
-  test::write_file(dir / "a", "short");
-  Layout layout;
-  layout.files = {{dir / "a", "a", 0644, 1, 0, 100}};
-  HostPushPlan plan;
-  plan.files = {0};
-  auto stream = FrameStream::files(layout, plan);
-  ASSERT_TRUE(stream.ok());
-  auto frames = read_all((*stream)->input());
-  ASSERT_GE(frames.size(), 4u);
-  std::uint64_t data = 0;
-  for (auto& f : frames)
-    if (f.type == FrameType::data) data += f.payload.size();
-  EXPECT_EQ(data, 100u);  // the size announced, so the host is not left waiting
-  EXPECT_EQ(decode_file_end(frames[frames.size() - 2].payload)->sha256, std::string(64, '0'));
-  auto errors = (*stream)->errors();  // noted before `done` was sent
-  ASSERT_EQ(errors.size(), 1u);
-  EXPECT_NE(errors[0].find("changed while read"), std::string::npos) << errors[0];
+  test::write_file(dir / "a", std::string(3 * kDataChunk, 'a'));
+  LocalFile f = scanned(dir / "a", "a");
+  ASSERT_EQ(::truncate((dir / "a").c_str(), 5), 0);
+  auto [frames, errors] = send_one(f);
+  expect_abandoned(frames, errors, (dir / "a") + ": changed while being sent");
+  for (auto& frame : frames) EXPECT_NE(frame.type, FrameType::data);  // no padding
+}
+
+TEST(FrameStream, FileTouchedSinceTheScanIsAbandoned) {
+  test::TempDir dir;
+  test::write_file(dir / "a", "same size");
+  LocalFile f = scanned(dir / "a", "a");
+  f.mtime_nsec = (f.mtime_nsec + 1) % 1000000000;
+  auto [frames, errors] = send_one(f);
+  expect_abandoned(frames, errors, (dir / "a") + ": changed while being sent");
+}
+
+TEST(FrameStream, UnreadableFileIsAbandonedAndNamed) {
+  test::TempDir dir;
+  LocalFile f{dir / "gone", "gone", 0644, 0, 0, 10};
+  auto [frames, errors] = send_one(f);
+  expect_abandoned(frames, errors, (dir / "gone") + ": No such file or directory");
 }
 
 TEST(FrameStream, ArchivePartsInOrder) {

@@ -1,0 +1,50 @@
+# The sshd serving one host's connection killed in the middle of a push: that host fails on one
+# line, the others complete; it has no truncated file under a final name and no temporary one;
+# a re-run completes it, sending only what it lacks.
+source "$(dirname "$0")/../lib/ssh_common.sh"
+source "$(dirname "$0")/../lib/push_common.sh"
+[[ $EUID -eq 0 ]] || skip "needs an account per host (root)"
+(( CLUSTER_SIZE >= 3 )) || skip "needs 3 hosts"
+hosts=$(head -n 3 "$HOSTFILE" | paste -sd,)
+dest=sshdkilled.$$  # the homes may be shared by concurrent test clusters: a name of this run's
+clean_on_hosts 3 "$dest"
+mkdir "$SCRATCH/src"
+for f in a b c d; do head -c 33554432 /dev/urandom > "$SCRATCH/src/$f"; done
+"$PDX" -F "$CONFIG" -w "$hosts" push "$PDX_SRC/README.md" "$dest/warm/" > /dev/null 2>&1  # deploy
+
+"$PDX" -F "$CONFIG" -w "$hosts" push "$SCRATCH/src" "$dest/" > "$SCRATCH/stdout" 2> "$SCRATCH/stderr" &
+pid=$!
+at_exit "kill -KILL $pid 2> /dev/null"
+landed=$(home_of 2)/$dest/src
+for _ in $(seq 2400); do  # until a first file is named on host 2: the rest is under way
+  [[ -n $(ls -A "$landed" 2> /dev/null) ]] && break
+  kill -0 "$pid" 2> /dev/null || fail "the push ended early: $(cat "$SCRATCH/stderr")"
+  sleep 0.05
+done
+[[ -n $(ls -A "$landed" 2> /dev/null) ]] || fail "nothing reached host 2"
+kill_sshd_of "$(stat -c %U "$(home_of 2)")" "agent --receive=$dest/"
+wait "$pid"
+status=$?
+out=$(cat "$SCRATCH/stdout")
+err=$(cat "$SCRATCH/stderr")
+expect_status 255
+expect_eq "$out" "pdx: 127.0.0.[1,3]: 128.0 MiB in 4 files" "complete hosts"
+expect_lines "$err" 1 "failures"
+expect_contains "$err" "pdx: $(host 2): "
+kept=0
+for f in a b c d; do
+  [[ -e $landed/$f ]] || continue
+  cmp -s "$SCRATCH/src/$f" "$landed/$f" || fail "host 2: $f under its final name but truncated"
+  kept=$(( kept + 1 ))
+done
+(( kept < 4 )) || fail "the push to host 2 completed before its sshd was killed"
+no_leftovers "$(home_of 2)/$dest"
+
+run_ssh -w "$hosts" push "$SCRATCH/src" "$dest/"
+expect_status 0
+expect_contains "$out" "pdx: $(host 2): $(( (4 - kept) * 32 )).0 MiB in $(( 4 - kept )) file"
+expect_contains "$out" "pdx: 127.0.0.[1,3]: up to date"
+for i in 1 2 3; do
+  same_tree "$SCRATCH/src" "$(home_of "$i")/$dest/src"
+  no_leftovers "$(home_of "$i")/$dest"
+done
