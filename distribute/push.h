@@ -21,12 +21,15 @@
 
 namespace pdx {
 
+class ProgressMeter;
+
 struct PushOptions {
   std::vector<std::string> sources;
   std::string dest;  // as typed: %h %n substituted per host, a trailing '/' kept
   bool extract = false;
   std::string agent;  // --agent PATH; empty: self-deploy
   std::size_t fanout = 64;
+  ProgressMeter* progress = nullptr;  // told of the bytes hosts take and the hosts that end
 };
 
 struct PushedHost {
@@ -47,15 +50,5 @@ struct PushReport {
 /// FatalError when pdx cannot read its own binary to deploy it.
 PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
                 const PushOptions& options);
-
-/// The folded report: "pdx: HOSTS: 256 MiB in 3 files" per outcome (stdout), and
-/// "pdx: HOSTS: REASON (PATH)" per failure (stderr). Hosts with equal lines fold.
-struct PushText {
-  std::string out, err;
-};
-PushText push_text(const std::vector<std::string>& labels, const PushReport& report);
-
-/// 0 all hosts complete; 255 a host unreachable; else 1 when a host or a file failed.
-int push_exit_status(const PushReport& report);
 
 }  // namespace pdx
