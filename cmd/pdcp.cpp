@@ -18,6 +18,7 @@
 #include "core/output.h"
 #include "distribute/pull.h"
 #include "distribute/push.h"
+#include "distribute/push_report.h"
 #include "distribute/remote_commands.h"
 
 namespace pdx {

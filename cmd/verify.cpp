@@ -9,6 +9,7 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "core/output.h"
+#include "distribute/progress_meter.h"
 #include "distribute/reference.h"
 #include "distribute/remote_commands.h"
 #include "distribute/verify.h"
@@ -18,7 +19,7 @@ namespace pdx {
 int cmd_verify(int argc, char** argv) {
   HostOptions o;
   std::string remote_dir, against, manifest;
-  bool hash = false;
+  bool hash = false, json = false, progress = false, no_progress = false;
   CLI::App app{
       "Count (and hash) the files under REMOTE_DIR on every host, and compare.\n"
       "Usage: pdx verify -w HOSTS [options] REMOTE_DIR [--against DIR | -m MANIFEST] "
@@ -32,6 +33,9 @@ int cmd_verify(int argc, char** argv) {
                  "Compare with the file count and bytes of a manifest (pdx pack -m)")
       ->excludes(against_option);
   app.add_flag("--hash", hash, "Compare contents too (SHA-256, on all cores of each host)");
+  app.add_flag("--json", json, "Report one JSON object per host on stdout");
+  app.add_flag("--progress", progress, "Show the progress line even when stderr is no terminal");
+  app.add_flag("--no-progress", no_progress, "Show no progress line")->excludes("--progress");
   if (auto status = parse_cli(app, argc, argv)) return *status;
   if (hash && !manifest.empty())
     throw UsageError("a manifest holds no hashes of files: use --hash with --against");
@@ -46,10 +50,15 @@ int cmd_verify(int argc, char** argv) {
   }
   run.tmpl.command = verify_command(remote_dir, hash);
   run.tmpl.substitute = false;  // the command is pdx's own: run as written, under -R exec too
-  VerifyOptions options{remote_dir, reference ? &*reference : nullptr, o.fanout};
+  ProgressLine line(progress_wanted(progress, no_progress), Measure::hosts, run.hosts.size());
+  VerifyOptions options{remote_dir, reference ? &*reference : nullptr, o.fanout, line.meter()};
   std::vector<HostOutcome> outcomes =
       verify(*run.transport, make_jobs(run.hosts, run.tmpl), options);
-  write_all(STDERR_FILENO, outcome_report(run.labels(), outcomes));
+  line.stop();
+  if (json)
+    write_all(STDOUT_FILENO, outcome_json(run.labels(), outcomes));
+  else
+    write_all(STDERR_FILENO, outcome_report(run.labels(), outcomes));
   return outcome_exit_status(outcomes);
 }
 

@@ -2,20 +2,85 @@
 
 #include <algorithm>
 
+#include "core/json.h"
 #include "core/summary.h"
 
 namespace pdx {
 
+JsonFields& JsonFields::member(std::string_view key, std::string_view json) {
+  if (!members_.empty()) members_ += ',';
+  members_ += json_string(key);
+  members_ += ':';
+  members_ += json;
+  return *this;
+}
+
+JsonFields& JsonFields::number(std::string_view key, std::int64_t value) {
+  return member(key, std::to_string(value));
+}
+
+JsonFields& JsonFields::boolean(std::string_view key, bool value) {
+  return member(key, value ? "true" : "false");
+}
+
+JsonFields& JsonFields::string(std::string_view key, std::string_view value) {
+  return member(key, json_string(value));
+}
+
+JsonFields& JsonFields::string_or_null(std::string_view key, std::string_view value) {
+  return value.empty() ? member(key, "null") : string(key, value);
+}
+
+JsonFields& JsonFields::strings(std::string_view key, const std::vector<std::string>& values) {
+  std::string array = "[";
+  for (const auto& value : values) array += (array.size() > 1 ? "," : "") + json_string(value);
+  return member(key, array + "]");
+}
+
+JsonFields& JsonFields::objects(std::string_view key, const std::vector<JsonFields>& values) {
+  std::string array = "[";
+  for (const auto& value : values) array += (array.size() > 1 ? "," : "") + value.object();
+  return member(key, array + "]");
+}
+
+JsonFields& JsonFields::append(const JsonFields& other) {
+  if (!members_.empty() && !other.members_.empty()) members_ += ',';
+  members_ += other.members_;
+  return *this;
+}
+
 std::optional<HostOutcome> unfinished(const HostResult& result) {
   if (result.failure == Failure::none && result.signal.empty()) return std::nullopt;
-  return HostOutcome{exit_status_of(result), describe(result)};
+  std::string what = describe(result);
+  return HostOutcome{exit_status_of(result), what, what, {}};
+}
+
+void FoldedReport::add(const std::string& label, std::string text) {
+  labels_.push_back(label);
+  texts_.push_back(std::move(text));
+}
+
+std::string FoldedReport::str() const {
+  return folded_lines(labels_, texts_);
 }
 
 std::string outcome_report(const std::vector<std::string>& labels,
                            const std::vector<HostOutcome>& outcomes) {
-  std::vector<std::string> whats;
-  for (const auto& outcome : outcomes) whats.push_back(outcome.what);
-  return folded_lines(labels, whats);
+  FoldedReport report;
+  for (std::size_t i = 0; i < outcomes.size(); ++i) report.add(labels[i], outcomes[i].what);
+  return report.str();
+}
+
+std::string outcome_json(const std::vector<std::string>& labels,
+                         const std::vector<HostOutcome>& outcomes) {
+  std::string lines;
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    JsonFields line;
+    line.string("host", labels[i]).number("status", outcomes[i].status);
+    line.append(outcomes[i].figures).string_or_null("error", outcomes[i].error);
+    lines += line.object() + "\n";
+  }
+  return lines;
 }
 
 int outcome_exit_status(const std::vector<HostOutcome>& outcomes) {

@@ -5,6 +5,7 @@
 #include "core/executor.h"
 #include "core/output.h"
 #include "distribute/host_directory.h"
+#include "distribute/progress_meter.h"
 #include "distribute/unpack_process.h"
 
 namespace pdx {
@@ -16,6 +17,7 @@ struct Receiver {
   std::optional<UnpackProcess> unpack;  // started with the first byte of the stream
   std::optional<Error> failed;          // the first failure to start or feed it
   StderrFirstLine complaint;
+  std::uint64_t bytes = 0;  // of the stream received
 };
 
 class PullSink : public OutputSink {
@@ -29,6 +31,7 @@ class PullSink : public OutputSink {
       r.complaint.add(bytes);
       return;
     }
+    r.bytes += bytes.size();
     if (r.failed) return;
     if (!r.unpack) {
       std::string dir = options_.local_dir;
@@ -58,16 +61,22 @@ class PullSink : public OutputSink {
 
  private:
   static HostOutcome outcome(const Receiver& r, const HostResult& result) {
-    if (auto lost = unfinished(result)) return *lost;
-    std::string what;
-    if (r.failed) what = r.failed->message;
+    HostOutcome o = unfinished(result).value_or(ended(r, result));
+    o.figures.number("bytes", static_cast<std::int64_t>(r.bytes));
+    return o;
+  }
+
+  // A host whose tar exited: "pulled", or its complaint and what unpack refused.
+  static HostOutcome ended(const Receiver& r, const HostResult& result) {
+    std::string error;
+    if (r.failed) error = r.failed->message;
     if (result.exit_status != 0) {
       std::string complaint = r.complaint.text();
       if (complaint.empty()) complaint = "tar exit " + std::to_string(result.exit_status);
-      what += (what.empty() ? "" : "; ") + complaint;
+      error += (error.empty() ? "" : "; ") + complaint;
     }
-    if (what.empty()) return {0, "pulled"};
-    return {1, what};
+    if (error.empty()) return {0, "pulled", "", {}};
+    return {1, error, error, {}};
   }
 
   const std::vector<Job>& jobs_;
@@ -81,7 +90,8 @@ class PullSink : public OutputSink {
 std::vector<HostOutcome> pull(Transport& transport, const std::vector<Job>& jobs,
                               const PullOptions& options) {
   PullSink sink(jobs, options);
-  execute(transport, jobs, sink, {options.fanout, 0});
+  MeteredSink metered(sink, options.progress, MeteredSink::Count::hosts_and_output);
+  execute(transport, jobs, metered, {options.fanout, 0});
   return sink.take();
 }
 

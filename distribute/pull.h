@@ -14,11 +14,14 @@
 
 namespace pdx {
 
+class ProgressMeter;
+
 struct PullOptions {
   std::string local_dir;
   std::vector<std::string> unpacker;  // the pdx binary and "unpack"
   std::size_t fanout = 64;
   bool host_directories = true;  // LOCAL_DIR/<host>/; false: LOCAL_DIR itself (rpdcp's NAME.HOST)
+  ProgressMeter* progress = nullptr;  // told of the bytes received and the hosts that end
 };
 
 /// Runs the jobs (their commands pull_command's) and unpacks what each host sends. One outcome

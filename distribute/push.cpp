@@ -8,15 +8,14 @@
 #include <memory>
 
 #include "archive/part_reader.h"
-#include "archive/size.h"
 #include "base/error.h"
 #include "base/fd.h"
 #include "core/executor.h"
-#include "core/summary.h"
 #include "distribute/frame_stream.h"
 #include "distribute/host_outcome.h"
 #include "distribute/manifest_check.h"
 #include "distribute/posix_push.h"
+#include "distribute/progress_meter.h"
 #include "distribute/push_plan.h"
 #include "distribute/relay_chain.h"
 #include "distribute/remote_agent.h"
@@ -50,14 +49,16 @@ class Passes {
   // Runs `command` on `which`; a host that fails to run it (unreachable, interrupted) is
   // recorded and left out of what is returned: index -> reply of the hosts that ran it.
   std::vector<std::pair<std::size_t, Reply>> run(const Indices& which, const std::string& command,
-                                                 const InputFor& input = {}) {
+                                                 const InputFor& input = {},
+                                                 ProgressMeter* progress = nullptr) {
     std::vector<std::pair<std::size_t, Reply>> ran;
     if (which.empty() || interrupted_) return ran;
     std::vector<Job> jobs = jobs_for(which, command);
     for (std::size_t k = 0; k < jobs.size(); ++k)
       if (input) jobs[k].stdin_source = input(k);
     ReplySink sink(jobs.size());
-    execute(transport_, jobs, sink, {fanout_, 0});
+    MeteredSink metered(sink, progress, MeteredSink::Count::hosts);
+    execute(transport_, jobs, metered, {fanout_, 0});
     for (std::size_t k = 0; k < which.size(); ++k) {
       Reply& reply = sink.replies()[k];
       if (reply.result.failure == Failure::interrupted) interrupted_ = true;
@@ -91,9 +92,11 @@ class Passes {
   // at once; readers not in `members` (by position) are finished at once. `streams` broadcasts
   // run at once: they share the memory of one window.
   std::shared_ptr<Broadcast> broadcast(int input, std::size_t readers,
-                                       const std::vector<bool>& members,
-                                       std::size_t streams = 1) const {
+                                       const std::vector<bool>& members, std::size_t streams = 1,
+                                       ProgressMeter* progress = nullptr) const {
     Broadcast::Options options;
+    if (progress)
+      options.on_consume = [progress](std::size_t, std::size_t n) { progress->add_bytes(n); };
     options.spool = readers > fanout_;
     options.window = std::max(options.window / streams, 4 * options.chunk);
     auto started = Broadcast::start(input, readers, options);
@@ -213,7 +216,7 @@ struct Group {
 
 // Pass 3: each group's stream to its hosts.
 void receive(Passes& passes, std::vector<Group>& groups, const AgentLocation& agent,
-             const std::string& dest, PushReport& report) {
+             const std::string& dest, PushReport& report, ProgressMeter* progress) {
   Indices receivers;
   std::vector<std::size_t> group_of;  // by position in receivers
   for (std::size_t g = 0; g < groups.size(); ++g)
@@ -225,11 +228,12 @@ void receive(Passes& passes, std::vector<Group>& groups, const AgentLocation& ag
   for (std::size_t g = 0; g < groups.size(); ++g) {
     std::vector<bool> members(receivers.size());
     for (std::size_t k = 0; k < receivers.size(); ++k) members[k] = group_of[k] == g;
-    sources.push_back(
-        passes.broadcast(groups[g].stream->input(), receivers.size(), members, groups.size()));
+    sources.push_back(passes.broadcast(groups[g].stream->input(), receivers.size(), members,
+                                       groups.size(), progress));
   }
-  auto replies = passes.run(receivers, agent_command(agent, {"--receive=" + dest}),
-                            [&](std::size_t k) { return sources[group_of[k]]; });
+  auto replies = passes.run(
+      receivers, agent_command(agent, {"--receive=" + dest}),
+      [&](std::size_t k) { return sources[group_of[k]]; }, progress);
   sources.clear();  // before the streams they read
   for (auto& [i, reply] : replies) read_receipt(reply, report.hosts[i]);
   for (auto& group : groups)
@@ -323,14 +327,33 @@ void push_without_agent(Passes& passes, const Reasons& posix, const PushSources&
   for (auto& e : (*made)->finish()) report.local.push_back(std::move(e));
 }
 
+// The meter's total: each group's bytes times its hosts (an archive's parts' size with
+// --extract); the hosts that receive nothing have ended.
+void meter_plan(ProgressMeter& meter, const std::vector<Group>& groups, const PushSources& sources,
+                std::uint64_t archive_bytes, const PushReport& report) {
+  std::vector<bool> receiving(report.hosts.size());
+  for (const auto& group : groups) {
+    std::uint64_t bytes = archive_bytes;  // 0 without --extract; no files with it
+    for (std::size_t f : group.plan.files) bytes += layout_of(sources, group.plan).files[f].size;
+    meter.add_total(bytes * group.hosts.size());
+    for (std::size_t i : group.hosts) receiving[i] = true;
+  }
+  for (std::size_t i = 0; i < report.hosts.size(); ++i) {
+    const PushedHost& o = report.hosts[i];
+    if (!receiving[i]) meter.host_ended(o.result.failure != Failure::none || !o.error.empty());
+  }
+}
+
 }  // namespace
 
 PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
                 const PushOptions& options) {
   PushSources sources;
+  std::uint64_t archive_bytes = 0;
   if (options.extract) {
     PartReader parts(options.sources);
     if (auto checked = parts.check(); !checked) throw UsageError(checked.error());
+    archive_bytes = parts.total_size();
   } else {
     auto scanned = scan_sources(options.sources, options.dest);
     if (!scanned) throw UsageError(scanned.error());
@@ -384,70 +407,11 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
       group.stream = std::move(*stream);
     }
   }
-  receive(passes, groups, *agent, options.dest, report);
+  if (options.progress) meter_plan(*options.progress, groups, sources, archive_bytes, report);
+  receive(passes, groups, *agent, options.dest, report, options.progress);
   push_without_agent(passes, posix, sources, options, report);
   if (options.manifest) check_manifest(*options.manifest, report);
   return report;
-}
-
-namespace {
-
-// Lines "pdx: HOSTS: TEXT", hosts with the same text folded, in order of first appearance.
-class FoldedLines {
- public:
-  void add(const std::string& text, const std::string& label) {
-    auto it = std::find_if(lines_.begin(), lines_.end(), [&](auto& l) { return l.first == text; });
-    if (it == lines_.end()) it = lines_.insert(lines_.end(), {text, {}});
-    it->second.push_back(label);
-  }
-  std::string str() const {
-    std::string out;
-    for (const auto& [text, labels] : lines_)
-      out += "pdx: " + fold_names(labels) + ": " + text + "\n";
-    return out;
-  }
-
- private:
-  std::vector<std::pair<std::string, std::vector<std::string>>> lines_;
-};
-
-bool complete(const PushedHost& o) {
-  return o.result.failure == Failure::none && o.error.empty() && o.failed.empty();
-}
-
-}  // namespace
-
-PushText push_text(const std::vector<std::string>& labels, const PushReport& report) {
-  FoldedLines done, failed;
-  for (std::size_t i = 0; i < report.hosts.size(); ++i) {
-    const PushedHost& o = report.hosts[i];
-    if (o.result.failure != Failure::none) failed.add(describe(o.result), labels[i]);
-    if (!o.error.empty()) failed.add(o.error, labels[i]);
-    for (const auto& f : o.failed) failed.add(f.reason + " (" + f.path + ")", labels[i]);
-    if (!complete(o)) continue;
-    if (o.up_to_date) {
-      done.add("up to date", labels[i]);
-    } else {
-      std::uint64_t n = o.written.files;
-      done.add(
-          human_size(o.written.bytes) + " in " + std::to_string(n) + (n == 1 ? " file" : " files"),
-          labels[i]);
-    }
-  }
-  PushText text{done.str(), failed.str()};
-  for (const auto& e : report.local) text.err += "pdx: error: " + e + "\n";
-  return text;
-}
-
-int push_exit_status(const PushReport& report) {
-  int status = report.local.empty() ? kExitOk : kExitFailure;
-  for (const auto& o : report.hosts) {
-    if (o.result.failure != Failure::none)
-      status = std::max(status, exit_status_of(o.result));
-    else if (!complete(o))
-      status = std::max(status, int(kExitFailure));
-  }
-  return status;
 }
 
 }  // namespace pdx

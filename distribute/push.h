@@ -26,6 +26,8 @@
 
 namespace pdx {
 
+class ProgressMeter;
+
 struct PushOptions {
   std::vector<std::string> sources;
   std::string dest;  // as typed: %h %n substituted per host, a trailing '/' kept
@@ -38,6 +40,7 @@ struct PushOptions {
   std::optional<Manifest> manifest;  // -m, with extract: each host's counts checked against it
   bool relay = false;                // --relay: host to host (distribute/relay_chain.h)
   RelayOptions relay_options;
+  ProgressMeter* progress = nullptr;  // told of the bytes hosts take and the hosts that end
 };
 
 struct PushedHost {
@@ -58,15 +61,5 @@ struct PushReport {
 /// FatalError when pdx cannot read its own binary to deploy it.
 PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
                 const PushOptions& options);
-
-/// The folded report: "pdx: HOSTS: 256 MiB in 3 files" per outcome (stdout), and
-/// "pdx: HOSTS: REASON (PATH)" per failure (stderr). Hosts with equal lines fold.
-struct PushText {
-  std::string out, err;
-};
-PushText push_text(const std::vector<std::string>& labels, const PushReport& report);
-
-/// 0 all hosts complete; 255 a host unreachable; else 1 when a host or a file failed.
-int push_exit_status(const PushReport& report);
 
 }  // namespace pdx

@@ -8,6 +8,7 @@
 #include "archive/size.h"
 #include "core/executor.h"
 #include "core/output.h"
+#include "distribute/progress_meter.h"
 #include "distribute/remote_commands.h"
 
 namespace pdx {
@@ -29,8 +30,14 @@ std::string counts(std::uint64_t files, std::uint64_t bytes) {
 std::string names_part(std::uint64_t count, const char* what,
                        const std::vector<std::string>& names) {
   std::string text = std::to_string(count) + " " + what + " (";
-  for (std::size_t i = 0; i < names.size(); ++i) text += (i ? ", " : "") + names[i];
+  for (std::size_t i = 0; i < names.size(); ++i) text += (i ? ", " : "") + printable(names[i]);
   return text + (count > names.size() ? ", ...)" : ")");
+}
+
+// "missing":2,"missing_names":["a/b","c"]
+void names_figures(JsonFields& figures, std::uint64_t count, const std::string& what,
+                   const std::vector<std::string>& names) {
+  figures.number(what, static_cast<std::int64_t>(count)).strings(what + "_names", names);
 }
 
 }  // namespace
@@ -54,7 +61,7 @@ void HostTally::add(const ListingRecord& r) {
   const Reference::File* file = reference_->find(r.name);
   if (!file) {
     if (!is_size) return;  // counted with its size record
-    if (extra_++ < kNamesShown) extra_names_.push_back(printable(r.name));
+    if (extra_++ < kNamesShown) extra_names_.emplace_back(r.name);
     return;
   }
   auto at = static_cast<std::size_t>(file - reference_->files.data());
@@ -67,33 +74,47 @@ void HostTally::add(const ListingRecord& r) {
 }
 
 HostOutcome HostTally::outcome() const {
+  HostOutcome o;
+  o.figures.number("files", static_cast<std::int64_t>(files_))
+      .number("bytes", static_cast<std::int64_t>(bytes_));
   if (!reference_) {
     char digest[17];
     std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(digest_));
-    return {0, counts(files_, bytes_) + ", listing " + std::string(digest, 8)};
+    o.what = counts(files_, bytes_) + ", listing " + std::string(digest, 8);
+    o.figures.string("listing", std::string(digest, 8));
+    return o;
   }
   if (!reference_->has_names) {
-    if (files_ == reference_->file_count && bytes_ == reference_->bytes)
-      return {0, "match: " + counts(files_, bytes_)};
-    return {1, "differs: " + counts(files_, bytes_) + "; the manifest says " +
-                   counts(reference_->file_count, reference_->bytes)};
+    o.status = files_ == reference_->file_count && bytes_ == reference_->bytes ? 0 : 1;
+    o.what = o.status == 0 ? "match: " + counts(files_, bytes_)
+                           : "differs: " + counts(files_, bytes_) + "; the manifest says " +
+                                 counts(reference_->file_count, reference_->bytes);
+    o.figures.string("result", o.status == 0 ? "match" : "differs");
+    return o;
   }
   std::uint64_t missing = 0, changed = 0;
   std::vector<std::string> missing_names, changed_names;
   for (std::size_t i = 0; i < seen_.size(); ++i) {
     const std::string& name = reference_->files[i].name;
-    if (!seen_[i] && missing++ < kNamesShown) missing_names.push_back(printable(name));
-    if (seen_[i] && changed_[i] && changed++ < kNamesShown)
-      changed_names.push_back(printable(name));
+    if (!seen_[i] && missing++ < kNamesShown) missing_names.push_back(name);
+    if (seen_[i] && changed_[i] && changed++ < kNamesShown) changed_names.push_back(name);
   }
-  if (missing == 0 && changed == 0 && extra_ == 0) return {0, "match: " + counts(files_, bytes_)};
+  o.status = missing == 0 && changed == 0 && extra_ == 0 ? 0 : 1;
+  o.figures.string("result", o.status == 0 ? "match" : "differs");
+  names_figures(o.figures, missing, "missing", missing_names);
+  names_figures(o.figures, extra_, "extra", extra_names_);
+  names_figures(o.figures, changed, "changed", changed_names);
+  if (o.status == 0) {
+    o.what = "match: " + counts(files_, bytes_);
+    return o;
+  }
   std::vector<std::string> parts;
   if (missing) parts.push_back(names_part(missing, "missing", missing_names));
   if (extra_) parts.push_back(names_part(extra_, "extra", extra_names_));
   if (changed) parts.push_back(names_part(changed, "changed", changed_names));
-  std::string what = "differs:";
-  for (std::size_t i = 0; i < parts.size(); ++i) what += (i ? ", " : " ") + parts[i];
-  return {1, what};
+  o.what = "differs:";
+  for (std::size_t i = 0; i < parts.size(); ++i) o.what += (i ? ", " : " ") + parts[i];
+  return o;
 }
 
 namespace {
@@ -106,6 +127,10 @@ struct Listener {
   std::optional<Error> failed;  // a malformed listing
   StderrFirstLine complaint;
 };
+
+HostOutcome listing_failed(const std::string& error) {
+  return {1, error, error, {}};
+}
 
 class VerifySink : public OutputSink {
  public:
@@ -131,14 +156,14 @@ class VerifySink : public OutputSink {
     if (auto lost = unfinished(result)) {
       outcomes_[index] = *lost;
     } else if (result.exit_status == kNoDirectoryStatus) {
-      outcomes_[index] = {1, printable(options_.remote_dir) + ": no such directory"};
+      outcomes_[index] = listing_failed(printable(options_.remote_dir) + ": no such directory");
     } else if (auto ended = l.parser.end(); l.failed || !ended) {
-      outcomes_[index] = {1, l.failed ? l.failed->message : ended.error()};
+      outcomes_[index] = listing_failed(l.failed ? l.failed->message : ended.error());
     } else if (result.exit_status != 0) {
       std::string complaint = l.complaint.text();
-      outcomes_[index] = {1, complaint.empty()
-                                 ? "listing failed with exit " + std::to_string(result.exit_status)
-                                 : complaint};
+      outcomes_[index] = listing_failed(complaint.empty() ? "listing failed with exit " +
+                                                                std::to_string(result.exit_status)
+                                                          : complaint);
     } else {
       outcomes_[index] = l.tally.outcome();
     }
@@ -157,11 +182,13 @@ void mark_odd_hosts(std::vector<HostOutcome>& outcomes) {
   std::map<std::string, std::size_t> hosts_by_listing;
   for (const auto& o : outcomes)
     if (o.status == 0) ++hosts_by_listing[o.what];
-  if (hosts_by_listing.size() < 2) return;
   auto common = std::max_element(hosts_by_listing.begin(), hosts_by_listing.end(),
                                  [](const auto& a, const auto& b) { return a.second < b.second; });
-  for (auto& o : outcomes)
-    if (o.status == 0 && o.what != common->first) o.status = 1;
+  for (auto& o : outcomes) {
+    if (o.status != 0) continue;
+    if (hosts_by_listing.size() > 1 && o.what != common->first) o.status = 1;
+    o.figures.string("result", o.status == 0 ? "match" : "differs");
+  }
 }
 
 }  // namespace
@@ -169,7 +196,8 @@ void mark_odd_hosts(std::vector<HostOutcome>& outcomes) {
 std::vector<HostOutcome> verify(Transport& transport, const std::vector<Job>& jobs,
                                 const VerifyOptions& options) {
   VerifySink sink(jobs.size(), options);
-  execute(transport, jobs, sink, {options.fanout, 0});
+  MeteredSink metered(sink, options.progress, MeteredSink::Count::hosts);
+  execute(transport, jobs, metered, {options.fanout, 0});
   std::vector<HostOutcome> outcomes = sink.take();
   if (!options.reference) mark_odd_hosts(outcomes);
   return outcomes;

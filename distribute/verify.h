@@ -18,6 +18,8 @@
 
 namespace pdx {
 
+class ProgressMeter;
+
 /// One host's listing, added up: counts, an order-free digest of every record, and, against a
 /// reference with names, what is missing, extra or changed.
 class HostTally {
@@ -26,7 +28,9 @@ class HostTally {
   explicit HostTally(const Reference* reference);
   void add(const ListingRecord& record);
   /// "match: 3 files, 1.0 KiB" / "differs: 1 missing (a), 2 changed (b, c)" against the
-  /// reference; without one "3 files, 1.0 KiB, listing 0123abcd" (status 0).
+  /// reference; without one "3 files, 1.0 KiB, listing 0123abcd" (status 0). Its figures:
+  /// files, bytes, result (match / differs; not without a reference: verify() decides), and
+  /// against names missing, extra, changed with the first names of each, as they came.
   HostOutcome outcome() const;
 
  private:
@@ -36,13 +40,14 @@ class HostTally {
   std::uint64_t digest_ = 0;
   std::vector<bool> seen_, changed_;  // by reference file
   std::uint64_t extra_ = 0;
-  std::vector<std::string> extra_names_;  // the first few
+  std::vector<std::string> extra_names_;  // the first few, as the host sent them
 };
 
 struct VerifyOptions {
   std::string remote_dir;  // for messages
   const Reference* reference = nullptr;
   std::size_t fanout = 64;
+  ProgressMeter* progress = nullptr;  // told of the hosts that end
 };
 
 /// Runs the jobs (their commands verify_command's); one outcome per job. Without a reference,

@@ -234,6 +234,7 @@ Broadcast::Piece Broadcast::next(std::size_t index) {
 }
 
 void Broadcast::consume(std::size_t index, std::size_t n) {
+  if (n > 0 && options_.on_consume) options_.on_consume(index, n);
   {
     std::lock_guard lock(mutex_);
     Reader& reader = readers_[index];

@@ -16,7 +16,8 @@
 //   reading thread:  read chunk -> [spool] -> window (drop what every reader passed) -> wait?
 //   reader i:        next(i) -> bytes | wait (on_ready(i) fires once) | end | failed
 //                    on_stall(i): told when it is failed for holding the window
-//                    consume(i, n) after the bytes are taken; finish(i) when done
+//                    consume(i, n) after the bytes are taken (Options::on_consume is told);
+//                    finish(i) when done
 //
 // Thread-safety: every member may be called from any thread; each reader index is used by one
 // caller at a time. The callbacks given to on_ready() are called on the reading thread or in
@@ -46,6 +47,9 @@ class Broadcast {
     std::size_t window = 16 * 1024 * 1024;   // bytes kept in memory at most (rounded up to chunks)
     std::chrono::milliseconds stall{60000};  // a reader that holds the window this long fails
     bool spool = false;                      // readers may start late: keep everything on disk
+    /// Told of the bytes a reader takes, in consume()'s caller, outside the broadcast's lock: a
+    /// progress meter's counter (distribute/progress_meter.h). Cheap and thread-safe, or empty.
+    std::function<void(std::size_t reader, std::size_t bytes)> on_consume;
   };
 
   /// What next() found at a reader's position.

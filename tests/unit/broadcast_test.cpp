@@ -59,6 +59,20 @@ TEST(Broadcast, EveryReaderGetsEveryByteAtItsOwnPace) {
   for (auto& g : got) EXPECT_EQ(g.get(), data);
 }
 
+TEST(Broadcast, OnConsumeCountsWhatEachReaderTook) {
+  std::string data = pattern(50000);
+  test::PipeFeeder feeder(data);
+  Broadcast::Options o = small();
+  std::atomic<std::uint64_t> taken[2] = {0, 0};
+  o.on_consume = [&taken](std::size_t reader, std::size_t n) { taken[reader] += n; };
+  auto b = *Broadcast::start(feeder.fd(), 2, o);
+  auto first = std::async(std::launch::async, [&] { return drain(*b, 0, 333); });
+  EXPECT_EQ(drain(*b, 1, 4000), data);
+  EXPECT_EQ(first.get(), data);
+  EXPECT_EQ(taken[0], data.size());
+  EXPECT_EQ(taken[1], data.size());
+}
+
 TEST(Broadcast, EmptyInputEndsAtOnce) {
   test::PipeFeeder feeder("");
   auto b = *Broadcast::start(feeder.fd(), 2, small());

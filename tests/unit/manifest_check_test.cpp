@@ -1,4 +1,5 @@
 #include "distribute/manifest_check.h"
+#include "distribute/push_report.h"
 
 #include <gtest/gtest.h>
 

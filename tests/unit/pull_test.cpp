@@ -72,7 +72,16 @@ TEST(Pull, TheHostsComplaintNamesTheFile) {
   EXPECT_NE(outcomes[0].what.find("./none: Cannot stat"), std::string::npos) << outcomes[0].what;
   EXPECT_EQ(test::read_file(dir / "out/u@%5B%3A%3A1%5D%3A22/f"), "data");
   EXPECT_EQ(outcomes[1].what, "nope");
+  EXPECT_EQ(outcomes[1].error, "nope");
   EXPECT_FALSE(std::filesystem::exists(dir / "out/h1"));  // nothing came: nothing made
+}
+
+TEST(Pull, JsonCountsTheBytesReceived) {
+  test::TempDir dir;
+  auto outcomes = pull_with({"head -c 10240 /dev/zero", "printf ''"}, dir / "out");
+  EXPECT_EQ(outcome_json({"a", "b"}, outcomes),
+            "{\"host\":\"a\",\"status\":0,\"bytes\":10240,\"error\":null}\n"
+            "{\"host\":\"b\",\"status\":0,\"bytes\":0,\"error\":null}\n");
 }
 
 TEST(Pull, WhatTheUnpackerRefusesFailsTheHost) {

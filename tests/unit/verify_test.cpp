@@ -44,6 +44,10 @@ TEST(HostTally, SaysWhatIsMissingExtraAndChanged) {
   HostOutcome o = tally.outcome();
   EXPECT_EQ(o.status, 1);
   EXPECT_EQ(o.what, "differs: 2 missing (b, c), 1 extra (x\\n), 1 changed (a)");
+  EXPECT_EQ(o.figures.object(),
+            "{\"files\":2,\"bytes\":10,\"result\":\"differs\",\"missing\":2,"
+            "\"missing_names\":[\"b\",\"c\"],\"extra\":1,\"extra_names\":[\"x\\n\"],"
+            "\"changed\":1,\"changed_names\":[\"a\"]}");
 }
 
 TEST(HostTally, ShowsTheFirstFewNames) {
@@ -73,6 +77,7 @@ TEST(HostTally, ManifestComparesCounts) {
   for (auto r : {sized("a", 1), sized("b", 2)}) same.add(r);
   fewer.add(sized("a", 1));
   EXPECT_EQ(same.outcome().what, "match: 2 files, 3 B");
+  EXPECT_EQ(same.outcome().figures.object(), "{\"files\":2,\"bytes\":3,\"result\":\"match\"}");
   EXPECT_EQ(fewer.outcome().what, "differs: 1 file, 1 B; the manifest says 2 files, 3 B");
 }
 
@@ -108,6 +113,14 @@ TEST(Verify, OddHostStandsOutWithoutReference) {
   EXPECT_EQ(outcomes[2].status, 1);
   EXPECT_EQ(outcomes[0].what, outcomes[3].what);
   EXPECT_NE(outcomes[0].what, outcomes[2].what);
+  std::string json = outcome_json({"a", "b", "c", "d"}, outcomes);
+  EXPECT_NE(json.find("\"host\":\"a\",\"status\":0,\"files\":2,\"bytes\":3,\"listing\":"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"result\":\"match\",\"error\":null}\n{\"host\":\"b\""), std::string::npos);
+  EXPECT_NE(json.find("\"host\":\"c\",\"status\":1,\"files\":1"), std::string::npos);
+  EXPECT_NE(json.find("\"result\":\"differs\",\"error\":null}\n{\"host\":\"d\""),
+            std::string::npos);
 }
 
 TEST(Verify, FailuresOfTheListingAreNamed) {
@@ -117,6 +130,7 @@ TEST(Verify, FailuresOfTheListingAreNamed) {
                        "printf 's 1 a\\0s 2 b\\0s 3 c\\0'"},
                       &ref);
   EXPECT_EQ(outcomes[0].what, "/d: no such directory");
+  EXPECT_EQ(outcomes[0].error, "/d: no such directory");
   EXPECT_EQ(outcomes[0].status, 1);
   EXPECT_NE(outcomes[1].what.find("malformed listing"), std::string::npos);
   EXPECT_EQ(outcomes[2].what, "find: d: denied");

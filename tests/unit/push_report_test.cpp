@@ -1,4 +1,4 @@
-#include "distribute/push.h"
+#include "distribute/push_report.h"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@ PushReport four_hosts() {
   return r;
 }
 
-TEST(Push, CompleteHostsFold) {
+TEST(PushReport, CompleteHostsFold) {
   PushReport r = four_hosts();
   r.hosts[3].up_to_date = true;
   PushText t = push_text(kLabels, r);
@@ -23,7 +23,7 @@ TEST(Push, CompleteHostsFold) {
   EXPECT_EQ(push_exit_status(r), 0);
 }
 
-TEST(Push, FailuresNameHostReasonAndPath) {
+TEST(PushReport, FailuresNameHostReasonAndPath) {
   PushReport r = four_hosts();
   r.hosts[1].failed.push_back({"/d/x", "Permission denied"});
   r.hosts[2].failed.push_back({"/d/x", "Permission denied"});
@@ -33,7 +33,7 @@ TEST(Push, FailuresNameHostReasonAndPath) {
   EXPECT_EQ(push_exit_status(r), 1);
 }
 
-TEST(Push, UnreachableIs255) {
+TEST(PushReport, UnreachableIs255) {
   PushReport r = four_hosts();
   r.hosts[0].result.failure = Failure::connect;
   r.hosts[0].result.error = "connect to port 22: Connection refused";
@@ -45,11 +45,33 @@ TEST(Push, UnreachableIs255) {
   EXPECT_EQ(push_exit_status(r), 255);
 }
 
-TEST(Push, LocalErrorsFailTheRun) {
+TEST(PushReport, LocalErrorsFailTheRun) {
   PushReport r = four_hosts();
   r.local.push_back("src/a: changed while read (shorter)");
   EXPECT_EQ(push_text(kLabels, r).err, "pdx: error: src/a: changed while read (shorter)\n");
   EXPECT_EQ(push_exit_status(r), 1);
+}
+
+TEST(PushReport, JsonHasAHostPerLine) {
+  PushReport r = four_hosts();
+  r.hosts[1].failed.push_back({"/d/\"x\n", "Permission denied"});
+  r.hosts[2].up_to_date = true;
+  r.hosts[2].written = {};
+  r.hosts[3].result.failure = Failure::connect;
+  r.hosts[3].result.error = "connection refused";
+  r.local.push_back("src/a: changed while read (shorter)");
+  PushText t = push_json(kLabels, r);
+  EXPECT_EQ(
+      t.out,
+      "{\"host\":\"n1\",\"status\":0,\"files\":3,\"bytes\":3145728,\"up_to_date\":false,"
+      "\"failed\":[],\"error\":null}\n"
+      "{\"host\":\"n2\",\"status\":1,\"files\":3,\"bytes\":3145728,\"up_to_date\":false,"
+      "\"failed\":[{\"path\":\"/d/\\\"x\\n\",\"reason\":\"Permission denied\"}],\"error\":null}\n"
+      "{\"host\":\"n3\",\"status\":0,\"files\":0,\"bytes\":0,\"up_to_date\":true,"
+      "\"failed\":[],\"error\":null}\n"
+      "{\"host\":\"n4\",\"status\":255,\"files\":3,\"bytes\":3145728,\"up_to_date\":false,"
+      "\"failed\":[],\"error\":\"connection refused\"}\n");
+  EXPECT_EQ(t.err, "pdx: error: src/a: changed while read (shorter)\n");
 }
 
 }  // namespace
