@@ -39,6 +39,13 @@ enum class FrameType : std::uint8_t {
   written = 'W',
   failed = 'X',
   summary = 'S',
+  // pdx sync (distribute/delta_protocol.h)
+  sig_request = 'R',
+  sig_reply = 'H',
+  sig_blocks = 'B',
+  delta_file = 'P',
+  delta_ops = 'O',
+  delta_end = 'Y',
 };
 
 inline constexpr std::size_t kMaxPayload = 1024 * 1024 + 64 * 1024;  // a data chunk and headroom

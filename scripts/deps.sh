@@ -7,7 +7,7 @@ PACKAGES=(
   # build
   build-essential cmake ninja-build pkg-config
   libssh2-1-dev libssl-dev libboost-dev libcli11-dev libzstd-dev liblzma-dev libbz2-dev zlib1g-dev
-  libarchive-dev libgtest-dev
+  libarchive-dev libgtest-dev libxxhash-dev
   # tests: a real sshd, real archivers for interop, man page lint
   openssh-server openssh-client tar gzip bzip2 xz-utils zstd zip unzip coreutils groff man-db
   procps time iproute2 python3 util-linux
