@@ -85,11 +85,12 @@ Fd memory_file(const std::string& bytes) {
   return fd;
 }
 
-// What every host is asked in pass 1: each file of the `into` layout, then, when the sources
-// may land `as` DEST, DEST itself ("").
+// What every host is asked in pass 1: each file of the `into` layout, each directory (whether
+// it is there), then, when the sources may land `as` DEST, DEST itself ("").
 std::vector<SignatureRequest> requests(const PushSources& sources, bool want) {
   std::vector<SignatureRequest> asked;
   for (const auto& f : sources.into.files) asked.push_back({f.name, f.size, f.mtime_sec, want});
+  for (const auto& d : sources.into.dirs) asked.push_back({d.name, 0, 0, false});
   if (sources.as) {
     const LocalFile& f = sources.as->files.front();
     asked.push_back({"", f.size, f.mtime_sec, want});
@@ -104,8 +105,10 @@ struct HostDeltas {
   bool operator==(const HostDeltas&) const = default;
 };
 
+// `whole`: something is to be sent as push does (a file missing or not a file there, a
+// directory missing).
 HostDeltas deltas_of(const PushSources& sources, std::vector<OldFile>& old, bool dry_run,
-                     SyncedHost& host) {
+                     SyncedHost& host, bool& whole) {
   HostDeltas d;
   d.as = sources.as && old.back().state != OldState::directory;
   const Layout& layout = d.as ? *sources.as : sources.into;
@@ -117,10 +120,13 @@ HostDeltas deltas_of(const PushSources& sources, std::vector<OldFile>& old, bool
         host.to_patch.push_back(name);
       else
         d.files.emplace_back(i, std::move(f.signature));
-    } else if (f.state != OldState::same && dry_run) {
-      host.to_send.push_back(name);
+    } else if (f.state != OldState::same) {
+      whole = true;
+      if (dry_run) host.to_send.push_back(name);
     }
   }
+  for (std::size_t k = 0; !d.as && k < layout.dirs.size(); ++k)
+    if (old[layout.files.size() + k].state != OldState::directory) whole = true;
   return d;
 }
 
@@ -317,8 +323,9 @@ SyncReport sync(Transport& transport, const std::vector<Host>& hosts, const JobT
   report.hosts.resize(hosts.size());
   std::vector<SignatureRequest> asked = requests(sources, !options.dry_run);
   std::vector<Group> groups;
+  bool whole_needed = false;
   for (auto& [i, old] : signatures(transport, hosts, tmpl, options, *agent, asked, report)) {
-    HostDeltas d = deltas_of(sources, old, options.dry_run, report.hosts[i]);
+    HostDeltas d = deltas_of(sources, old, options.dry_run, report.hosts[i], whole_needed);
     if (d.files.empty()) continue;
     auto same = std::find_if(groups.begin(), groups.end(), [&](auto& g) { return g.deltas == d; });
     if (same == groups.end()) same = groups.insert(groups.end(), Group{std::move(d), {}, nullptr});
@@ -328,6 +335,10 @@ SyncReport sync(Transport& transport, const std::vector<Host>& hosts, const JobT
   if (!groups.empty()) patch(transport, hosts, tmpl, options, *agent, sources, groups, report);
   if (interrupted(report)) return report;
 
+  whole_needed = whole_needed || std::any_of(report.hosts.begin(), report.hosts.end(),
+                                             [](auto& h) { return !h.failed.empty(); });
+  report.whole.hosts.resize(hosts.size());
+  if (!whole_needed) return report;  // no pass 4: every host is complete or failed already
   PushOptions whole;
   whole.sources = options.sources;
   whole.dest = options.dest;

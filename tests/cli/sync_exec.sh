@@ -4,6 +4,7 @@
 source "$(dirname "$0")/../lib/push_common.sh"
 make_tree "$SCRATCH/src"
 head -c 5000000 /dev/urandom > "$SCRATCH/src/data"
+mkdir "$SCRATCH/src/empty"
 
 run_pdx -R exec -w 'h[1-3]' sync "$SCRATCH/src" "$SCRATCH/d/%h/"
 expect_status 0
@@ -18,6 +19,7 @@ printf 'more\n' >> "$SCRATCH/src/plain"
 printf 'h3' | dd of="$SCRATCH/d/h3/src/data" bs=1 seek=2500000 conv=notrunc status=none
 touch -d '2001-01-01' "$SCRATCH/d/h3/src/data"  # not the source's mtime, whatever the clock
 rm "$SCRATCH/d/h2/src/with space"
+rmdir "$SCRATCH/d/h1/src/empty"  # only a directory to make: push's pass still runs
 
 run_pdx -R exec -w 'h[1-3]' sync --dry-run "$SCRATCH/src" "$SCRATCH/d/%h/"
 expect_status 0
