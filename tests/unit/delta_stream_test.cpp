@@ -23,6 +23,15 @@ std::string drain(int fd) {
   }
 }
 
+LocalFile local_file(const std::string& path, const std::string& name, std::uint64_t size) {
+  LocalFile f;
+  f.path = path;
+  f.name = name;
+  f.mtime_sec = 7;
+  f.size = size;
+  return f;
+}
+
 TEST(DeltaStreamTest, EachFilesDeltaThenDoneAndTheBytesCounted) {
   test::TempDir dir;
   std::string old_bytes(300000, 'o'), new_bytes = old_bytes;
@@ -30,8 +39,8 @@ TEST(DeltaStreamTest, EachFilesDeltaThenDoneAndTheBytesCounted) {
   std::ofstream(dir / "f", std::ios::binary) << new_bytes;
   Fd old_file = test::memory_file(old_bytes);
   Signature sig = *compute_signature(old_file.get(), old_bytes.size(), 1);
-  LocalFile f{dir / "f", "f", 0644, 7, 0, new_bytes.size()};
-  LocalFile gone{dir / "gone", "gone", 0644, 7, 0, 1};
+  LocalFile f = local_file(dir / "f", "f", new_bytes.size());
+  LocalFile gone = local_file(dir / "gone", "gone", 1);
   auto stream = DeltaStream::start({{&f, &sig}, {&gone, &sig}});
   ASSERT_TRUE(stream.ok());
   std::string bytes = drain((*stream)->input());
@@ -64,7 +73,7 @@ TEST(DeltaStreamTest, EachFilesDeltaThenDoneAndTheBytesCounted) {
 TEST(DeltaStreamTest, ErrorsNameWhatCouldNotBeRead) {
   test::TempDir dir;
   Signature sig{0, kMinBlock, {}};
-  LocalFile gone{dir / "gone", "gone", 0644, 7, 0, 1};
+  LocalFile gone = local_file(dir / "gone", "gone", 1);
   auto stream = DeltaStream::start({{&gone, &sig}});
   drain((*stream)->input());
   auto errors = (*stream)->errors();
