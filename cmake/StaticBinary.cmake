@@ -9,7 +9,7 @@ if(NOT PDX_STATIC)
 endif()
 
 # The libraries in pkg-config --static order (each one's own dependencies after it).
-pkg_check_modules(PDX_STATIC_DEPS REQUIRED libarchive libssh2 libzstd liblzma libcrypto zlib)
+pkg_check_modules(PDX_STATIC_DEPS REQUIRED libarchive libssh2 libzstd liblzma libxxhash libcrypto zlib)
 # Each one once, at its last place: still after everything that needs it.
 set(PDX_STATIC_LIBRARIES ${PDX_STATIC_DEPS_STATIC_LIBRARIES} bz2)
 list(REVERSE PDX_STATIC_LIBRARIES)

@@ -1,24 +1,29 @@
-// pdx agent --list PATH [--checksum] | --receive DEST | --relay DEST: pdx on a host, run by
-// `pdx push` over its exec channel (pdx(1), DISTRIBUTION). Frames on stdin, replies on stdout
-// (distribute/agent_protocol.h).
+// pdx agent --list PATH [--checksum] | --receive DEST | --relay DEST | --signatures DEST |
+// --patch DEST: pdx on a host, run by `pdx push` and `pdx sync` over its exec channel (pdx(1),
+// DISTRIBUTION). Frames on stdin, replies on stdout (distribute/agent_protocol.h,
+// distribute/delta_protocol.h).
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
+#include <thread>
 
 #include "base/error.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "distribute/agent.h"
+#include "distribute/agent_delta.h"
 #include "distribute/agent_relay.h"
 
 namespace pdx {
 
 int cmd_agent(int argc, char** argv) {
-  std::string list, receive, relay;
+  std::string list, receive, relay, signatures, patch;
   std::vector<std::string> under;
   CLI::App app(
-      "The remote side of pdx push: run by pdx on each host, not by hand.\n"
-      "Usage: pdx agent --list=PATH [--under=NAME]... [--checksum] | --receive=DEST | --relay=DEST",
+      "The remote side of pdx push and pdx sync: run by pdx on each host, not by hand.\n"
+      "Usage: pdx agent --list=PATH [--under=NAME]... [--checksum] | --receive=DEST |\n"
+      "       --relay=DEST | --signatures=DEST | --patch=DEST",
       "pdx agent");
   auto* list_opt = app.add_option("--list", list, "List PATH (and what is under it) on stdout");
   app.add_option("--under", under, "With --list: list PATH/NAME and below ('.': all of PATH)")
@@ -27,13 +32,17 @@ int cmd_agent(int argc, char** argv) {
   bool checksum = false;
   app.add_flag("--checksum", checksum, "With --list: the SHA-256 of every regular file listed")
       ->needs(list_opt);
-  auto* receive_opt = app.add_option("--receive", receive, "Write what stdin carries under DEST")
-                          ->excludes(list_opt);
-  app.add_option("--relay", relay, "As --receive, from the previous host, forwarding to the next")
-      ->excludes(list_opt, receive_opt);
+  app.add_option("--receive", receive, "Write what stdin carries under DEST");
+  app.add_option("--relay", relay, "As --receive, from the previous host, forwarding to the next");
+  app.add_option("--signatures", signatures,
+                 "Block signatures of the files under DEST named on stdin");
+  app.add_option("--patch", patch, "Apply the deltas on stdin to the files under DEST");
   if (auto status = parse_cli(app, argc, argv)) return *status;
-  if (int(list.empty()) + int(receive.empty()) + int(relay.empty()) != 2)
-    throw UsageError("give one of --list PATH, --receive DEST, --relay DEST");
+  if (int(!list.empty()) + !receive.empty() + !relay.empty() + !signatures.empty() +
+          !patch.empty() !=
+      1)
+    throw UsageError(
+        "give one of --list PATH, --receive DEST, --relay DEST, --signatures DEST, --patch DEST");
 
   std::signal(SIGPIPE, SIG_IGN);  // pdx gone: a failed write, and the file being written dropped
   if (!list.empty()) {
@@ -42,6 +51,17 @@ int cmd_agent(int argc, char** argv) {
         !listed)
       fail(listed);
     return kExitOk;
+  }
+  if (!signatures.empty()) {
+    auto signed_ = agent_signatures(signatures, STDIN_FILENO, STDOUT_FILENO,
+                                    std::max(1u, std::thread::hardware_concurrency()));
+    if (!signed_) fail(signed_);
+    return kExitOk;
+  }
+  if (!patch.empty()) {
+    auto patched = agent_patch(patch, STDIN_FILENO, STDOUT_FILENO);
+    if (!patched) fail(patched);
+    return patched->failures ? kExitFailure : kExitOk;
   }
   auto received = relay.empty() ? agent_receive(receive, STDIN_FILENO, STDOUT_FILENO)
                                 : agent_relay(relay, STDIN_FILENO, STDOUT_FILENO);

@@ -14,12 +14,14 @@ constexpr std::size_t kHeader = 5;  // type byte + u32 length
 
 bool known_type(std::uint8_t t) {
   constexpr FrameType kTypes[] = {
-      FrameType::file,         FrameType::data,      FrameType::file_end,
-      FrameType::directory,    FrameType::archive,   FrameType::archive_end,
-      FrameType::done,         FrameType::entry,     FrameType::written,
-      FrameType::failed,       FrameType::summary,   FrameType::relay_setup,
-      FrameType::relay_next,   FrameType::relay_go,  FrameType::relay_listening,
-      FrameType::relay_linked, FrameType::relay_end,
+      FrameType::file,         FrameType::data,       FrameType::file_end,
+      FrameType::directory,    FrameType::archive,    FrameType::archive_end,
+      FrameType::done,         FrameType::entry,      FrameType::written,
+      FrameType::failed,       FrameType::summary,    FrameType::relay_setup,
+      FrameType::relay_next,   FrameType::relay_go,   FrameType::relay_listening,
+      FrameType::relay_linked, FrameType::relay_end,  FrameType::sig_request,
+      FrameType::sig_reply,    FrameType::sig_blocks, FrameType::delta_file,
+      FrameType::delta_ops,    FrameType::delta_end,
   };
   return std::any_of(std::begin(kTypes), std::end(kTypes),
                      [t](FrameType k) { return static_cast<std::uint8_t>(k) == t; });

@@ -34,17 +34,24 @@ enum class FrameType : std::uint8_t {
   archive = 'A',
   archive_end = 'Z',
   done = 'Q',
-  relay_setup = 'R',  // distribute/relay_frames.h
-  relay_next = 'N',
-  relay_go = 'G',
+  relay_setup = 'r',  // distribute/relay_frames.h
+  relay_next = 'n',
+  relay_go = 'g',
   // from the agent
   entry = 'L',
   written = 'W',
   failed = 'X',
   summary = 'S',
-  relay_listening = 'P',
-  relay_linked = 'K',
-  relay_end = 'T',
+  relay_listening = 'l',
+  relay_linked = 'k',
+  relay_end = 't',
+  // pdx sync (distribute/delta_protocol.h)
+  sig_request = 'R',
+  sig_reply = 'H',
+  sig_blocks = 'B',
+  delta_file = 'P',
+  delta_ops = 'O',
+  delta_end = 'Y',
 };
 
 inline constexpr std::size_t kMaxPayload = 1024 * 1024 + 64 * 1024;  // a data chunk and headroom

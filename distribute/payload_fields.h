@@ -36,6 +36,10 @@ class PayloadWriter {
     out_.append(s);
     return *this;
   }
+  PayloadWriter& raw(const void* data, std::size_t n) {
+    out_.append(static_cast<const char*>(data), n);
+    return *this;
+  }
   std::string take() { return std::move(out_); }
 
  private:
@@ -80,6 +84,23 @@ class PayloadReader {
                      [v](Enum e) { return static_cast<std::uint8_t>(e) == v; }))
       ok_ = false;
     return static_cast<Enum>(v);
+  }
+  /// `n` bytes as they are.
+  std::string_view bytes(std::size_t n) {
+    if (!ok_ || in_.size() < n) {
+      ok_ = false;
+      return {};
+    }
+    std::string_view b = in_.substr(0, n);
+    in_.remove_prefix(n);
+    return b;
+  }
+  bool empty() const { return in_.empty(); }
+  bool ok() const { return ok_ && !name_error_; }
+  /// A field was read but is not what it may be: end() fails.
+  void bad() { ok_ = false; }
+  Error error() const {
+    return Error{std::string("malformed ") + what_ + " frame", ErrorKind::bad_input};
   }
   std::string str(std::size_t max) {
     std::uint64_t n = take(4);

@@ -65,12 +65,12 @@ class Proxy {
           change(offset, bytes);
           offset += std::size_t(n);
           if (bytes.empty()) break;  // cut here
-          open = ::write(server, bytes.data(), bytes.size()) > 0;
+          open = ::send(server, bytes.data(), bytes.size(), MSG_NOSIGNAL) > 0;
         }
         if (p[1].revents) {
           ssize_t n = ::read(server, buffer, sizeof buffer);
           if (n <= 0) break;
-          open = ::write(client, buffer, std::size_t(n)) > 0;
+          open = ::send(client, buffer, std::size_t(n), MSG_NOSIGNAL) > 0;
         }
       }
       ::close(client);

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# pdx sync against rsync, on the loopback sshd cluster: a 256 MiB file (BENCH_SIZE_MIB) whose
+# new version has 64 scattered edits of 40 KiB (1%), to hosts that all hold the old version.
+#   1 host:   pdx sync  vs  rsync -I (one delta, one host)
+#   16 hosts: pdx sync  vs  pdsh -R exec rsync -I (a delta computed per host) (BENCH_HOSTS)
+# For each: wall time, CPU (user+sys), peak RSS, and bytes sent: rsync's "Total bytes sent";
+# pdx's delta as it reports it (per host; a star sends it to each host of the group). Before
+# each run every host gets the old version back (pdx push, not timed). Not a test.
+#
+#   bench/bench-sync.sh [-p PDX] [-c CLUSTER_DIR]
+set -euo pipefail
+source "$(dirname "$0")/lib/cluster_options.sh"
+n=${BENCH_HOSTS:-16}
+mib=${BENCH_SIZE_MIB:-256}
+for tool in pdsh rsync python3; do
+  command -v $tool > /dev/null || { echo "bench-sync: $tool is missing (apt-get install pdsh rsync)" >&2; exit 1; }
+done
+[[ -x $PDX ]] || { echo "bench-sync: no pdx at $PDX (build first, or -p PDX)" >&2; exit 1; }
+
+"$here/../scripts/loopback-cluster.sh" start "$CLUSTER" "$n"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+chmod 0755 "$work"
+config=$work/ssh_config
+{ printf 'Host *\n  KexAlgorithms curve25519-sha256\n'; cat "$CLUSTER/ssh_config"; } > "$config"
+head -n "$n" "$CLUSTER/hostfile" > "$work/hosts"
+all=$(paste -sd, "$work/hosts")
+one=$(head -n 1 "$work/hosts")
+mkdir "$work/old" "$work/new"
+head -c $((mib << 20)) /dev/urandom > "$work/old/data"
+python3 - "$work/old/data" "$work/new/data" << 'PY'
+import os, random, sys
+data = bytearray(open(sys.argv[1], 'rb').read())
+random.seed(14)
+step = len(data) // 64
+for i in range(64):  # one 40 KiB edit somewhere in each 64th of the file
+    at = i * step + random.randrange(step - 40960)
+    data[at:at + 40960] = os.urandom(40960)
+open(sys.argv[2], 'wb').write(data)
+PY
+touch -d '2020-01-01' "$work/old/data"
+chmod 0644 "$work/old/data" "$work/new/data"
+
+reset() {  # every host of $1 holds the old version as bench-sync/data
+  "$PDX" -F "$config" -w "$1" -f "$n" "rm -rf bench-sync" > /dev/null
+  "$PDX" -F "$config" -w "$1" -f "$n" push "$work/old/data" bench-sync/ > /dev/null
+}
+
+run() {  # run LABEL HOSTS CMD...: LABEL wall cpu rss-MiB, the output in $work/out.LABEL
+  local label=$1 hosts=$2
+  shift 2
+  reset "$hosts"
+  /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" > "$work/out.$label" 2> "$work/err" ||
+    { echo "bench-sync: $label failed: $(tail -3 "$work/err")" >&2; return; }
+  read -r wall user sys rss < "$work/time"
+  echo "$label $wall $(echo "$user + $sys" | bc) $((rss / 1024))" >> "$work/runs"
+}
+
+# pdx reports "N KiB sent" (or MiB) per host: in bytes.
+pdx_sent() {
+  grep -o '[0-9.]* [KMG]*i*B sent' "$work/out.$1" | head -1 |
+    awk '{ m = $2 == "KiB" ? 1024 : $2 == "MiB" ? 1048576 : $2 == "GiB" ? 1073741824 : 1; printf "%d", $1 * m }'
+}
+rsync_sent() { grep -h 'Total bytes sent' "$work/out.$1" | tr -d , | awk '{ s += $NF } END { print s }'; }
+
+"$PDX" -F "$config" -w "$all" push "$here/../README.md" bench-sync-warm/ > /dev/null  # deploy
+: > "$work/runs"
+rsh="ssh -F $config"
+run pdx-1 "$one" "$PDX" -F "$config" -w "$one" sync "$work/new/data" bench-sync/
+run rsync-1 "$one" rsync -I --stats -e "$rsh" "$work/new/data" "$one:bench-sync/"
+run pdx-$n "$all" "$PDX" -F "$config" -w "$all" -f "$n" sync "$work/new/data" bench-sync/
+run pdsh-rsync-$n "$all" pdsh -R exec -f "$n" -w "$all" rsync -I --stats -e "$rsh" "$work/new/data" "%h:bench-sync/"
+for i in $(seq "$n"); do  # every host now holds the new version
+  cmp -s "$work/new/data" "$(getent passwd "$(printf 'pdx%03d' "$i")" | cut -d: -f6)/bench-sync/data" 2> /dev/null ||
+    [[ $EUID -ne 0 ]] || echo "bench-sync: host $i does not hold the new version" >&2
+done
+"$PDX" -F "$config" -w "$all" -f "$n" "rm -rf bench-sync bench-sync-warm" > /dev/null
+
+echo "pdx sync vs rsync: $mib MiB, 64 edits of 40 KiB, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-16s %8s %8s %8s %14s\n' tool wall cpu rss-MiB bytes-sent
+p1=$(pdx_sent pdx-1) r1=$(rsync_sent rsync-1) pn=$(pdx_sent pdx-$n) rn=$(rsync_sent pdsh-rsync-$n)
+while read -r label wall cpu rss; do
+  case $label in
+    pdx-1) sent=$p1 ;; rsync-1) sent=$r1 ;; pdx-$n) sent="$((pn * n)) ($pn/host)" ;; *) sent=$rn ;;
+  esac
+  printf '%-16s %8s %8s %8s %14s\n' "$label" "$wall" "$cpu" "$rss" "$sent"
+done < "$work/runs"
+wall() { awk -v l="$1" '$1 == l { print $2 }' "$work/runs"; }
+echo "1 host:   pdx/rsync bytes $(echo "scale=2; $p1 / $r1" | bc)x, wall $(echo "scale=2; $(wall pdx-1) / $(wall rsync-1)" | bc)x"
+echo "$n hosts: pdx/pdsh+rsync bytes $(echo "scale=2; $pn * $n / $rn" | bc)x (one delta: $(echo "scale=3; $pn / $rn" | bc)x), wall $(echo "scale=2; $(wall pdx-$n) / $(wall pdsh-rsync-$n)" | bc)x"

@@ -1,0 +1,42 @@
+// pdx sync SRC... DEST: files and trees to every host, changed files as deltas against each
+// host's old copy (pdx(1), DISTRIBUTION).
+#include <unistd.h>
+
+#include "base/error.h"
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "core/output.h"
+#include "distribute/sync.h"
+
+namespace pdx {
+
+int cmd_sync(int argc, char** argv) {
+  HostOptions reach;
+  SyncOptions sync_options;
+  std::vector<std::string> paths;
+  CLI::App app(
+      "Bring files and trees up to date on every host, sending changed files as deltas.\n"
+      "Usage: pdx sync -w HOSTS [options] SRC... DEST",
+      "pdx sync");
+  add_host_options(app, reach);
+  app.add_flag("-n,--dry-run", sync_options.dry_run,
+               "Say what would be patched and sent on each host; change nothing");
+  app.add_option("--agent", sync_options.agent,
+                 "Run the pdx installed at PATH on the hosts instead of deploying this one");
+  app.add_option("paths", paths, "SRC... DEST")->required();
+  if (auto status = parse_cli(app, argc, argv)) return *status;
+  if (paths.size() < 2) throw UsageError("give at least one SRC and a DEST; see 'pdx sync --help'");
+  sync_options.dest = paths.back();
+  paths.pop_back();
+  sync_options.sources = std::move(paths);
+  sync_options.fanout = reach.fanout;
+
+  HostRun run = host_run(app, reach);
+  SyncReport report = sync(*run.transport, run.hosts, run.tmpl, sync_options);
+  PushText text = sync_text(run.labels(), report);
+  write_all(STDOUT_FILENO, text.out);
+  write_all(STDERR_FILENO, text.err);
+  return sync_exit_status(report);
+}
+
+}  // namespace pdx

@@ -1,0 +1,200 @@
+#include "distribute/agent_delta.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "distribute/delta_protocol.h"
+#include "tests/unit/delta_memfd.h"
+#include "tests/unit/scratch.h"
+
+namespace pdx {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_fd(int fd) {
+  std::string out(1 << 20, '\0');
+  ssize_t n = ::pread(fd, out.data(), out.size(), 0);
+  out.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+  return out;
+}
+
+void write_file(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Frames of a delta making `new_bytes` from `old_bytes`, as pdx sync sends them.
+std::string delta_frames(const std::string& name, const std::string& old_bytes,
+                         const std::string& new_bytes) {
+  Fd old_file = test::memory_file(old_bytes);
+  auto sig = compute_signature(old_file.get(), old_bytes.size(), 2);
+  std::string out = encode_frame(
+      FrameType::delta_file, encode(DeltaHeader{name, 0640, 1000000000, 5, sig->size, sig->block}));
+  OpsEncoder ops([&](std::string_view p) -> Result<void> {
+    out += encode_frame(FrameType::delta_ops, p);
+    return {};
+  });
+  Fd new_file = test::memory_file(new_bytes);
+  auto d = compute_delta(new_file.get(), *sig, ops);
+  EXPECT_TRUE(ops.finish().ok());
+  return out + encode_frame(FrameType::delta_end, encode(DeltaEnd{d->size, d->hash}));
+}
+
+const std::string kDone = encode_frame(FrameType::done, "");
+
+struct Patched {
+  Result<Summary> result;
+  std::vector<Frame> replies;
+};
+
+Patched patch(const std::string& dest, const std::string& frames) {
+  Fd in = test::memory_file(frames);
+  Fd out = test::memory_file("");
+  Patched p{agent_patch(dest, in.get(), out.get()), {}};
+  FrameDecoder decoder;
+  decoder.feed(read_fd(out.get()));
+  while (auto f = decoder.next()) {
+    if (!*f) break;
+    p.replies.push_back(**f);
+  }
+  return p;
+}
+
+TEST(AgentDeltaTest, SignaturesSayHowEachFileStands) {
+  test::TempDir dir;
+  fs::create_directories(dir / "d/sub");
+  std::string big(100000, 'b');
+  write_file(dir / "d/same", "same");
+  write_file(dir / "d/big", big);
+  fs::create_symlink("big", dir / "d/link");
+  struct stat st;
+  ASSERT_EQ(::stat((dir / "d/same").c_str(), &st), 0);
+  std::vector<SignatureRequest> asked = {{"same", 4, st.st_mtim.tv_sec, true},
+                                         {"big", 5, 0, true},
+                                         {"gone", 1, 0, true},
+                                         {"sub", 1, 0, true},
+                                         {"link", 1, 0, true},
+                                         {"big", 5, 0, false},
+                                         {"", 1, 0, true}};
+  std::string frames;
+  for (const auto& rq : asked) frames += encode_frame(FrameType::sig_request, encode(rq));
+  Fd in = test::memory_file(frames + kDone);
+  Fd out = test::memory_file("");
+  ASSERT_TRUE(agent_signatures(dir / "d", in.get(), out.get(), 4).ok());
+  auto parsed = parse_signatures(read_fd(out.get()), asked);
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  const auto& p = *parsed;
+  EXPECT_EQ(p[0].state, OldState::same);
+  EXPECT_EQ(p[1].state, OldState::changed);
+  Fd big_fd = test::memory_file(big);
+  EXPECT_EQ(p[1].signature, *compute_signature(big_fd.get(), big.size(), 1));
+  EXPECT_EQ(p[2].state, OldState::missing);
+  EXPECT_EQ(p[3].state, OldState::directory);
+  EXPECT_EQ(p[4].state, OldState::other);  // a symlink is not followed
+  EXPECT_EQ(p[5].state, OldState::changed);
+  EXPECT_TRUE(p[5].signature.blocks.empty());
+  EXPECT_EQ(p[6].state, OldState::directory);
+}
+
+TEST(AgentDeltaTest, AMalformedRequestIsAnError) {
+  test::TempDir dir;
+  Fd in = test::memory_file(encode_frame(FrameType::sig_request, "junk") + kDone);
+  Fd out = test::memory_file("");
+  EXPECT_FALSE(agent_signatures(dir.path(), in.get(), out.get(), 1).ok());
+  Fd cut = test::memory_file(encode_frame(FrameType::sig_request, encode(SignatureRequest{"x"})));
+  EXPECT_FALSE(agent_signatures(dir.path(), cut.get(), out.get(), 1).ok());
+}
+
+TEST(AgentDeltaTest, PatchRebuildsTheFileWithModeAndMtime) {
+  test::TempDir dir;
+  fs::create_directories(dir / "d/sub");
+  std::string old_bytes(200000, 'o'), new_bytes = old_bytes;
+  new_bytes.replace(100000, 10, "0123456789");
+  write_file(dir / "d/sub/f", old_bytes);
+  Patched p = patch(dir / "d", delta_frames("sub/f", old_bytes, new_bytes) + kDone);
+  ASSERT_TRUE(p.result.ok()) << p.result.error();
+  EXPECT_EQ(p.result->files, 1u);
+  EXPECT_TRUE(slurp(dir / "d/sub/f") == new_bytes);
+  struct stat st;
+  ASSERT_EQ(::stat((dir / "d/sub/f").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640u & ~0022u & 07777);
+  EXPECT_EQ(st.st_mtim.tv_sec, 1000000000);
+  ASSERT_EQ(p.replies.size(), 2u);
+  EXPECT_EQ(p.replies[0].type, FrameType::written);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir / "d/sub"), {}), 1);  // no temporary
+}
+
+TEST(AgentDeltaTest, AChangedOldFileOrABadChecksumFailsThatFileOnly) {
+  test::TempDir dir;
+  fs::create_directories(dir / "d");
+  std::string old_bytes(50000, 'o'), new_bytes(50000, 'n');
+  write_file(dir / "d/a", old_bytes);
+  write_file(dir / "d/b", old_bytes);
+  write_file(dir / "d/c", old_bytes);
+  std::string bad_sum = delta_frames("b", old_bytes, new_bytes);
+  bad_sum[bad_sum.size() - 1] ^= 1;
+  Patched p = patch(dir / "d", delta_frames("a", old_bytes + "x", new_bytes) + bad_sum +
+                                   delta_frames("c", old_bytes, new_bytes) + kDone);
+  ASSERT_TRUE(p.result.ok());
+  EXPECT_EQ(p.result->failures, 2u);
+  EXPECT_TRUE(slurp(dir / "d/a") == old_bytes);
+  EXPECT_TRUE(slurp(dir / "d/b") == old_bytes);
+  EXPECT_TRUE(slurp(dir / "d/c") == new_bytes);
+  auto a = decode_failed(p.replies[0].payload);
+  EXPECT_NE(a->reason.find("changed since its signature"), std::string::npos);
+  auto b = decode_failed(p.replies[1].payload);
+  EXPECT_EQ(b->reason, "checksum differs from the source");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir / "d"), {}), 3);
+}
+
+TEST(AgentDeltaTest, HostileStreamsAreErrorsAndLeaveNothing) {
+  test::TempDir dir;
+  fs::create_directories(dir / "d");
+  fs::create_directories(dir / "elsewhere");
+  std::string old_bytes(50000, 'o');
+  write_file(dir / "d/a", old_bytes);
+  write_file(dir / "elsewhere/a", old_bytes);
+  fs::create_directory_symlink(dir / "elsewhere", dir / "d/link");
+  std::string good = delta_frames("a", old_bytes, std::string(50000, 'n'));
+  std::string header = good.substr(0, good.find(static_cast<char>(FrameType::delta_ops), 5));
+  std::string past_end;
+  OpsEncoder ops([&](std::string_view p) -> Result<void> {
+    past_end = encode_frame(FrameType::delta_ops, p);
+    return {};
+  });
+  ASSERT_TRUE(ops.copy(1000, 1).ok());
+  ASSERT_TRUE(ops.finish().ok());
+  const std::vector<std::string> hostile = {
+      header,          // the input ends inside a file
+      header + kDone,  // done inside a file
+      header + encode_frame(FrameType::delta_ops, "Zjunk") + kDone,
+      header + past_end + kDone,                       // a block past the old file
+      encode_frame(FrameType::delta_ops, "") + kDone,  // outside a file
+      encode_frame(FrameType::delta_file, "junk") + kDone,
+      header + header + kDone,
+      encode_frame(FrameType::file, "") + kDone,  // push's frames
+  };
+  for (std::size_t i = 0; i < hostile.size(); ++i) {
+    Patched p = patch(dir / "d", hostile[i]);
+    EXPECT_FALSE(p.result.ok()) << i;
+    EXPECT_TRUE(slurp(dir / "d/a") == old_bytes) << i;
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir / "d"), {}), 2) << i;
+  }
+  Patched through_link = patch(dir / "d", delta_frames("link/a", old_bytes, "new") + kDone);
+  ASSERT_TRUE(through_link.result.ok());
+  EXPECT_EQ(through_link.result->failures, 1u);
+  EXPECT_TRUE(slurp(dir / "elsewhere/a") == old_bytes);
+}
+
+}  // namespace
+}  // namespace pdx
