@@ -27,6 +27,19 @@ Result<std::string> read_exact(int fd, std::size_t size) {
   return out;
 }
 
+// A port: a u32 of at most 65535.
+std::uint16_t port(PayloadReader& r) {
+  std::uint32_t v = r.u32();
+  if (v > 65535) r.bad();
+  return std::uint16_t(v);
+}
+
+bool flag(PayloadReader& r) {
+  std::uint8_t v = r.u8();
+  if (v > 1) r.bad();
+  return v == 1;
+}
+
 }  // namespace
 
 std::string encode(const RelaySetup& m) {
@@ -42,38 +55,27 @@ std::string encode(const RelayStatus& m) {
 }
 
 Result<RelaySetup> decode_relay_setup(std::string_view payload) {
-  PayloadReader r(payload, "relay setup");
-  RelaySetup m;
-  m.secret = r.str(kRelaySecretSize);
-  std::uint8_t head = r.u8();
-  m.bind = r.str(kMaxAddress);
-  std::uint32_t low = r.u32(), high = r.u32();
-  TRY(r.end());
-  if (m.secret.size() != kRelaySecretSize || head > 1 || low > 65535 || high > 65535)
-    return Error{"malformed relay setup frame", ErrorKind::bad_input};
-  m.head = head == 1;
-  m.low = std::uint16_t(low);
-  m.high = std::uint16_t(high);
-  return m;
+  return decode_fields<RelaySetup>(payload, "relay setup", [](PayloadReader& r) {
+    RelaySetup m;
+    m.secret = r.str(kRelaySecretSize);
+    if (m.secret.size() != kRelaySecretSize) r.bad();
+    m.head = flag(r);
+    m.bind = r.str(kMaxAddress);
+    m.low = port(r);
+    m.high = port(r);
+    return m;
+  });
 }
 
 Result<RelayPeer> decode_relay_peer(std::string_view payload) {
-  PayloadReader r(payload, "relay peer");
-  RelayPeer m;
-  m.address = r.str(kMaxAddress);
-  std::uint32_t port = r.u32();
-  TRY(r.end());
-  if (port > 65535) return Error{"malformed relay peer frame", ErrorKind::bad_input};
-  m.port = std::uint16_t(port);
-  return m;
+  return decode_fields<RelayPeer>(payload, "relay peer", [](PayloadReader& r) {
+    return RelayPeer{r.str(kMaxAddress), port(r)};
+  });
 }
 
 Result<RelayStatus> decode_relay_status(std::string_view payload) {
-  PayloadReader r(payload, "relay status");
-  RelayStatus m;
-  m.error = r.str(kMaxName);
-  TRY(r.end());
-  return m;
+  return decode_fields<RelayStatus>(payload, "relay status",
+                                    [](PayloadReader& r) { return RelayStatus{r.str(kMaxName)}; });
 }
 
 Result<Frame> read_frame(int fd, FrameType type) {

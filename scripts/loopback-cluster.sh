@@ -83,19 +83,13 @@ make_keys() {
   chmod 755 "$DIR"  # sshd reads authorized_keys as each account
 }
 
-write_sshd_configs() {
-  local first=1 k=0 i
-  while (( first <= N )); do
-    {
-      echo "Port $PORT"
-      for (( i = first; i < first + PER_SSHD && i <= N; i++ )); do
-        echo "ListenAddress $(address "$i")"
-      done
-      cat <<EOF
+# The lines every test sshd's config shares; $1 names its pid file.
+sshd_settings() {
+  cat <<EOF
 HostKey $DIR/ssh_host_ecdsa_key
 HostKey $DIR/ssh_host_ed25519_key
 AuthorizedKeysFile $DIR/authorized_keys
-PidFile $DIR/sshd.$k.pid
+PidFile $DIR/sshd.$1.pid
 UsePAM no
 StrictModes no
 MaxStartups 2000
@@ -107,6 +101,17 @@ PrintLastLog no
 LogLevel ERROR
 Subsystem sftp /usr/lib/openssh/sftp-server
 EOF
+}
+
+write_sshd_configs() {
+  local first=1 k=0 i
+  while (( first <= N )); do
+    {
+      echo "Port $PORT"
+      for (( i = first; i < first + PER_SSHD && i <= N; i++ )); do
+        echo "ListenAddress $(address "$i")"
+      done
+      sshd_settings "$k"
     } > "$DIR/sshd.$k.conf"
     first=$(( first + PER_SSHD )) k=$(( k + 1 ))
   done

@@ -51,24 +51,8 @@ plug() {
 }
 
 write_sshd_config() {  # host i
-  cat > "$DIR/sshd.$1.conf" <<EOF
-Port $PORT
-ListenAddress $(address "$1")
-HostKey $DIR/ssh_host_ecdsa_key
-HostKey $DIR/ssh_host_ed25519_key
-AuthorizedKeysFile $DIR/authorized_keys
-PidFile $DIR/sshd.$1.pid
-UsePAM no
-StrictModes no
-MaxStartups 2000
-MaxSessions 100
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PrintMotd no
-PrintLastLog no
-LogLevel ERROR
-Subsystem sftp /usr/lib/openssh/sftp-server
-EOF
+  { printf 'Port %s\nListenAddress %s\n' "$PORT" "$(address "$1")"; sshd_settings "$1"; } \
+    > "$DIR/sshd.$1.conf"
 }
 
 netns_stop() {
