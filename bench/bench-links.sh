@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Copies over real, rate-limited links (scripts/netns-cluster.sh: a namespace per host, every
 # link BENCH_RATE each way, this machine's one link too): 25 MB (BENCH_SIZE_MB) to 4, 8 and 16
-# hosts (BENCH_HOSTS) with pdx push and clush --copy, against one scp of the same file. Over a
-# star every copy crosses this machine's link, so N hosts take about N times one copy; this is
-# the figure that a relay (host to host) is measured against. Wall time and the tools' CPU.
+# hosts (BENCH_HOSTS) with pdx push, pdx push --relay and clush --copy, against one scp of the
+# same file. Over a star every copy crosses this machine's link, so N hosts take about N times one
+# copy; a relay (host to host, a chain) sends it once from here. Wall time and the tools' CPU.
 #
 #   bench/bench-links.sh [-p PDX] [-c CLUSTER_DIR]
 # Root only (namespaces). Needs: clustershell. Not a test: nothing here is asserted.
@@ -46,6 +46,7 @@ run scp-one "$(head -1 "$CLUSTER/hostfile")" scp -q -F "$config" "$work/data" "$
 for n in $sizes; do
   hosts=$(head -n "$n" "$CLUSTER/hostfile" | paste -sd,)
   run "pdx-$n" "$hosts" "$PDX" -F "$config" -w "$hosts" -f "$n" push "$work/data" bench-links-pdx/
+  run "relay-$n" "$hosts" "$PDX" -F "$config" -w "$hosts" -f "$n" push --relay "$work/data" bench-links-relay/
   run "clush-$n" "$hosts" clush -f "$n" -w "$hosts" -o "-F $config" --copy "$work/data" --dest bench-links-clush-file
 done
 

@@ -1,6 +1,7 @@
 # scripts/netns-cluster.sh, which the link benchmarks (and the relay's tests) stand on: hosts in
 # network namespaces of their own, reached from the client's namespace over 198.18.0.0/15 only,
-# each host able to reach the others, and nothing left behind by stop.
+# each host able to reach the others (a push --relay links up between them), and nothing left
+# behind by stop.
 source "$(dirname "$0")/../lib/common.sh"
 [[ $EUID -eq 0 ]] || { echo "SKIP [$TEST_NAME]: needs root"; exit 0; }
 ip netns add "pdxprobe$$" 2> /dev/null || { echo "SKIP [$TEST_NAME]: no network namespaces here"; exit 0; }
@@ -20,6 +21,16 @@ expect_eq "$(sort <<< "$out" | awk '{print $1, $2, $4, $5}')" \
   fail "host 2 cannot reach host 3"
 "$cluster" run "$dir" ip route | grep -qv 198.18 && fail "the client's namespace routes elsewhere"
 "$cluster" run "$dir" tc qdisc show dev eth0 | grep -q "rate 100Mbit" || fail "the client's link is not shaped"
+
+# A relayed push over the shaped links: each host's agent listens on its own namespace's address
+# and the next host reaches it there (no warning: the chain linked up, nothing went as a star).
+head -c 3000000 /dev/urandom > "$SCRATCH/data"
+chmod -R a+rX "$SCRATCH/data"
+dest=pdx-test-netns-$$
+out=$("$cluster" run "$dir" "$PDX" -F "$dir/ssh_config" -w "^$dir/hostfile" push --relay "$SCRATCH/data" "$dest/" 2>&1)
+expect_eq "$out" "pdx: 198.18.0.[1-3]: 2.9 MiB in 1 file" "relayed push"
+sums=$("$cluster" run "$dir" "$PDX" -F "$dir/ssh_config" -w "^$dir/hostfile" "sha256sum < $dest/data; rm -rf $dest" 2>&1 | awk '{print $2}' | sort -u)
+expect_eq "$sums" "$(sha256sum < "$SCRATCH/data" | awk '{print $1}')" "every host's copy"
 
 "$cluster" stop "$dir"
 ip netns list | grep -q "^px$(echo -n "$dir" | md5sum | cut -c1-6)-" && fail "a namespace left"
