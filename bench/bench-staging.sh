@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# A staging day the way it is done today against pdx, on 16 loopback hosts (an account and home
+# per host: run as root). The data is a mixed tree generated here, the same on every run:
+# BENCH_FILES small files of text (default 30000, 100 B to 8 KiB, in 300 directories) and 4 files
+# of 40 MiB of random bytes: 258 MB, 202 MB as tar.zst. Each side packs it into 64 MiB parts of a
+# tar.zst and stages them on every host:
+#   today                                                  pdx
+#   tar -cf - tree | zstd -T0 | split -b 64M -d             pdx pack tree --split 64M
+#   pdsh 'mkdir -p DIR'                                     pdx push PARTS DIR --extract
+#   pdcp PARTS DIR
+#   pdsh 'cat DIR/PARTS | tar --zstd -x -C DIR && rm DIR/PARTS'
+#   pdsh 'find DIR -type f | wc -l', and find here          pdx verify DIR --against tree --hash
+#   pdsh 'cd DIR && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum', and here
+# One run of each (today's first): wall and CPU time per step and in all (CPU: the tool's and its
+# children's here, such as pdsh's ssh clients; not the hosts'), today / pdx for packing, staging
+# (mkdir + pdcp + tar -x against push --extract: issue 12's benchmark), checking and in all, and
+# pdx's peak RSS. The hosts run this pdx as the agent (a copy, push --agent), as a deployed one is
+# run, so no deployment is timed; today's writes are synced before pdx runs. The load average is
+# printed with the figures: on a loaded machine a tool of many processes (pdcp, pdsh: an ssh each)
+# gets a larger share of the CPU than pdx's two threads do.
+# Not a test: nothing is asserted, but what each side found on the hosts is printed.
+#
+#   bench/bench-staging.sh [-p PDX] [-c CLUSTER_DIR]
+# Needs: pdsh (pdsh, pdcp), zstd, root.
+set -euo pipefail
+source "$(dirname "$0")/lib/cluster_options.sh"
+HOSTS=16
+FILES=${BENCH_FILES:-30000}
+for tool in pdsh pdcp zstd; do
+  command -v $tool > /dev/null ||
+    { echo "bench-staging: $tool is missing (scripts/deps.sh)" >&2; exit 1; }
+done
+[[ $EUID -eq 0 ]] || { echo "bench-staging: run as root (an account per host)" >&2; exit 1; }
+[[ -x $PDX ]] || { echo "bench-staging: no pdx at $PDX (build first, or -p PDX)" >&2; exit 1; }
+
+"$here/../scripts/loopback-cluster.sh" start "$CLUSTER" "$HOSTS"
+work=$(mktemp -d)
+chmod 0755 "$work"
+hosts=$(head -n "$HOSTS" "$CLUSTER/hostfile" | paste -sd,)
+pdx() { "$PDX" -F "$CLUSTER/ssh_config" -w "$hosts" "$@"; }
+cleanup() {
+  pdx 'rm -rf bench-staging-*' > /dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+pdx 'rm -rf bench-staging-*'
+
+python3 - "$work/tree" "$FILES" << 'PY'
+import os, random, sys
+root, files = sys.argv[1], int(sys.argv[2])
+rng = random.Random(12)
+words = [f"w{i:04x}" for i in range(4096)]
+for i in range(files):
+    d = os.path.join(root, "small", f"d{i % 300:03d}")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, f"f{i:05d}.txt"), "w") as f:
+        f.write(" ".join(rng.choices(words, k=rng.randint(20, 1600)))[:rng.randint(100, 8192)])
+os.makedirs(os.path.join(root, "big"))
+for i in range(4):
+    with open(os.path.join(root, "big", f"shard{i}.bin"), "wb") as f:
+        f.write(rng.randbytes(40 << 20))
+PY
+chmod -R a+rX "$work"
+mkdir "$work/today" "$work/pdx"
+count=$(find "$work/tree" -type f | wc -l)
+bytes=$(du -sb "$work/tree" | cut -f1)
+
+pdsh_run() {
+  PDSH_SSH_ARGS="-F $CLUSTER/ssh_config -x -a %h" pdsh -R ssh -f "$HOSTS" -w "$hosts" "$@"
+}
+pdcp_run() {
+  PDSH_SSH_ARGS="-F $CLUSTER/ssh_config -x -a %h" pdcp -R ssh -f "$HOSTS" -w "$hosts" "$@"
+}
+hash_pipeline='find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum'
+local_hash() { (cd "$work/tree" && eval "$hash_pipeline"); }
+export -f pdsh_run pdcp_run local_hash
+export CLUSTER HOSTS hosts work hash_pipeline
+
+# step SIDE NAME CMD...: runs CMD once, its output to $work/SIDE.NAME.out; appends
+# "SIDE NAME wall cpu rss_MiB" to $work/steps (CMD's CPU, its children's here included).
+step() {
+  local side=$1 name=$2 wall user sys rss
+  shift 2
+  /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" > "$work/$side.$name.out" 2>&1 ||
+    echo "bench-staging: $side $name failed: $(tail -3 "$work/$side.$name.out")" >&2
+  read -r wall user sys rss < <(tail -n 1 "$work/time")  # after "Command exited with non-zero..."
+  echo "$side $name $wall $(echo "$user + $sys" | bc) $((rss / 1024))" >> "$work/steps"
+}
+
+# The agent, for the hosts to run from here: no deployment is timed, and none is lost to another
+# user's cleaning of ~/.cache/pdx on this machine.
+cp "$PDX" "$work/agent"
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+: > "$work/steps"
+dir=bench-staging-today
+parts=tree.tar.zst.part-
+step today pack bash -c "tar -cf - -C $work tree | zstd -T0 -q |
+  split -b 64M -d - $work/today/$parts"
+step today mkdir bash -c "pdsh_run 'mkdir -p $dir'"
+step today copy bash -c "pdcp_run $work/today/$parts* $dir/"
+step today unpack bash -c "pdsh_run 'cat $dir/$parts* | tar --zstd -x -C $dir && rm $dir/$parts*'"
+step today count bash -c "pdsh_run 'find $dir/tree -type f | wc -l' &&
+  find $work/tree -type f | wc -l"
+step today hash bash -c "pdsh_run 'cd $dir/tree && $hash_pipeline' && local_hash"
+pdx "rm -rf $dir" && sync
+
+dir=bench-staging-pdx
+step pdx pack bash -c "cd $work && exec $PDX pack tree -o pdx/tree.tar.zst --split 64M"
+step pdx stage "$PDX" -F "$CLUSTER/ssh_config" -w "$hosts" push --agent "$work/agent" \
+  "$work/pdx/$parts"* "$dir/" --extract
+step pdx verify "$PDX" -F "$CLUSTER/ssh_config" -w "$hosts" verify "$dir/tree" \
+  --against "$work/tree" --hash
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+printf 'staging day: %d files, %d MB (%d MB as tar.zst in %d parts) to %d hosts, %d cores\n' \
+  "$count" $((bytes / 1000000)) $(($(cat "$work/pdx/$parts"* | wc -c) / 1000000)) \
+  "$(find "$work/pdx" -type f | wc -l)" "$HOSTS" "$(nproc)"
+echo "load average before: $load_before, after: $load_after (the machine is shared)"
+echo "what the hosts held:"
+echo "  today: counts $(grep -c ": $count\$" "$work/today.count.out")/$HOSTS hosts = $count here," \
+  "hashes $(grep -cF ": $(local_hash)" "$work/today.hash.out")/$HOSTS hosts = here" \
+  "(by eye; here by grep)"
+echo "  pdx:   $(grep -v '^$' "$work/pdx.verify.out" | tr '\n' ' ')"
+awk '
+  { key = $1 " " $2; wall[key] = $3; cpu[key] = $4; rss[key] = $5; order[$1] = order[$1] " " $2 }
+  # sum(SIDE, "STEP STEP...", ARRAY): ARRAY summed over those steps of SIDE ("": all of them).
+  function sum(side, steps, a,   n, names, i, t) {
+    n = split(steps == "" ? order[side] : steps, names, " ")
+    for (i = 1; i <= n; i++) t += a[side " " names[i]]
+    return t
+  }
+  function show(side,   n, names, i, k) {
+    printf "%-10s %8s %8s%s\n", side, "wall_s", "cpu_s", side == "pdx" ? "  rss_MiB" : ""
+    n = split(order[side], names, " ")
+    for (i = 1; i <= n; i++) {
+      k = side " " names[i]
+      printf "  %-8s %8.2f %8.2f%s\n", names[i], wall[k], cpu[k],
+        side == "pdx" ? sprintf(" %8d", rss[k]) : ""
+    }
+    printf "  %-8s %8.2f %8.2f\n", "total", sum(side, "", wall), sum(side, "", cpu)
+  }
+  function ratio(what, t, p) {  # today / pdx over steps T of today and P of pdx
+    printf "  %-55s x%-6.2f x%.2f\n", what, sum("today", t, wall) / sum("pdx", p, wall),
+      sum("today", t, cpu) / sum("pdx", p, cpu)
+  }
+  END {
+    show("today")
+    show("pdx")
+    printf "%-57s %-7s %s\n", "today / pdx", "wall", "cpu"
+    ratio("pack: tar | zstd | split vs pdx pack", "pack", "pack")
+    ratio("stage: mkdir + pdcp + tar -x vs push --extract", "mkdir copy unpack", "stage")
+    ratio("issue 12: pdcp + pdsh cat parts | tar -x vs push --extract", "copy unpack", "stage")
+    ratio("check: find | wc -l + sha256sum vs verify --hash", "count hash", "verify")
+    ratio("the whole day", "", "")
+  }' "$work/steps"
