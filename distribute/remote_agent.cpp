@@ -94,11 +94,14 @@ std::string agent_command(const AgentLocation& agent, const std::vector<std::str
 }
 
 std::string upload_command(const AgentLocation& agent) {
-  return "d=" + cache_dir(agent) + " && mkdir -p \"$d\" && t=\"$d/.pdx.$$\" && cat > \"$t\" && " +
-         "[ $(wc -c < \"$t\") -eq " + std::to_string(agent.size) + " ] && " +
+  // $s names the step under way, so that the one line pdx reports says which one failed.
+  return "d=" + cache_dir(agent) + " && s='making the directory' && mkdir -p \"$d\" && " +
+         "t=\"$d/.pdx.$$\" && s='writing it' && cat > \"$t\" && s='its size' && " +
+         "[ $(wc -c < \"$t\") -eq " + std::to_string(agent.size) + " ] && s='its SHA-256' && " +
          "{ ! command -v sha256sum > /dev/null || [ \"$(sha256sum < \"$t\" | cut -c1-64)\" = " +
-         agent.sha256 + " ]; } && chmod 0755 \"$t\" && mv -f \"$t\" \"$d/pdx\" || " +
-         "{ rm -f \"$t\"; echo 'pdx: cannot install the agent in '\"$d\" >&2; exit 1; }";
+         agent.sha256 + " ]; } && s='making it executable' && chmod 0755 \"$t\" && " +
+         "s='renaming it' && mv -f \"$t\" \"$d/pdx\" || " +
+         "{ rm -f \"$t\"; echo \"$s failed in $d\" >&2; exit 1; }";
 }
 
 }  // namespace pdx

@@ -1,5 +1,5 @@
 # pdx push: usage errors exit 2 before any host is touched; a host whose DEST is a file where a
-# directory is needed fails alone, named with the reason and the path; the others complete.
+# directory is needed fails alone, named with the reason and the path; the others complete. An agent that cannot be installed names the step that failed.
 source "$(dirname "$0")/../lib/push_common.sh"
 export HOME=$SCRATCH/home
 printf 'data\n' > "$SCRATCH/f"
@@ -18,3 +18,10 @@ expect_status 1
 expect_eq "$out" "pdx: h[1,3]: 5 B in 1 file" "complete hosts"
 expect_eq "$err" "pdx: h2: Not a directory ($SCRATCH/d/h2/f)" "failure"
 expect_eq "$(cat "$SCRATCH/d/h1/f")" "data" "h1's copy"
+
+# The agent cannot be installed (its cache directory cannot be made): the step is named.
+mkdir -p "$SCRATCH/blocked"
+touch "$SCRATCH/blocked/.cache"
+HOME=$SCRATCH/blocked run_pdx -R exec -w h1 push "$SCRATCH/f" "$SCRATCH/e/"
+expect_status 1
+expect_contains "$err" "pdx: h1: cannot install the agent: making the directory failed in $SCRATCH/blocked/.cache/pdx/"
