@@ -1,5 +1,6 @@
 # pdx push: usage errors exit 2 before any host is touched; a host whose DEST is a file where a
-# directory is needed fails alone, named with the reason and the path; the others complete. An agent that cannot be installed names the step that failed.
+# directory is needed fails alone, named with the reason and the path; the others complete; an
+# agent that cannot be installed names the step that failed.
 source "$(dirname "$0")/../lib/push_common.sh"
 export HOME=$SCRATCH/home
 printf 'data\n' > "$SCRATCH/f"
