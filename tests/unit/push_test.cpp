@@ -5,6 +5,8 @@
 
 #include <csignal>
 
+#include "distribute/progress_meter.h"
+
 #include "distribute/push_report.h"
 #include "distribute/remote_agent.h"
 #include "tests/unit/fake_transport.h"
@@ -36,6 +38,11 @@ FakeExec received(std::uint64_t files, std::uint64_t bytes) {
   return agent_reply(encode_frame(FrameType::summary, encode(Summary{files, bytes, 0})));
 }
 
+// What a host's sh and tar reply to a POSIX push of one file of 5 bytes.
+FakeExec posix_received() {
+  return agent_reply(std::string("c 1 5\0", 6));
+}
+
 FakeExec agent_missing() {
   FakeExec e;
   e.exit_status = kAgentMissing;
@@ -62,6 +69,7 @@ class PushSessions : public ::testing::Test {
     for (const auto& c : commands)
       names.push_back(c.find(" agent --list=") != std::string::npos      ? "list"
                       : c.find(" agent --receive=") != std::string::npos ? "receive"
+                      : c.find(" agent --relay=") != std::string::npos   ? "relay"
                       : c.starts_with("d=")                              ? "upload"
                                                                          : c);
     return names;
@@ -156,6 +164,87 @@ TEST_F(PushSessions, CtrlCEndsHostsWaitingAtTheBarrier) {
     EXPECT_EQ(steps(transport.commands(i)), (std::vector<std::string>{"list"})) << i;
   }
   EXPECT_EQ(push_exit_status(report), 130);
+}
+
+TEST_F(PushSessions, TheListingAsksForHashesWithChecksum) {
+  options.checksum = true;
+  FakeTransport transport([](const Job&) {
+    return FakeHost{{}, {}, {}, {nothing_listed(), received(1, 5)}};
+  });
+  PushReport report = push(transport, hosts(1), {}, options);
+  ASSERT_EQ(transport.commands(0).size(), 2u);
+  EXPECT_NE(transport.commands(0)[0].find(" --checksum"), std::string::npos);
+  EXPECT_EQ(report.hosts[0].written.files, 1u);
+}
+
+// Host 0 cannot execute the agent (another architecture): its sh and tar get the files, on the
+// same session, while host 1 receives from its agent.
+TEST_F(PushSessions, AHostWhereTheAgentCannotRunIsSentATarStream) {
+  FakeTransport transport([](const Job& job) {
+    FakeExec cannot;
+    cannot.exit_status = 126;
+    cannot.err = "sh: 1: /opt/pdx: Exec format error\n";
+    if (job.index == 0) return FakeHost{{}, {}, {}, {cannot, posix_received()}};
+    return FakeHost{{}, {}, {}, {nothing_listed(), received(1, 5)}};
+  });
+  PushReport report = push(transport, hosts(2), {}, options);
+  EXPECT_EQ(transport.opens(0), 1u);
+  ASSERT_EQ(transport.commands(0).size(), 2u);
+  EXPECT_EQ(steps(transport.commands(0))[0], "list");
+  EXPECT_NE(transport.commands(0)[1].find("tar"), std::string::npos) << transport.commands(0)[1];
+  EXPECT_EQ(steps(transport.commands(1)), (std::vector<std::string>{"list", "receive"}));
+  for (std::size_t i = 0; i < 2; ++i) EXPECT_EQ(report.hosts[i].written.bytes, 5u) << i;
+  EXPECT_EQ(push_exit_status(report), 0);
+}
+
+TEST_F(PushSessions, NoAgentListsNothing) {
+  options.no_agent = true;
+  FakeTransport transport([](const Job&) { return FakeHost{{}, {}, {}, {posix_received()}}; });
+  PushReport report = push(transport, hosts(3), {}, options);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(transport.opens(i), 1u) << i;
+    ASSERT_EQ(transport.commands(i).size(), 1u) << i;
+    EXPECT_EQ(transport.commands(i)[0].find(" agent "), std::string::npos);
+    EXPECT_EQ(report.hosts[i].written.files, 1u) << i;
+  }
+  EXPECT_EQ(push_exit_status(report), 0);
+}
+
+// The agents end before they link up (as where they cannot listen): the chain is called off,
+// and each host is sent the group's stream from here, on the session it relayed on.
+TEST_F(PushSessions, ARelayCalledOffIsSentFromHere) {
+  options.relay = true;
+  FakeTransport transport([](const Job&) {
+    FakeExec off;
+    off.exit_status = 1;
+    return FakeHost{{}, {}, {}, {nothing_listed(), off, received(1, 5)}};
+  });
+  PushReport report = push(transport, hosts(3), {}, options);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(transport.opens(i), 1u) << i;
+    EXPECT_EQ(steps(transport.commands(i)), (std::vector<std::string>{"list", "relay", "receive"}));
+    EXPECT_EQ(report.hosts[i].written.bytes, 5u) << i;
+  }
+  EXPECT_EQ(push_exit_status(report), 0);
+}
+
+// The meter is told of each host once (done or failed, whichever step it ended in), and of the
+// bytes of each host's plan.
+TEST_F(PushSessions, ProgressCountsEachHostOnce) {
+  std::string line;
+  auto now = std::chrono::steady_clock::now();
+  ProgressMeter meter(
+      Measure::bytes_of_total, 3, [&](std::string_view s) { line.append(s); }, [&] { return now; });
+  options.progress = &meter;
+  FakeTransport transport([](const Job& job) {
+    if (job.index == 2) return FakeHost{{}, {}, {}, {agent_reply("junk")}};
+    return FakeHost{{}, {}, {}, {nothing_listed(), received(1, 5)}};
+  });
+  push(transport, hosts(3), {}, options);
+  now += std::chrono::seconds(1);
+  meter.tick();
+  EXPECT_NE(line.find(" of 10 B ("), std::string::npos) << line;
+  EXPECT_TRUE(line.ends_with("hosts: 2 done, 1 failed, of 3")) << line;
 }
 
 }  // namespace
