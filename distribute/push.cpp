@@ -2,15 +2,22 @@
 
 #include <fcntl.h>
 
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
+
 #include <algorithm>
 #include <cstdio>
-#include <functional>
+#include <deque>
+#include <exception>
 #include <memory>
+#include <mutex>
+#include <optional>
 
 #include "archive/part_reader.h"
 #include "base/error.h"
 #include "base/fd.h"
 #include "core/executor.h"
+#include "core/run_env.h"
+#include "distribute/file_input.h"
 #include "distribute/frame_stream.h"
 #include "distribute/host_outcome.h"
 #include "distribute/manifest_check.h"
@@ -18,152 +25,41 @@
 #include "distribute/progress_meter.h"
 #include "distribute/push_plan.h"
 #include "distribute/relay_chain.h"
+#include "distribute/relay_link.h"
 #include "distribute/remote_agent.h"
 #include "distribute/reply_sink.h"
+#include "distribute/wave_barrier.h"
 #include "transport/broadcast.h"
 
 namespace pdx {
 
 namespace {
 
+namespace asio = boost::asio;
 using Reply = ReplySink::Reply;
-using Indices = std::vector<std::size_t>;
-// Job k's stdin (k: its position among the pass's hosts); null: none.
-using InputFor = std::function<std::shared_ptr<Broadcast>(std::size_t)>;
 
-// What a pass runs everywhere, and on which hosts.
-class Passes {
- public:
-  Passes(Transport& transport, const std::vector<Host>& hosts, JobTemplate tmpl, std::size_t fanout,
-         PushReport& report)
-      : transport_(transport),
-        hosts_(hosts),
-        tmpl_(std::move(tmpl)),
-        fanout_(fanout),
-        report_(report) {
-    tmpl_.substitute = true;  // %h %n in DEST, over ssh too
-  }
+HostResult interrupted() {
+  HostResult r;
+  r.failure = Failure::interrupted;
+  r.error = "interrupted";
+  return r;
+}
 
-  std::string label(std::size_t i) const { return hosts_[i].label(); }
+// How a host's task ends, for the run's sink (and the progress meter): its transport failure,
+// else exit 1 when the host or a file of it failed.
+HostResult ended_as(const PushedHost& outcome, HostResult ran) {
+  if (ran.failure == Failure::none)
+    ran.exit_status = outcome.error.empty() && outcome.failed.empty() ? 0 : 1;
+  return ran;
+}
 
-  // Runs `command` on `which`; a host that fails to run it (unreachable, interrupted) is
-  // recorded and left out of what is returned: index -> reply of the hosts that ran it.
-  std::vector<std::pair<std::size_t, Reply>> run(const Indices& which, const std::string& command,
-                                                 const InputFor& input = {},
-                                                 ProgressMeter* progress = nullptr) {
-    std::vector<std::pair<std::size_t, Reply>> ran;
-    if (which.empty() || interrupted_) return ran;
-    std::vector<Job> jobs = jobs_for(which, command);
-    for (std::size_t k = 0; k < jobs.size(); ++k)
-      if (input) jobs[k].stdin_source = input(k);
-    ReplySink sink(jobs.size());
-    MeteredSink metered(sink, progress, MeteredSink::Count::hosts);
-    execute(transport_, jobs, metered, {fanout_, 0});
-    for (std::size_t k = 0; k < which.size(); ++k) {
-      Reply& reply = sink.replies()[k];
-      if (reply.result.failure == Failure::interrupted) interrupted_ = true;
-      if (reply.result.failure != Failure::none)
-        report_.hosts[which[k]].result = reply.result;
-      else
-        ran.emplace_back(which[k], std::move(reply));
-    }
-    return ran;
-  }
-
-  // `command` on `which`: made for every host, so that %n and PDX_RANK are the host's rank in
-  // every pass, then numbered by their place in the pass (the sink's and stdin's index).
-  std::vector<Job> jobs_for(const Indices& which, const std::string& command) const {
-    JobTemplate tmpl = tmpl_;
-    tmpl.command = command;
-    std::vector<Job> all = make_jobs(hosts_, tmpl);
-    std::vector<Job> jobs;
-    for (std::size_t i : which) {
-      jobs.push_back(std::move(all[i]));
-      jobs.back().index = jobs.size() - 1;
-    }
-    return jobs;
-  }
-
-  Transport& transport() const { return transport_; }
-  std::size_t fanout() const { return fanout_; }
-  bool interrupted() const { return interrupted_; }
-
-  // A broadcast of `input` to the `readers` jobs of a pass: spooled when they cannot all run
-  // at once; readers not in `members` (by position) are finished at once. `streams` broadcasts
-  // run at once: they share the memory of one window.
-  std::shared_ptr<Broadcast> broadcast(int input, std::size_t readers,
-                                       const std::vector<bool>& members, std::size_t streams = 1,
-                                       ProgressMeter* progress = nullptr) const {
-    Broadcast::Options options;
-    if (progress)
-      options.on_consume = [progress](std::size_t, std::size_t n) { progress->add_bytes(n); };
-    options.spool = readers > fanout_;
-    options.window = std::max(options.window / streams, 4 * options.chunk);
-    auto started = Broadcast::start(input, readers, options);
-    if (!started) throw FatalError(started.error());
-    std::shared_ptr<Broadcast> b = std::move(*started);
-    for (std::size_t k = 0; k < readers; ++k)
-      if (!members[k]) b->finish(k);
-    return b;
-  }
-
- private:
-  Transport& transport_;
-  const std::vector<Host>& hosts_;
-  JobTemplate tmpl_;
-  std::size_t fanout_;
-  PushReport& report_;
-  bool interrupted_ = false;
-};
-
-using Reasons = std::vector<std::pair<std::size_t, std::string>>;  // host index, why
-
-// Pass 1: every host's listing of DEST, deploying the agent where it is missing; hosts where it
-// cannot run go to `posix`.
-std::vector<std::pair<std::size_t, HostListing>> list_hosts(
-    Passes& passes, const Indices& all, const AgentLocation& agent,
-    const std::vector<std::string>& list_args, PushReport& report, Reasons& posix) {
-  std::vector<std::pair<std::size_t, HostListing>> listed;
-  std::string command = agent_command(agent, list_args);
-  auto take = [&](std::vector<std::pair<std::size_t, Reply>> replies, Indices* missing) {
-    for (auto& [i, reply] : replies) {
-      if (auto why = agent_cannot_run(reply, !missing && agent.installed.empty())) {
-        posix.emplace_back(i, std::move(*why));
-        continue;
-      }
-      if (missing && reply.result.exit_status == kAgentMissing && reply.out.empty()) {
-        missing->push_back(i);
-        continue;
-      }
-      auto listing = parse_listing(reply.out);
-      if (listing)
-        listed.emplace_back(i, std::move(*listing));
-      else if (reply.result.exit_status != 0)
-        report.hosts[i].error = "agent failed: " + host_said(reply);
-      else
-        report.hosts[i].error = "malformed reply from the agent: " + listing.error();
-    }
-  };
-  Indices missing;
-  take(passes.run(all, command), agent.installed.empty() ? &missing : nullptr);
-  if (missing.empty()) return listed;
-
-  Fd binary(::open(agent.binary.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!binary) throw FatalError("cannot read this pdx binary to deploy it");
-  auto source =
-      passes.broadcast(binary.get(), missing.size(), std::vector<bool>(missing.size(), true));
-  Indices installed;
-  for (auto& [i, reply] :
-       passes.run(missing, upload_command(agent), [&](std::size_t) { return source; })) {
-    if (reply.result.exit_status == 0)
-      installed.push_back(i);
-    else
-      report.hosts[i].error = "cannot install the agent: " + host_said(reply);
-  }
-  source.reset();
-  take(passes.run(installed, command), nullptr);
-  std::sort(listed.begin(), listed.end(), [](auto& a, auto& b) { return a.first < b.first; });
-  return listed;
+// One command on the host's session, to its end: what it replied, and how it ended.
+asio::awaitable<Reply> run_agent(Session& session, const Job& job, const std::string& command,
+                                 InputSource* input, StopSignal& stop) {
+  ReplySink sink;
+  ExecRequest request{command, job.env, job.command_timeout, input};
+  sink.reply().result = co_await session.exec(request, sink, stop);
+  co_return std::move(sink.reply());
 }
 
 // What a receiving agent replied: written and failed files, then its summary.
@@ -208,140 +104,429 @@ void read_receipt(const Reply& reply, PushedHost& outcome) {
     outcome.error = reply.overflow ? "the agent's reply is over its limit" : host_said(reply);
 }
 
+// Hosts of a wave that get the same stream: equal plans (one FrameStream, read once, broadcast
+// to them, or with --relay passed host to host), or the wave's hosts without the agent (one tar
+// stream into their sh and tar).
 struct Group {
   HostPushPlan plan;
-  Indices hosts;
-  std::unique_ptr<FrameStream> stream;
+  std::vector<std::size_t> members;     // positions in the wave; reader j of `source` is members[j]
+  std::unique_ptr<FrameStream> stream;  // the agent's frames, or
+  std::unique_ptr<PosixPush> posix;     // the tar stream and command of a POSIX push
+  std::unique_ptr<Chain> chain;         // --relay: `source` starts only if it is called off
+  std::unique_ptr<Broadcast> source;    // last: destroyed before what it reads
 };
 
-// Pass 3: each group's stream to its hosts.
-void receive(Passes& passes, std::vector<Group>& groups, const AgentLocation& agent,
-             const std::string& dest, PushReport& report, ProgressMeter* progress) {
-  Indices receivers;
-  std::vector<std::size_t> group_of;  // by position in receivers
-  for (std::size_t g = 0; g < groups.size(); ++g)
-    for (std::size_t i : groups[g].hosts) {
-      receivers.push_back(i);
-      group_of.push_back(g);
-    }
-  std::vector<std::shared_ptr<Broadcast>> sources;
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    std::vector<bool> members(receivers.size());
-    for (std::size_t k = 0; k < receivers.size(); ++k) members[k] = group_of[k] == g;
-    sources.push_back(passes.broadcast(groups[g].stream->input(), receivers.size(), members,
-                                       groups.size(), progress));
+// What every host's task of one push shares. Each host's PushedHost is written by its own
+// task only, or by its wave's plan while the host waits at the barrier.
+struct PushRun {
+  const std::vector<Host>& hosts;
+  const JobTemplate& tmpl;
+  PushSources& sources;  // --checksum: hashes added by each wave's plan (under plan_mutex)
+  const PushOptions& options;
+  const AgentLocation& agent;
+  int binary;  // this pdx, read by each upload at its own offset (self-deploy only)
+  std::uint64_t archive_bytes;       // --extract: the parts' size
+  std::string list, receive, relay;  // the agent's commands, as typed
+  PushReport& report;
+
+  std::mutex plan_mutex;     // one wave's plan at a time: `sources` is shared
+  std::mutex mutex;          // for what follows
+  std::exception_ptr fatal;  // a stream could not be made: push() throws it
+  std::vector<std::pair<std::string, std::string>> posix;  // (label, why): the warning's
+  std::vector<std::string> called_off;                     // relays sent from here, one line each
+
+  void note_local(std::vector<std::string> errors);  // report.local, each error once
+  // `command` as host i runs it: %h %n substituted (DEST is as typed), over ssh too.
+  std::string command_for(std::size_t i, const std::string& command) const {
+    const Host& host = hosts[i];
+    return substitute_exec(command, host, host.user.empty() ? tmpl.default_user : host.user, i);
   }
-  auto replies = passes.run(
-      receivers, agent_command(agent, {"--receive=" + dest}),
-      [&](std::size_t k) { return sources[group_of[k]]; }, progress);
-  sources.clear();  // before the streams they read
-  for (auto& [i, reply] : replies) read_receipt(reply, report.hosts[i]);
-  for (auto& group : groups)
-    for (auto& e : group.stream->errors()) report.local.push_back(std::move(e));
+};
+
+void PushRun::note_local(std::vector<std::string> errors) {
+  std::lock_guard lock(mutex);
+  for (auto& e : errors)
+    if (std::find(report.local.begin(), report.local.end(), e) == report.local.end())
+      report.local.push_back(std::move(e));
 }
 
-// The stream of `group`'s plan (each chain segment reads the sources again).
-Result<std::unique_ptr<FrameStream>> stream_for(const PushOptions& options,
-                                                const PushSources& sources,
-                                                const HostPushPlan& plan) {
-  return options.extract ? FrameStream::archive(options.sources)
-                         : FrameStream::files(layout_of(sources, plan), plan);
+// The bytes one host of `group` takes (an archive's parts' size with --extract).
+std::uint64_t bytes_of(const PushRun& run, const Group& group) {
+  std::uint64_t bytes = run.archive_bytes;  // 0 without --extract; no files with it
+  for (std::size_t f : group.plan.files) bytes += layout_of(run.sources, group.plan).files[f].size;
+  return bytes;
 }
 
-// --relay: each group of two hosts or more goes host to host, as chains of at most -f hosts;
-// hosts of a chain that could not link up stay in `groups` to be sent from here (said once).
-void relay(Passes& passes, std::vector<Group>& groups, const PushSources& sources,
-           const AgentLocation& agent, const PushOptions& options, PushReport& report) {
-  std::vector<std::string> called_off;
-  std::string command = agent_command(agent, {"--relay=" + options.dest});
-  for (auto& group : groups) {
-    if (group.hosts.size() < 2) continue;
-    Indices star;
-    for (std::size_t first = 0; first < group.hosts.size(); first += passes.fanout()) {
-      if (passes.interrupted()) return;
-      Indices chain(
-          group.hosts.begin() + long(first),
-          group.hosts.begin() + long(std::min(group.hosts.size(), first + passes.fanout())));
-      if (chain.size() < 2) {
-        star.insert(star.end(), chain.begin(), chain.end());
-        continue;
-      }
-      auto stream = stream_for(options, sources, group.plan);
-      if (!stream) throw FatalError(stream.error());
-      RelayRun run = relay_chain(passes.transport(), passes.jobs_for(chain, command),
-                                 (*stream)->input(), options.relay_options);
-      for (auto& e : (*stream)->errors()) report.local.push_back(std::move(e));
-      if (run.called_off) {
-        std::vector<std::string> names;
-        for (std::size_t i : chain) names.push_back(passes.label(i));
-        called_off.push_back(fold_names(names) + ": the relay could not link up (" +
-                             printable(run.reason) + "); sending from here");
-        star.insert(star.end(), chain.begin(), chain.end());
-        continue;
-      }
-      for (std::size_t k = 0; k < chain.size(); ++k) {
-        RelayedHost& host = run.hosts[k];
-        PushedHost& outcome = report.hosts[chain[k]];
-        if (host.reply.result.failure != Failure::none)
-          outcome.result = host.reply.result;
-        else if (!host.error.empty())
-          outcome.error = host.error;
-        else
-          read_receipt(host.reply, outcome);
-      }
-    }
-    group.hosts = std::move(star);
-  }
-  for (const auto& line : called_off) std::fprintf(stderr, "pdx: warning: %s\n", line.c_str());
-  std::erase_if(groups, [](const Group& g) { return g.hosts.empty(); });
-  for (auto& group : groups) {  // the streams of what is left for the star, read afresh
-    auto stream = stream_for(options, sources, group.plan);
-    if (!stream) throw FatalError(stream.error());
-    group.stream = std::move(*stream);
-  }
+// A broadcast of `input` to a group's members, all running (no spool); `streams` broadcasts
+// share the memory of one window. Each byte a reader takes is told to the progress meter.
+std::unique_ptr<Broadcast> broadcast(const PushRun& run, int input, std::size_t readers,
+                                     std::size_t streams = 1) {
+  Broadcast::Options options;
+  if (ProgressMeter* progress = run.options.progress)
+    options.on_consume = [progress](std::size_t, std::size_t n) { progress->add_bytes(n); };
+  options.window = std::max(options.window / streams, 4 * options.chunk);
+  auto started = Broadcast::start(input, readers, options);
+  if (!started) throw FatalError(started.error());
+  return std::move(*started);
 }
 
-// Pass 4: the hosts without the agent, all sent the same tar stream (distribute/posix_push.h).
-void push_without_agent(Passes& passes, const Reasons& posix, const PushSources& sources,
-                        const PushOptions& options, PushReport& report) {
-  if (posix.empty()) return;
-  std::vector<std::pair<std::string, std::string>> warned;
-  Indices hosts;
-  for (const auto& [i, why] : posix) {
-    warned.emplace_back(passes.label(i), why);
-    hosts.push_back(i);
-  }
-  std::fputs(posix_push_warning(warned).c_str(), stderr);
-  auto made = options.extract ? PosixPush::archive(options.sources, options.dest)
-                              : PosixPush::files(sources, options.dest);
-  if (!made) {
-    for (std::size_t i : hosts) report.hosts[i].error = made.error();
+// Step 2b, --relay: a group of two hosts or more goes host to host as one chain; the head's
+// stream is started only once the chain links up. Without a secret it is sent from here.
+void chain_group(PushRun& run, std::size_t first, Group& group) {
+  auto secret = make_relay_secret();
+  std::vector<std::string> labels;
+  for (std::size_t k : group.members) labels.push_back(run.hosts[first + k].label());
+  if (!secret) {
+    std::lock_guard lock(run.mutex);
+    run.called_off.push_back(fold_names(labels) + ": the relay could not link up (" +
+                             printable(secret.error()) + "); sending from here");
     return;
   }
-  auto source =
-      passes.broadcast((*made)->input(), hosts.size(), std::vector<bool>(hosts.size(), true));
-  for (auto& [i, reply] :
-       passes.run(hosts, (*made)->command(), [&](std::size_t) { return source; }))
-    read_posix_reply(reply, report.hosts[i]);
-  source.reset();
-  for (auto& e : (*made)->finish()) report.local.push_back(std::move(e));
+  Broadcast::Options head;
+  if (ProgressMeter* progress = run.options.progress) {
+    std::size_t hosts = group.members.size();  // what the head takes reaches every host
+    head.on_consume = [progress, hosts](std::size_t, std::size_t n) {
+      progress->add_bytes(n * hosts);
+    };
+  }
+  group.chain = std::make_unique<Chain>(std::move(labels), std::move(*secret),
+                                        run.options.relay_options, group.stream->input(), head);
 }
 
-// The meter's total: each group's bytes times its hosts (an archive's parts' size with
-// --extract); the hosts that receive nothing have ended.
-void meter_plan(ProgressMeter& meter, const std::vector<Group>& groups, const PushSources& sources,
-                std::uint64_t archive_bytes, const PushReport& report) {
-  std::vector<bool> receiving(report.hosts.size());
-  for (const auto& group : groups) {
-    std::uint64_t bytes = archive_bytes;  // 0 without --extract; no files with it
-    for (std::size_t f : group.plan.files) bytes += layout_of(sources, group.plan).files[f].size;
-    meter.add_total(bytes * group.hosts.size());
-    for (std::size_t i : group.hosts) receiving[i] = true;
+// Step 2: the plans of a wave's listed hosts (k: position in the wave), grouped, each group's
+// stream started; the wave's hosts without the agent (`posix`, with why) one group more. A
+// host needing nothing is up to date; one that cannot take the sources (DEST a file) gets its
+// error.
+std::vector<Group> plan_wave(PushRun& run, std::size_t first,
+                             std::vector<std::pair<std::size_t, HostListing>> listed,
+                             const std::vector<std::pair<std::size_t, std::string>>& posix) {
+  std::lock_guard plan_lock(run.plan_mutex);
+  std::vector<Group> groups;
+  if (run.options.checksum) compare_contents(run.sources, listed);
+  for (auto& [k, listing] : listed) {
+    PushedHost& outcome = run.report.hosts[first + k];
+    HostPushPlan plan;
+    if (!run.options.extract) {
+      auto planned = plan_host(run.sources, listing, run.options.dest);
+      if (!planned) {
+        outcome.error = planned.error();
+        continue;
+      }
+      plan = std::move(*planned);
+      if (plan.empty()) {
+        outcome.up_to_date = true;
+        continue;
+      }
+    }
+    auto same = std::find_if(groups.begin(), groups.end(), [&](auto& g) { return g.plan == plan; });
+    if (same == groups.end()) same = groups.insert(groups.end(), Group{plan, {}, {}, {}, {}, {}});
+    same->members.push_back(k);
   }
-  for (std::size_t i = 0; i < report.hosts.size(); ++i) {
-    const PushedHost& o = report.hosts[i];
-    if (!receiving[i]) meter.host_ended(o.result.failure != Failure::none || !o.error.empty());
+  for (auto& group : groups) {
+    auto stream = run.options.extract
+                      ? FrameStream::archive(run.options.sources)
+                      : FrameStream::files(layout_of(run.sources, group.plan), group.plan);
+    if (!stream) throw FatalError(stream.error());
+    group.stream = std::move(*stream);
+    if (run.options.progress)
+      run.options.progress->add_total(bytes_of(run, group) * group.members.size());
+    if (run.options.relay && group.members.size() > 1) chain_group(run, first, group);
   }
+  std::size_t streams = groups.size();
+  for (auto& group : groups)
+    if (!group.chain)
+      group.source = broadcast(run, group.stream->input(), group.members.size(), streams);
+  if (posix.empty()) return groups;
+
+  Group without{};
+  {
+    std::lock_guard lock(run.mutex);
+    for (const auto& [k, why] : posix) {
+      run.posix.emplace_back(run.hosts[first + k].label(), why);
+      without.members.push_back(k);
+    }
+  }
+  auto made = run.options.extract ? PosixPush::archive(run.options.sources, run.options.dest)
+                                  : PosixPush::files(run.sources, run.options.dest);
+  if (!made) {
+    for (std::size_t k : without.members) run.report.hosts[first + k].error = made.error();
+    return groups;
+  }
+  without.posix = std::move(*made);
+  without.source = broadcast(run, without.posix->input(), without.members.size());
+  groups.push_back(std::move(without));
+  return groups;
+}
+
+// At most -f consecutive hosts, run at once: each lists, then waits at the barrier until every
+// host of the wave has listed or ended, then receives its group's stream (plan_wave). Hosts
+// beyond -f are the next wave's, which reads the sources again.
+//
+//   host task:     list_host -> listed() | posix() -> barrier ... -> seat() -> receive step
+//   the barrier:   the last to list or end runs plan() on its thread, then the others go on
+//   ended(k):      from the run's sink when host k's task is over (or never started): the
+//                  barrier stops waiting for it, its reader stops holding its group's stream;
+//                  the last one frees the wave's streams
+class Wave {
+ public:
+  Wave(PushRun& run, std::size_t first, std::size_t size)
+      : run_(run),
+        first_(first),
+        barrier_(size, [this] { plan(); }),
+        listings_(size),
+        posix_(size),
+        ended_(size, false),
+        seats_(size) {}
+
+  void listed(std::size_t k, HostListing listing) { listings_[k] = std::move(listing); }
+  void posix(std::size_t k, std::string why) { posix_[k] = std::move(why); }
+  asio::awaitable<bool> wait(std::size_t k, StopSignal& stop) { return barrier_.arrive(k, stop); }
+
+  // After wait(): host k's group and its reader there; no group when it has nothing to receive.
+  struct Seat {
+    Group* group = nullptr;
+    std::size_t reader = 0;
+  };
+  Seat seat(std::size_t k) {
+    std::lock_guard lock(mutex_);
+    if (!seats_[k]) return {};
+    return {&groups_[seats_[k]->first], seats_[k]->second};
+  }
+
+  // Host k's stdin when its relay was called off: its group's stream from here after all, the
+  // broadcast started by the first member to ask (members that ended are finished at once).
+  Result<std::unique_ptr<InputSource>> fallback_input(std::size_t k, const std::string& reason) {
+    std::lock_guard lock(mutex_);
+    Group& group = groups_[seats_[k]->first];
+    if (!group.source) {
+      try {
+        group.source = broadcast(run_, group.stream->input(), group.members.size());
+      } catch (const FatalError& e) {
+        return Error{e.what()};
+      }
+      std::vector<std::string> labels;
+      for (std::size_t j = 0; j < group.members.size(); ++j) {
+        if (ended_[group.members[j]]) group.source->finish(j);
+        labels.push_back(run_.hosts[first_ + group.members[j]].label());
+      }
+      std::lock_guard run_lock(run_.mutex);
+      run_.called_off.push_back(fold_names(labels) + ": the relay could not link up (" +
+                                printable(reason) + "); sending from here");
+    }
+    return std::unique_ptr<InputSource>(
+        std::make_unique<BroadcastInput>(*group.source, seats_[k]->second));
+  }
+
+  void ended(std::size_t k) {
+    barrier_.leave(k);
+    std::vector<Group> done;
+    {
+      std::lock_guard lock(mutex_);
+      ended_[k] = true;
+      if (seats_[k]) {
+        Group& group = groups_[seats_[k]->first];
+        if (group.source) group.source->finish(seats_[k]->second);
+        if (group.chain) group.chain->ended(seats_[k]->second, "its host ended");
+      }
+      if (std::find(ended_.begin(), ended_.end(), false) != ended_.end()) return;
+      done.swap(groups_);
+    }
+    for (auto& group : done) {  // before the streams they read
+      group.source.reset();
+      group.chain.reset();
+    }
+    for (auto& group : done) {
+      if (group.stream) run_.note_local(group.stream->errors());
+      if (group.posix) run_.note_local(group.posix->finish());
+    }
+  }
+
+ private:
+  // The barrier's completion (must not throw): hosts that ended meanwhile (Ctrl-C) are left out.
+  void plan() {
+    std::lock_guard lock(mutex_);
+    std::vector<std::pair<std::size_t, HostListing>> listed;
+    std::vector<std::pair<std::size_t, std::string>> posix;
+    for (std::size_t k = 0; k < listings_.size(); ++k) {
+      if (ended_[k]) continue;
+      if (listings_[k]) listed.emplace_back(k, std::move(*listings_[k]));
+      if (posix_[k]) posix.emplace_back(k, *posix_[k]);
+    }
+    try {
+      {
+        std::lock_guard fatal(run_.mutex);
+        if (run_.fatal) return;
+      }
+      groups_ = plan_wave(run_, first_, std::move(listed), posix);
+    } catch (...) {
+      std::lock_guard fatal(run_.mutex);
+      run_.fatal = std::current_exception();
+      groups_.clear();
+      return;
+    }
+    for (std::size_t g = 0; g < groups_.size(); ++g)
+      for (std::size_t j = 0; j < groups_[g].members.size(); ++j)
+        seats_[groups_[g].members[j]] = std::pair(g, j);
+  }
+
+  PushRun& run_;
+  std::size_t first_;  // host index of position 0
+  WaveBarrier barrier_;
+  std::vector<std::optional<HostListing>> listings_;  // by position: written before wait()
+  std::vector<std::optional<std::string>> posix_;     // by position: why the agent cannot run
+  std::mutex mutex_;                                  // for what follows
+  std::vector<bool> ended_;
+  std::vector<Group> groups_;
+  std::vector<std::optional<std::pair<std::size_t, std::size_t>>> seats_;  // group, reader
+};
+
+// A host's listing, or why there is none: a command that did not run to its end (`ran`), the
+// agent cannot run there (`posix`, why), or a reply that said no (the host's error, recorded).
+struct Listed {
+  HostResult ran;
+  std::optional<HostListing> listing;
+  std::optional<std::string> posix;
+};
+
+// Step 1: the host's listing of DEST, the agent deployed first where it is missing.
+asio::awaitable<Listed> list_host(PushRun& run, Session& session, const Job& job,
+                                  StopSignal& stop) {
+  PushedHost& outcome = run.report.hosts[job.index];
+  const std::string list = run.command_for(job.index, run.list);
+  Reply reply = co_await run_agent(session, job, list, nullptr, stop);
+  if (reply.result.failure != Failure::none) co_return Listed{reply.result, {}, {}};
+  if (auto why = agent_cannot_run(reply, false)) co_return Listed{{}, {}, std::move(*why)};
+  if (run.agent.installed.empty() && reply.result.exit_status == kAgentMissing &&
+      reply.out.empty()) {
+    FileInput binary(run.binary);
+    Reply upload = co_await run_agent(session, job, upload_command(run.agent), &binary, stop);
+    if (upload.result.failure != Failure::none) co_return Listed{upload.result, {}, {}};
+    if (upload.result.exit_status != 0) {
+      outcome.error = "cannot install the agent: " + host_said(upload);
+      co_return Listed{};
+    }
+    reply = co_await run_agent(session, job, list, nullptr, stop);
+    if (reply.result.failure != Failure::none) co_return Listed{reply.result, {}, {}};
+    if (auto why = agent_cannot_run(reply, true)) co_return Listed{{}, {}, std::move(*why)};
+  }
+  auto listing = parse_listing(reply.out);
+  if (listing) co_return Listed{{}, std::move(*listing), {}};
+  if (reply.result.exit_status != 0)
+    outcome.error = "agent failed: " + host_said(reply);
+  else
+    outcome.error = "malformed reply from the agent: " + listing.error();
+  co_return Listed{};
+}
+
+// Step 3: the group's stream to the host's agent; its receipt says what was written.
+asio::awaitable<HostResult> receive_host(PushRun& run, Session& session, const Job& job,
+                                         InputSource& input, StopSignal& stop) {
+  Reply reply =
+      co_await run_agent(session, job, run.command_for(job.index, run.receive), &input, stop);
+  if (reply.result.failure != Failure::none) co_return reply.result;
+  read_receipt(reply, run.report.hosts[job.index]);
+  co_return HostResult{};
+}
+
+// Step 3, a POSIX push: the wave's tar stream into the host's sh and tar.
+asio::awaitable<HostResult> receive_posix(PushRun& run, Session& session, const Job& job,
+                                          const Group& group, InputSource& input,
+                                          StopSignal& stop) {
+  Reply reply = co_await run_agent(session, job, run.command_for(job.index, group.posix->command()),
+                                   &input, stop);
+  if (reply.result.failure != Failure::none) co_return reply.result;
+  read_posix_reply(reply, run.report.hosts[job.index]);
+  co_return HostResult{};
+}
+
+// Step 3, --relay: host `k` of the chain, its frames from the previous host (the head's from
+// here); false in `relayed` when the chain was called off, nothing received.
+asio::awaitable<HostResult> relay_host(PushRun& run, Session& session, const Job& job, Chain& chain,
+                                       std::size_t k, bool& relayed, StopSignal& stop) {
+  ChainReply reply(chain, k);
+  ChainInput input(chain, k);
+  ExecRequest request{run.command_for(job.index, run.relay), job.env, job.command_timeout, &input};
+  RelayedHost& host = reply.host();
+  host.reply.result = co_await session.exec(request, reply, stop);
+  chain.ended(k, "");
+  std::string reason;
+  relayed = !chain.called_off(reason);
+  if (host.reply.result.failure != Failure::none) co_return host.reply.result;
+  if (!relayed) co_return HostResult{};
+  PushedHost& outcome = run.report.hosts[job.index];
+  if (!host.error.empty())
+    outcome.error = host.error;
+  else
+    read_receipt(host.reply, outcome);
+  co_return HostResult{};
+}
+
+// Step 3 for host k, after the barrier: what its seat in the wave says.
+asio::awaitable<HostResult> receive_step(PushRun& run, Wave& wave, std::size_t k, Session& session,
+                                         const Job& job, StopSignal& stop) {
+  Wave::Seat seat = wave.seat(k);
+  if (!seat.group) co_return HostResult{};
+  Group& group = *seat.group;
+  if (group.posix) {
+    BroadcastInput input(*group.source, seat.reader);
+    co_return co_await receive_posix(run, session, job, group, input, stop);
+  }
+  if (group.chain) {
+    bool relayed = true;
+    HostResult ran =
+        co_await relay_host(run, session, job, *group.chain, seat.reader, relayed, stop);
+    if (ran.failure != Failure::none || relayed) co_return ran;
+    std::string reason;
+    group.chain->called_off(reason);
+    auto input = wave.fallback_input(k, reason);
+    if (!input) {
+      run.report.hosts[job.index].error = input.error();
+      co_return HostResult{};
+    }
+    co_return co_await receive_host(run, session, job, **input, stop);
+  }
+  BroadcastInput input(*group.source, seat.reader);
+  co_return co_await receive_host(run, session, job, input, stop);
+}
+
+// A host's whole push, on its one session.
+asio::awaitable<HostResult> push_host(PushRun& run, Wave& wave, std::size_t k, Session& session,
+                                      const Job& job, StopSignal& stop) {
+  PushedHost& outcome = run.report.hosts[job.index];
+  if (run.options.no_agent) {
+    wave.posix(k, "--no-agent");
+  } else {
+    Listed listed = co_await list_host(run, session, job, stop);
+    if (listed.posix)
+      wave.posix(k, std::move(*listed.posix));
+    else if (listed.listing)
+      wave.listed(k, std::move(*listed.listing));
+    else
+      co_return ended_as(outcome, listed.ran);
+  }
+  if (!co_await wave.wait(k, stop)) co_return interrupted();
+  HostResult received = co_await receive_step(run, wave, k, session, job, stop);
+  co_return ended_as(outcome, received);
+}
+
+// The run's sink: each command's reply has a sink of its own, so only the ends count.
+class WaveEnds final : public OutputSink {
+ public:
+  WaveEnds(std::deque<Wave>& waves, std::size_t size) : waves_(waves), size_(size) {}
+  void output(std::size_t, Stream, std::string_view) override {}
+  void finished(std::size_t index, const HostResult&) override {
+    waves_[index / size_].ended(index % size_);
+  }
+
+ private:
+  std::deque<Wave>& waves_;
+  std::size_t size_;
+};
+
+// The warnings of the run, each said once: hosts pushed without the agent, relays called off.
+void warn(const PushRun& run) {
+  for (const auto& line : run.called_off) std::fprintf(stderr, "pdx: warning: %s\n", line.c_str());
+  if (!run.posix.empty()) std::fputs(posix_push_warning(run.posix).c_str(), stderr);
 }
 
 }  // namespace
@@ -363,53 +548,51 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
     std::fprintf(stderr, "pdx: warning: %s: not a file or directory, not sent\n", s.c_str());
   auto agent = locate_agent(options.agent);
   if (!agent) throw FatalError(agent.error());
+  Fd binary;
+  if (agent->installed.empty() && !options.no_agent) {
+    binary.reset(::open(agent->binary.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!binary) throw FatalError("cannot read this pdx binary to deploy it");
+  }
 
   PushReport report;
   report.hosts.resize(hosts.size());
-  Passes passes(transport, hosts, tmpl, options.fanout, report);
-  Indices all(hosts.size());
-  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-
-  std::vector<Group> groups;
   std::vector<std::string> list_args = {"--list=" + options.dest};
   for (const auto& top : sources.tops) list_args.push_back("--under=" + top);
-  Reasons posix;  // hosts where the agent cannot run, and why
-  if (options.no_agent)
-    for (std::size_t i : all) posix.emplace_back(i, "--no-agent");
   if (options.checksum) list_args.push_back("--checksum");
-  auto listed =
-      list_hosts(passes, options.no_agent ? Indices{} : all, *agent, list_args, report, posix);
-  if (options.checksum) compare_contents(sources, listed);
-  for (auto& [i, listing] : listed) {
-    HostPushPlan plan;
-    if (!options.extract) {
-      auto planned = plan_host(sources, listing, options.dest);
-      if (!planned) {
-        report.hosts[i].error = planned.error();
-        continue;
-      }
-      plan = std::move(*planned);
-      if (plan.empty()) {
-        report.hosts[i].up_to_date = true;
-        continue;
-      }
-    }
-    auto same = std::find_if(groups.begin(), groups.end(), [&](auto& g) { return g.plan == plan; });
-    if (same == groups.end()) same = groups.insert(groups.end(), Group{plan, {}, nullptr});
-    same->hosts.push_back(i);
-  }
-  if (options.relay) {
-    relay(passes, groups, sources, *agent, options, report);
-  } else {
-    for (auto& group : groups) {
-      auto stream = stream_for(options, sources, group.plan);
-      if (!stream) throw FatalError(stream.error());
-      group.stream = std::move(*stream);
-    }
-  }
-  if (options.progress) meter_plan(*options.progress, groups, sources, archive_bytes, report);
-  receive(passes, groups, *agent, options.dest, report, options.progress);
-  push_without_agent(passes, posix, sources, options, report);
+  PushRun run{hosts,
+              tmpl,
+              sources,
+              options,
+              *agent,
+              binary.get(),
+              archive_bytes,
+              agent_command(*agent, list_args),
+              agent_command(*agent, {"--receive=" + options.dest}),
+              agent_command(*agent, {"--relay=" + options.dest}),
+              report,
+              {},
+              {},
+              {},
+              {},
+              {}};
+  std::size_t size = std::max<std::size_t>(options.fanout, 1);
+  std::deque<Wave> waves;  // not moved: the barriers' completions point at them
+  for (std::size_t first = 0; first < hosts.size(); first += size)
+    waves.emplace_back(run, first, std::min(size, hosts.size() - first));
+
+  // One session per host: a worker takes the next host when one is done, so a wave starts as
+  // the previous one ends, never more than -f at once. Each host ends once, for the meter.
+  WaveEnds ends(waves, size);
+  MeteredSink sink(ends, options.progress, MeteredSink::Count::hosts);
+  auto results = execute_tasks(transport, make_jobs(hosts, tmpl), sink, {size, 0},
+                               [&](Session& session, const Job& job, JobIo&, StopSignal& stop) {
+                                 return push_host(run, waves[job.index / size], job.index % size,
+                                                  session, job, stop);
+                               });
+  for (std::size_t i = 0; i < hosts.size(); ++i)
+    if (results[i].failure != Failure::none) report.hosts[i].result = results[i];
+  if (run.fatal) std::rethrow_exception(run.fatal);
+  warn(run);
   if (options.manifest) check_manifest(*options.manifest, report);
   return report;
 }

@@ -1,17 +1,24 @@
 #pragma once
-// `pdx push`: files, trees or an archive stream from here to every host, in passes over the
-// transport (core/executor.h), each running `pdx agent` on the hosts still in the push:
+// `pdx push`: files, trees or an archive stream from here to every host. Each host's push is one
+// task on its one session (core/executor.h: execute_tasks), running `pdx agent` there in steps:
 //
-//   1. list     `pdx agent --list DEST` on every host: what it has (and whether the agent is
-//               deployed there: hosts without it get it, then are listed again)
-//   2. plan     per host, the files it lacks (distribute/push_plan.h); hosts with equal plans
-//               form a group that shares one FrameStream, read once here and broadcast
-//   3. receive  `pdx agent --receive DEST` on every host with something to receive, its stdin
-//               its group's stream; the replies say what was written and what failed
-//   4. posix    hosts where the agent cannot run (or --no-agent): one tar stream into their
-//               own sh and tar (distribute/posix_push.h), everything sent
+//   1. list     `pdx agent --list DEST`: what the host has (and whether the agent is deployed
+//               there: a host without it gets it, then is listed again; a host where it cannot
+//               run, or every host with --no-agent, is pushed to without it, step 3)
+//   2. plan     once every host of its wave has listed or failed (distribute/wave_barrier.h):
+//               per host, the files it lacks (distribute/push_plan.h, --checksum comparing the
+//               wave's listings by content); hosts with equal plans form a group that shares one
+//               FrameStream, read once here and broadcast; the wave's hosts without the agent
+//               form one group more, sent everything as one tar stream (distribute/posix_push.h)
+//   3. receive  `pdx agent --receive DEST`, its stdin its group's stream; the reply says what
+//               was written and what failed. With --relay, a group of two hosts or more runs
+//               `pdx agent --relay=DEST` instead, host to host (distribute/relay_chain.h); a
+//               chain that cannot link up is sent from here, as without --relay
 //
-// With --extract, the plan is the same for every host: the archive's parts, streamed once.
+// A wave is at most -f hosts, run at once; the hosts beyond are the next waves', each reading
+// the sources again, so no stream is ever kept for hosts that have not started.
+// With --extract, the plan is the same for every host: the archive's parts, streamed once a wave.
+// Warnings (hosts without the agent, relays called off) are said once, after the run.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -44,7 +51,7 @@ struct PushOptions {
 };
 
 struct PushedHost {
-  HostResult result;           // the host's transport failure, if any (its last pass)
+  HostResult result;           // the host's transport failure, if any (the step it ended)
   std::string error;           // the host failed as a whole: agent missing, malformed reply, ...
   std::vector<Failed> failed;  // files that failed
   Summary written;             // what was written this run
@@ -57,8 +64,9 @@ struct PushReport {
 };
 
 /// Runs the push. `tmpl` holds what is common to every job (env, user, timeouts); its command
-/// and stdin are set per pass. Throws UsageError for bad sources (before any host is touched),
-/// FatalError when pdx cannot read its own binary to deploy it.
+/// and stdin are the push's own. Throws UsageError for bad sources (before any host is touched),
+/// FatalError when pdx cannot read its own binary (before, when it is to be deployed) or cannot
+/// start a stream (once the run is over: no later wave is sent anything).
 PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
                 const PushOptions& options);
 

@@ -149,7 +149,7 @@ void compare_contents(PushSources& sources,
   std::unordered_map<std::string, std::size_t> position;  // path -> index in paths
   std::vector<std::pair<LocalFile*, std::size_t>> wanted;
   for (LocalFile* f : files) {
-    if (!worth_hashing(*f)) continue;
+    if (!f->sha256.empty() || !worth_hashing(*f)) continue;  // an earlier wave hashed it
     auto [it, added] = position.emplace(f->path, paths.size());
     if (added) paths.push_back(f->path);
     wanted.emplace_back(f, it->second);

@@ -67,6 +67,7 @@ Result<HostListing> parse_listing(std::string_view reply);
 
 /// --checksum: compare by content from now on. Hashes, on all cores, each local file that some
 /// host has as a hashed file of the same size at its name; the others need sending anyway.
+/// Called once per wave of a push: a file hashed by an earlier call is not read again.
 void compare_contents(PushSources& sources,
                       const std::vector<std::pair<std::size_t, HostListing>>& listings);
 

@@ -1,17 +1,28 @@
 #pragma once
-// pdx's side of a relay (`pdx push --relay`): the hosts of one group run `pdx agent --relay=DEST`
-// all at once, as a chain in their order. pdx hands each its setup over its ssh session (the
-// run's secret, made here), tells each where the next one listens, and once every link is up
-// streams the group's frames to the head only; each host writes them and forwards them to the
-// next (distribute/agent_relay.h). Every host still replies to pdx over its own session, so
-// each is reported as in a star push. A chain that cannot link up (a host unreachable, a
-// firewall between two hosts) is called off before anything is sent: the caller then sends
-// from here.
+// pdx's side of a relay (`pdx push --relay`): the hosts of one group of a wave run
+// `pdx agent --relay=DEST` all at once, each on its own session (distribute/push.cpp), as a
+// chain in their order. pdx hands each its setup over its session (the run's secret, made
+// here), tells each where the next one listens, and once every link is up streams the group's
+// frames to the head only; each host writes them and forwards them to the next
+// (distribute/agent_relay.h). Every host still replies to pdx over its own session, so each is
+// reported as in a star push. A chain that cannot link up (a host unreachable, a firewall
+// between two hosts) is called off before anything is sent: the caller then sends from here.
+//
+//   Chain        what the hosts have said so far, and what follows (shared by the chain's hosts)
+//   ChainInput   host k's stdin for its --relay command
+//   ChainReply   host k's stdout and stderr: relay frames go to the Chain, the rest is kept
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "distribute/agent_protocol.h"
+#include "distribute/relay_frames.h"
 #include "distribute/reply_sink.h"
+#include "transport/broadcast.h"
 #include "transport/transport.h"
 
 namespace pdx {
@@ -27,16 +38,109 @@ struct RelayedHost {
   std::string forward_error;  // its link to the next host broke off (that host says why)
 };
 
-struct RelayRun {
-  bool called_off = false;         // the chain never linked up: nothing was sent (see `reason`)
-  std::string reason;              // "HOST: why", one line
-  std::vector<RelayedHost> hosts;  // by position in the chain
+/// The chain of `labels` (in order). Thread-safe: called from the hosts' strands.
+class Chain {
+ public:
+  /// `stream`: the group's FrameStream, read by the head from the moment the chain is linked
+  /// (with `head` as its Broadcast's options), so a chain called off reads nothing of it.
+  Chain(std::vector<std::string> labels, std::string secret, RelayOptions options, int stream,
+        Broadcast::Options head);
+
+  std::size_t size() const { return hosts_.size(); }
+  std::string setup_frame(std::size_t k) const;
+
+  // ---- from the replies ----
+  void listening(std::size_t k, RelayPeer peer);
+  void linked(std::size_t k, const RelayStatus& status);
+  /// Host k will say no more (its command ended, its host failed, or it said something
+  /// malformed): before the chain linked up, that calls it off.
+  void ended(std::size_t k, const std::string& why);
+
+  // ---- from the inputs ----
+  enum class Step { wait, ready, off };
+  /// relay_next for host k, once the next host has said where it listens.
+  Step next_peer(std::size_t k, RelayPeer& peer);
+  Step go();
+  /// `wake` once, at the next change of what next_peer() and go() say.
+  void on_change(std::size_t k, std::function<void()> wake);
+  /// The head's stream, started at the first call.
+  Result<std::shared_ptr<Broadcast>> head_stream();
+
+  /// Whether the chain never linked up (nothing was sent), and why ("HOST: why"). Final for a
+  /// host once its own ended() was called.
+  bool called_off(std::string& reason) const;
+
+ private:
+  struct Host {
+    RelayPeer peer;
+    bool listening = false;
+    bool linked = false;
+    std::function<void()> wake;
+  };
+  // Runs `change` under the lock, then calls the wakes it made due, outside it.
+  template <typename F>
+  void update(F change);
+  void call_off(std::size_t k, const std::string& why);
+
+  const std::vector<std::string> labels_;
+  const std::string secret_;
+  const RelayOptions options_;
+  const int stream_;
+  const Broadcast::Options head_;
+  mutable std::mutex mutex_;
+  std::vector<Host> hosts_;
+  bool go_ = false, off_ = false;
+  std::string reason_;
+  std::shared_ptr<Broadcast> broadcast_;
 };
 
-/// Runs `jobs` (each with the agent's --relay command) as one chain, all at once, the head
-/// reading `stream` (the group's FrameStream). Jobs' stdin_source is ignored; their index is
-/// taken as their place in the chain.
-RelayRun relay_chain(Transport& transport, std::vector<Job> jobs, int stream,
-                     const RelayOptions& options);
+/// Host k's stdin: its setup, the next host's address, go, and for the head the stream. The end
+/// of input instead, as soon as the chain is called off.
+class ChainInput final : public InputSource {
+ public:
+  ChainInput(Chain& chain, std::size_t k) : chain_(chain), k_(k), pending_(chain.setup_frame(k)) {}
+  ~ChainInput() override { finish(); }
+  ChainInput(const ChainInput&) = delete;
+  ChainInput& operator=(const ChainInput&) = delete;
+
+  InputPiece next() override;
+  void consume(std::size_t n) override;
+  void on_ready(std::function<void()> wake) override;
+  void on_stall(std::function<void(const std::string&)> fail) override;
+  void finish() override;
+
+ private:
+  enum class Phase { next, go, stream };
+  InputPiece waiting(Chain::Step step);
+  void refill(std::string bytes, Phase then);
+
+  Chain& chain_;
+  std::size_t k_;
+  std::string pending_;  // bytes of the frame being sent
+  std::size_t taken_ = 0;
+  Phase phase_ = Phase::next;
+  std::shared_ptr<Broadcast> broadcast_;
+  std::optional<BroadcastInput> stream_;
+  std::function<void(const std::string&)> stall_;
+};
+
+/// Host k's replies to its --relay command: relay frames go to the chain as they come, the
+/// receive's frames are kept in host() (as ReplySink keeps them). The caller sets
+/// host().reply.result from the exec, then calls chain.ended(k, "").
+class ChainReply final : public JobIo {
+ public:
+  ChainReply(Chain& chain, std::size_t k) : chain_(chain), k_(k) {}
+  void output(std::size_t index, Stream stream, std::string_view bytes) override;
+  RelayedHost& host() { return host_; }
+
+ private:
+  Result<void> take(const Frame& frame);
+  void malformed(const std::string& why);
+
+  Chain& chain_;
+  std::size_t k_;
+  RelayedHost host_;
+  FrameDecoder decoder_;
+};
 
 }  // namespace pdx

@@ -4,8 +4,8 @@
 
 namespace pdx {
 
-void ReplySink::output(std::size_t index, Stream stream, std::string_view bytes) {
-  Reply& r = replies_[index];
+void ReplySink::output(std::size_t, Stream stream, std::string_view bytes) {
+  Reply& r = reply_;
   if (stream == Stream::err) {
     r.err.append(bytes);
     if (r.err.size() > kMaxStderr) r.err.erase(0, r.err.size() - kMaxStderr);
@@ -16,10 +16,6 @@ void ReplySink::output(std::size_t index, Stream stream, std::string_view bytes)
     return;
   }
   r.out.append(bytes);
-}
-
-void ReplySink::finished(std::size_t index, const HostResult& result) {
-  replies_[index].result = result;
 }
 
 std::string last_line(const std::string& err) {

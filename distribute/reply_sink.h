@@ -1,36 +1,32 @@
 #pragma once
-// The OutputSink of a distribution pass: each host's stdout (the agent's reply frames) and the
-// end of its stderr (what a shell or a failed agent said) kept in memory, bounded, to be decoded
-// once the host is done. Nothing is printed.
+// Where one agent command on a host (an exec of its session) writes: its stdout (the agent's
+// reply frames) and the end of its stderr (what a shell or a failed agent said) kept in memory,
+// bounded, to be decoded once the command is done. Nothing is printed.
 #include <cstddef>
 #include <string>
-#include <vector>
 
-#include "core/output.h"
+#include "transport/transport.h"
 
 namespace pdx {
 
-class ReplySink : public OutputSink {
+class ReplySink final : public JobIo {
  public:
   static constexpr std::size_t kMaxReply = 64 * 1024 * 1024;  // a listing of ~500k files
   static constexpr std::size_t kMaxStderr = 4096;             // the last bytes kept
-
-  explicit ReplySink(std::size_t hosts) : replies_(hosts) {}
-
-  void output(std::size_t index, Stream stream, std::string_view bytes) override;
-  void finished(std::size_t index, const HostResult& result) override;
 
   struct Reply {
     std::string out;
     std::string err;
     bool overflow = false;  // stdout went past kMaxReply: the rest was dropped
-    HostResult result;
+    HostResult result;      // the caller's to set, from the exec
   };
-  /// After the run: job index -> what came back.
-  std::vector<Reply>& replies() { return replies_; }
+
+  /// The command's output (from its host's strand; the job index is that host's).
+  void output(std::size_t index, Stream stream, std::string_view bytes) override;
+  Reply& reply() { return reply_; }
 
  private:
-  std::vector<Reply> replies_;  // one per job; each touched only from that job's strand
+  Reply reply_;
 };
 
 /// The last non-empty line of `err`, control characters replaced: what to show of a host's

@@ -145,6 +145,11 @@ TEST(PushPlan, ChecksumComparesContentsNotMtimes) {
   for (auto i : plan->files) sent.push_back(s->into.files[i].name);
   std::sort(sent.begin(), sent.end());
   EXPECT_EQ(sent, (std::vector<std::string>{"a", "c", "d"}));
+
+  // The next wave's listings: what the first hashed is not read again.
+  test::write_file(dir / "t/b", "33");
+  compare_contents(*s, hosts);
+  EXPECT_EQ(file("b").sha256, sha256_of("22"));
 }
 
 TEST(PushPlan, ChecksumOfOneFileWrittenAsDest) {

@@ -5,28 +5,23 @@
 namespace pdx {
 namespace {
 
-TEST(ReplySink, KeepsEachHostsOutputAndTheEndOfStderr) {
-  ReplySink sink(2);
-  sink.output(0, Stream::out, "ab");
-  sink.output(1, Stream::out, "x");
-  sink.output(0, Stream::out, "c");
-  sink.output(0, Stream::err, std::string(ReplySink::kMaxStderr, 'e') + "tail");
-  HostResult r;
-  r.exit_status = 3;
-  sink.finished(0, r);
-  EXPECT_EQ(sink.replies()[0].out, "abc");
-  EXPECT_EQ(sink.replies()[1].out, "x");
-  EXPECT_EQ(sink.replies()[0].err.size(), ReplySink::kMaxStderr);
-  EXPECT_TRUE(sink.replies()[0].err.ends_with("tail"));
-  EXPECT_EQ(sink.replies()[0].result.exit_status, 3);
+TEST(ReplySink, KeepsTheOutputAndTheEndOfStderr) {
+  ReplySink sink;
+  sink.output(7, Stream::out, "ab");
+  sink.output(7, Stream::out, "c");
+  sink.output(7, Stream::err, std::string(ReplySink::kMaxStderr, 'e') + "tail");
+  EXPECT_EQ(sink.reply().out, "abc");
+  EXPECT_EQ(sink.reply().err.size(), ReplySink::kMaxStderr);
+  EXPECT_TRUE(sink.reply().err.ends_with("tail"));
+  EXPECT_FALSE(sink.reply().overflow);
 }
 
 TEST(ReplySink, OverflowIsNoted) {
-  ReplySink sink(1);
+  ReplySink sink;
   sink.output(0, Stream::out, std::string(ReplySink::kMaxReply, 'x'));
   sink.output(0, Stream::out, "y");
-  EXPECT_TRUE(sink.replies()[0].overflow);
-  EXPECT_EQ(sink.replies()[0].out.size(), ReplySink::kMaxReply);
+  EXPECT_TRUE(sink.reply().overflow);
+  EXPECT_EQ(sink.reply().out.size(), ReplySink::kMaxReply);
 }
 
 TEST(ReplySink, LastLine) {

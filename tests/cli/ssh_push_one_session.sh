@@ -1,0 +1,61 @@
+# pdx push runs all of a host's commands on one ssh connection: the agent (a wrapper logging
+# sshd's $SSH_CONNECTION, whose client port names the connection) lists and receives with the
+# same client port on every host; with more hosts than -f, in waves, each host still once; with
+# --relay, the chain's agents run on the connections the hosts listed on.
+source "$(dirname "$0")/../lib/ssh_common.sh"
+source "$(dirname "$0")/../lib/push_common.sh"
+n=$(( CLUSTER_SIZE < 5 ? CLUSTER_SIZE : 5 ))
+(( n >= 2 )) || skip "needs 2 hosts"
+hosts=$(head -n "$n" "$HOSTFILE" | paste -sd,)
+clean_on_hosts "$n" one-session
+chmod 0755 "$SCRATCH"
+mkdir "$SCRATCH/log"
+: > "$SCRATCH/log/calls"
+chmod 0666 "$SCRATCH/log/calls"  # every host's account appends to it
+cat > "$SCRATCH/agent" << EOF2
+#!/bin/sh
+echo "\$SSH_CONNECTION \$2" >> "$SCRATCH/log/calls"
+exec "$PDX" "\$@"
+EOF2
+chmod 0755 "$SCRATCH/agent"
+printf 'data\n' > "$SCRATCH/f"
+
+# check_calls [CALLS]: 2 calls per host (--list, then --receive or CALLS), both from one
+# client port.
+check_calls() {
+  local i address calls ports want=${1:---list --receive}
+  for i in $(seq "$n"); do
+    address=$(host "$i")
+    # SSH_CONNECTION: client address, client port, server address, server port
+    calls=$(awk -v a="$address" '$3 == a' "$SCRATCH/log/calls")
+    expect_lines "$calls" 2 "calls on $address"
+    [[ $(awk '{ print $5 }' <<< "$calls" | cut -d= -f1 | paste -sd' ') == "$want" ]] ||
+      fail "$address: calls $calls"
+    ports=$(awk '{ print $2 }' <<< "$calls" | sort -u)
+    expect_lines "$ports" 1 "client ports of $address ($calls)"
+  done
+}
+
+run_ssh -w "$hosts" push --agent "$SCRATCH/agent" "$SCRATCH/f" one-session/
+expect_status 0
+expect_lines "$out" 1 "report"
+expect_contains "$out" ": 5 B in 1 file" "report"
+check_calls
+
+: > "$SCRATCH/log/calls"
+clean_on_hosts "$n" one-session
+run_ssh -w "$hosts" -f 2 push --agent "$SCRATCH/agent" "$SCRATCH/f" one-session/
+expect_status 0
+expect_contains "$out" ": 5 B in 1 file" "report in waves"
+check_calls
+for i in $(seq "$n"); do
+  [[ $(cat "$(home_of "$i")/one-session/f") == data ]] || fail "host $i: not written"
+done
+
+: > "$SCRATCH/log/calls"
+clean_on_hosts "$n" one-session
+run_ssh -w "$hosts" push --relay --agent "$SCRATCH/agent" "$SCRATCH/f" one-session/
+expect_status 0
+expect_eq "$err" "" "the chain linked up"
+expect_contains "$out" ": 5 B in 1 file" "report of the relay"
+check_calls "--list --relay"

@@ -1,0 +1,251 @@
+#include "distribute/push.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <csignal>
+
+#include "distribute/progress_meter.h"
+
+#include "distribute/push_report.h"
+#include "distribute/remote_agent.h"
+#include "tests/unit/fake_transport.h"
+#include "tests/unit/scratch.h"
+
+namespace pdx {
+namespace {
+
+// With the fake transport: what each host's one session is asked to do.
+
+using test::FakeExec;
+using test::FakeHost;
+using test::FakeTransport;
+
+FakeExec agent_reply(std::string out) {
+  FakeExec e;
+  e.out = std::move(out);
+  return e;
+}
+
+// `pdx agent --list` where DEST does not exist yet.
+FakeExec nothing_listed() {
+  return agent_reply(
+      encode_frame(FrameType::entry, encode(Entry{"", EntryKind::missing, 0, 0, 0})) +
+      encode_frame(FrameType::summary, encode(Summary{})));
+}
+
+FakeExec received(std::uint64_t files, std::uint64_t bytes) {
+  return agent_reply(encode_frame(FrameType::summary, encode(Summary{files, bytes, 0})));
+}
+
+// What a host's sh and tar reply to a POSIX push of one file of 5 bytes.
+FakeExec posix_received() {
+  return agent_reply(std::string("c 1 5\0", 6));
+}
+
+FakeExec agent_missing() {
+  FakeExec e;
+  e.exit_status = kAgentMissing;
+  return e;
+}
+
+std::vector<Host> hosts(std::size_t n) {
+  std::vector<Host> all(n);
+  for (std::size_t i = 0; i < n; ++i) all[i].name = "n" + std::to_string(i);
+  return all;
+}
+
+class PushSessions : public ::testing::Test {
+ protected:
+  PushSessions() {
+    test::write_file(dir_ / "src/f", "five!");
+    options.sources = {dir_ / "src"};
+    options.dest = "/d/";
+    options.agent = "/opt/pdx";
+  }
+  // What each command was: list, upload or receive.
+  static std::vector<std::string> steps(const std::vector<std::string>& commands) {
+    std::vector<std::string> names;
+    for (const auto& c : commands)
+      names.push_back(c.find(" agent --list=") != std::string::npos      ? "list"
+                      : c.find(" agent --receive=") != std::string::npos ? "receive"
+                      : c.find(" agent --relay=") != std::string::npos   ? "relay"
+                      : c.starts_with("d=")                              ? "upload"
+                                                                         : c);
+    return names;
+  }
+
+  test::TempDir dir_;
+  PushOptions options;
+};
+
+TEST_F(PushSessions, EachHostListsAndReceivesOnOneSession) {
+  FakeTransport transport([](const Job&) {
+    return FakeHost{{}, {}, {}, {nothing_listed(), received(1, 5)}};
+  });
+  PushReport report = push(transport, hosts(3), {}, options);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(transport.opens(i), 1u) << i;
+    EXPECT_EQ(steps(transport.commands(i)), (std::vector<std::string>{"list", "receive"}));
+    EXPECT_EQ(report.hosts[i].written.bytes, 5u);
+  }
+  EXPECT_EQ(push_exit_status(report), 0);
+}
+
+TEST_F(PushSessions, TheAgentIsDeployedOnTheSameSession) {
+  options.agent.clear();  // self-deploy: the first listing finds no agent
+  FakeTransport transport([](const Job&) {
+    return FakeHost{{}, {}, {}, {agent_missing(), FakeExec{}, nothing_listed(), received(1, 5)}};
+  });
+  PushReport report = push(transport, hosts(2), {}, options);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(transport.opens(i), 1u) << i;
+    EXPECT_EQ(steps(transport.commands(i)),
+              (std::vector<std::string>{"list", "upload", "list", "receive"}));
+  }
+  EXPECT_EQ(push_exit_status(report), 0);
+}
+
+TEST_F(PushSessions, HostsBeyondTheFanoutGoInLaterWaves) {
+  options.fanout = 2;
+  FakeTransport transport([](const Job& job) {
+    FakeHost host{{}, {}, {}, {nothing_listed(), received(1, 5)}};
+    host.execs[0].delay = std::chrono::milliseconds(5 * (job.index % 3));
+    return host;
+  });
+  PushReport report = push(transport, hosts(5), {}, options);
+  EXPECT_LE(transport.most_at_once(), 2u);
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(transport.opens(i), 1u) << i;
+    EXPECT_EQ(report.hosts[i].written.files, 1u) << i;
+  }
+  EXPECT_EQ(push_exit_status(report), 0);
+}
+
+TEST_F(PushSessions, AHostThatFailsIsNotWaitedFor) {
+  FakeTransport transport([](const Job& job) {
+    FakeHost host{{}, {}, {}, {nothing_listed(), received(1, 5)}};
+    if (job.index == 0) {
+      host.open_failure = Failure::connect;
+      host.open_error = "connect to port 22: Connection refused";
+    }
+    if (job.index == 1) {  // dies in the middle of its listing
+      host.execs[0].failure = Failure::protocol;
+      host.execs[0].error = "connection lost";
+    }
+    if (job.index == 2) host.execs[0] = agent_reply("junk");
+    return host;
+  });
+  PushReport report = push(transport, hosts(4), {}, options);
+  EXPECT_EQ(report.hosts[0].result.failure, Failure::connect);
+  EXPECT_EQ(report.hosts[1].result.failure, Failure::protocol);
+  EXPECT_EQ(transport.commands(1).size(), 1u);
+  EXPECT_TRUE(report.hosts[2].error.starts_with("malformed reply from the agent"))
+      << report.hosts[2].error;
+  EXPECT_EQ(report.hosts[3].written.files, 1u);
+  EXPECT_EQ(push_exit_status(report), 255);
+}
+
+// Ctrl-C while host 0 waits at the barrier for host 1's listing: both end at once.
+TEST_F(PushSessions, CtrlCEndsHostsWaitingAtTheBarrier) {
+  FakeTransport transport([](const Job& job) {
+    FakeHost host{{}, {}, {}, {nothing_listed(), received(1, 5)}};
+    if (job.index == 1) {
+      host.execs[0].delay = std::chrono::milliseconds(50);
+      host.execs[0].at_start = [] { ::kill(::getpid(), SIGINT); };
+    }
+    return host;
+  });
+  auto start = std::chrono::steady_clock::now();
+  PushReport report = push(transport, hosts(2), {}, options);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(report.hosts[i].result.failure, Failure::interrupted) << i;
+    EXPECT_EQ(steps(transport.commands(i)), (std::vector<std::string>{"list"})) << i;
+  }
+  EXPECT_EQ(push_exit_status(report), 130);
+}
+
+TEST_F(PushSessions, TheListingAsksForHashesWithChecksum) {
+  options.checksum = true;
+  FakeTransport transport([](const Job&) {
+    return FakeHost{{}, {}, {}, {nothing_listed(), received(1, 5)}};
+  });
+  PushReport report = push(transport, hosts(1), {}, options);
+  ASSERT_EQ(transport.commands(0).size(), 2u);
+  EXPECT_NE(transport.commands(0)[0].find(" --checksum"), std::string::npos);
+  EXPECT_EQ(report.hosts[0].written.files, 1u);
+}
+
+// Host 0 cannot execute the agent (another architecture): its sh and tar get the files, on the
+// same session, while host 1 receives from its agent.
+TEST_F(PushSessions, AHostWhereTheAgentCannotRunIsSentATarStream) {
+  FakeTransport transport([](const Job& job) {
+    FakeExec cannot;
+    cannot.exit_status = 126;
+    cannot.err = "sh: 1: /opt/pdx: Exec format error\n";
+    if (job.index == 0) return FakeHost{{}, {}, {}, {cannot, posix_received()}};
+    return FakeHost{{}, {}, {}, {nothing_listed(), received(1, 5)}};
+  });
+  PushReport report = push(transport, hosts(2), {}, options);
+  EXPECT_EQ(transport.opens(0), 1u);
+  ASSERT_EQ(transport.commands(0).size(), 2u);
+  EXPECT_EQ(steps(transport.commands(0))[0], "list");
+  EXPECT_NE(transport.commands(0)[1].find("tar"), std::string::npos) << transport.commands(0)[1];
+  EXPECT_EQ(steps(transport.commands(1)), (std::vector<std::string>{"list", "receive"}));
+  for (std::size_t i = 0; i < 2; ++i) EXPECT_EQ(report.hosts[i].written.bytes, 5u) << i;
+  EXPECT_EQ(push_exit_status(report), 0);
+}
+
+TEST_F(PushSessions, NoAgentListsNothing) {
+  options.no_agent = true;
+  FakeTransport transport([](const Job&) { return FakeHost{{}, {}, {}, {posix_received()}}; });
+  PushReport report = push(transport, hosts(3), {}, options);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(transport.opens(i), 1u) << i;
+    ASSERT_EQ(transport.commands(i).size(), 1u) << i;
+    EXPECT_EQ(transport.commands(i)[0].find(" agent "), std::string::npos);
+    EXPECT_EQ(report.hosts[i].written.files, 1u) << i;
+  }
+  EXPECT_EQ(push_exit_status(report), 0);
+}
+
+// The agents end before they link up (as where they cannot listen): the chain is called off,
+// and each host is sent the group's stream from here, on the session it relayed on.
+TEST_F(PushSessions, ARelayCalledOffIsSentFromHere) {
+  options.relay = true;
+  FakeTransport transport([](const Job&) {
+    FakeExec off;
+    off.exit_status = 1;
+    return FakeHost{{}, {}, {}, {nothing_listed(), off, received(1, 5)}};
+  });
+  PushReport report = push(transport, hosts(3), {}, options);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(transport.opens(i), 1u) << i;
+    EXPECT_EQ(steps(transport.commands(i)), (std::vector<std::string>{"list", "relay", "receive"}));
+    EXPECT_EQ(report.hosts[i].written.bytes, 5u) << i;
+  }
+  EXPECT_EQ(push_exit_status(report), 0);
+}
+
+// The meter is told of each host once (done or failed, whichever step it ended in), and of the
+// bytes of each host's plan.
+TEST_F(PushSessions, ProgressCountsEachHostOnce) {
+  std::string line;
+  auto now = std::chrono::steady_clock::now();
+  ProgressMeter meter(
+      Measure::bytes_of_total, 3, [&](std::string_view s) { line.append(s); }, [&] { return now; });
+  options.progress = &meter;
+  FakeTransport transport([](const Job& job) {
+    if (job.index == 2) return FakeHost{{}, {}, {}, {agent_reply("junk")}};
+    return FakeHost{{}, {}, {}, {nothing_listed(), received(1, 5)}};
+  });
+  push(transport, hosts(3), {}, options);
+  now += std::chrono::seconds(1);
+  meter.tick();
+  EXPECT_NE(line.find(" of 10 B ("), std::string::npos) << line;
+  EXPECT_TRUE(line.ends_with("hosts: 2 done, 1 failed, of 3")) << line;
+}
+
+}  // namespace
+}  // namespace pdx
