@@ -28,6 +28,22 @@ namespace {
 using Reply = ReplySink::Reply;
 using Indices = std::vector<std::size_t>;
 
+// Every job's reply of one execute(): a ReplySink per job, its result set when it finishes.
+class PassReplies final : public OutputSink {
+ public:
+  explicit PassReplies(std::size_t jobs) : sinks_(jobs) {}
+  void output(std::size_t index, Stream stream, std::string_view bytes) override {
+    sinks_[index].output(index, stream, bytes);
+  }
+  void finished(std::size_t index, const HostResult& result) override {
+    sinks_[index].reply().result = result;
+  }
+  Reply& reply(std::size_t index) { return sinks_[index].reply(); }
+
+ private:
+  std::vector<ReplySink> sinks_;
+};
+
 // One pass: `command` on the hosts `which`, job k's stdin from `inputs[k]` (or none). A host
 // that fails to run it (unreachable, interrupted) is recorded and left out of what is returned.
 // (push.cpp's Passes does the same for push; to be shared once it is out of push.cpp.)
@@ -46,10 +62,10 @@ std::vector<std::pair<std::size_t, Reply>> run_pass(
     jobs.back().index = jobs.size() - 1;
     if (!inputs.empty()) jobs.back().stdin_source = inputs[jobs.size() - 1];
   }
-  ReplySink sink(jobs.size());
+  PassReplies sink(jobs.size());
   execute(transport, jobs, sink, {fanout, 0});
   for (std::size_t k = 0; k < which.size(); ++k) {
-    Reply& reply = sink.replies()[k];
+    Reply& reply = sink.reply(k);
     if (reply.result.failure != Failure::none)
       report.hosts[which[k]].result = reply.result;
     else
