@@ -134,14 +134,6 @@ Result<void> read_records(std::string_view out, PushedHost& outcome) {
 
 }  // namespace
 
-std::string host_said(const ReplySink::Reply& reply) {
-  std::string line = last_line(reply.err);
-  if (line.starts_with("pdx: error: ")) line.erase(0, 12);
-  if (!line.empty()) return line;
-  return reply.result.signal.empty() ? "exit " + std::to_string(reply.result.exit_status)
-                                     : "killed by signal " + reply.result.signal;
-}
-
 std::optional<std::string> agent_cannot_run(const ReplySink::Reply& reply, bool deployed) {
   if (!reply.out.empty() || reply.result.failure != Failure::none || !reply.result.signal.empty())
     return std::nullopt;

@@ -21,10 +21,6 @@
 
 namespace pdx {
 
-/// What a host's shell (or agent) said last on stderr, without "pdx: error: ", else its exit
-/// status or signal: the one line a failed host is reported with.
-std::string host_said(const ReplySink::Reply& reply);
-
 /// Why the agent cannot run on a host, from the reply to its listing command; nullopt when it
 /// ran (or failed in a way of its own). The shell could not execute it (exit 126 or 127 with
 /// nothing on stdout: Exec format error, Permission denied, not found), or, `deployed` (the

@@ -62,46 +62,12 @@ asio::awaitable<Reply> run_agent(Session& session, const Job& job, const std::st
   co_return std::move(sink.reply());
 }
 
-// What a receiving agent replied: written and failed files, then its summary.
-void read_receipt(const Reply& reply, PushedHost& outcome) {
-  FrameDecoder decoder;
-  decoder.feed(reply.out);
-  bool summary = false;
-  for (;;) {
-    auto frame = decoder.next();
-    Result<void> ok;
-    if (!frame)
-      ok = Error{frame.error()};
-    else if (!*frame)
-      break;
-    else if (summary)
-      ok = Error{"bytes after the summary"};
-    else if ((*frame)->type == FrameType::written) {
-      auto w = decode_written((*frame)->payload);
-      if (!w) ok = Error{w.error()};
-    } else if ((*frame)->type == FrameType::failed) {
-      auto f = decode_failed((*frame)->payload);
-      if (f)
-        outcome.failed.push_back(std::move(*f));
-      else
-        ok = Error{f.error()};
-    } else if ((*frame)->type == FrameType::summary) {
-      auto s = decode_summary((*frame)->payload);
-      if (s)
-        outcome.written = *s;
-      else
-        ok = Error{s.error()};
-      summary = true;
-    } else {
-      ok = Error{"unexpected frame type " + std::to_string(int((*frame)->type))};
-    }
-    if (!ok) {
-      outcome.error = "malformed reply from the agent: " + ok.error();
-      return;
-    }
-  }
-  if (!summary || decoder.partial())
-    outcome.error = reply.overflow ? "the agent's reply is over its limit" : host_said(reply);
+// What a receiving agent replied (distribute/reply_sink.h), into the host's outcome.
+void take_receipt(const Reply& reply, PushedHost& outcome) {
+  Receipt receipt = read_receipt(reply);
+  for (auto& f : receipt.failed) outcome.failed.push_back(std::move(f));
+  outcome.written = receipt.summary;
+  if (!receipt.error.empty()) outcome.error = std::move(receipt.error);
 }
 
 // Hosts of a wave that get the same stream: equal plans (one FrameStream, read once, broadcast
@@ -424,7 +390,7 @@ asio::awaitable<HostResult> receive_host(PushRun& run, Session& session, const J
   Reply reply =
       co_await run_agent(session, job, run.command_for(job.index, run.receive), &input, stop);
   if (reply.result.failure != Failure::none) co_return reply.result;
-  read_receipt(reply, run.report.hosts[job.index]);
+  take_receipt(reply, run.report.hosts[job.index]);
   co_return HostResult{};
 }
 
@@ -457,7 +423,7 @@ asio::awaitable<HostResult> relay_host(PushRun& run, Session& session, const Job
   if (!host.error.empty())
     outcome.error = host.error;
   else
-    read_receipt(host.reply, outcome);
+    take_receipt(host.reply, outcome);
   co_return HostResult{};
 }
 

@@ -30,4 +30,55 @@ std::string last_line(const std::string& err) {
   return line;
 }
 
+std::string host_said(const ReplySink::Reply& reply) {
+  std::string line = last_line(reply.err);
+  if (line.starts_with("pdx: error: ")) line.erase(0, 12);
+  if (!line.empty()) return line;
+  return reply.result.signal.empty() ? "exit " + std::to_string(reply.result.exit_status)
+                                     : "killed by signal " + reply.result.signal;
+}
+
+Receipt read_receipt(const ReplySink::Reply& reply) {
+  Receipt receipt;
+  FrameDecoder decoder;
+  decoder.feed(reply.out);
+  bool summary = false;
+  for (;;) {
+    auto frame = decoder.next();
+    Result<void> ok;
+    if (!frame)
+      ok = Error{frame.error()};
+    else if (!*frame)
+      break;
+    else if (summary)
+      ok = Error{"bytes after the summary"};
+    else if ((*frame)->type == FrameType::written) {
+      auto w = decode_written((*frame)->payload);
+      if (!w) ok = Error{w.error()};
+    } else if ((*frame)->type == FrameType::failed) {
+      auto f = decode_failed((*frame)->payload);
+      if (f)
+        receipt.failed.push_back(std::move(*f));
+      else
+        ok = Error{f.error()};
+    } else if ((*frame)->type == FrameType::summary) {
+      auto s = decode_summary((*frame)->payload);
+      if (s)
+        receipt.summary = *s;
+      else
+        ok = Error{s.error()};
+      summary = true;
+    } else {
+      ok = Error{"unexpected frame type " + std::to_string(int((*frame)->type))};
+    }
+    if (!ok) {
+      receipt.error = "malformed reply from the agent: " + ok.error();
+      return receipt;
+    }
+  }
+  if (!summary || decoder.partial())
+    receipt.error = reply.overflow ? "the agent's reply is over its limit" : host_said(reply);
+  return receipt;
+}
+
 }  // namespace pdx

@@ -5,6 +5,9 @@
 #include <cstddef>
 #include <string>
 
+#include <vector>
+
+#include "distribute/agent_protocol.h"
 #include "transport/transport.h"
 
 namespace pdx {
@@ -32,5 +35,17 @@ class ReplySink final : public JobIo {
 /// The last non-empty line of `err`, control characters replaced: what to show of a host's
 /// stderr in a one-line failure.
 std::string last_line(const std::string& err);
+
+/// What a host said of a command that failed, in one line: the last line of its stderr (without
+/// pdx's own "pdx: error: "), else its exit status or signal.
+std::string host_said(const ReplySink::Reply& reply);
+
+/// What a receiving (or patching) agent replied: the files that failed, then its summary.
+struct Receipt {
+  std::vector<Failed> failed;
+  Summary summary;
+  std::string error;  // "" when whole; else a malformed reply, or what the host said
+};
+Receipt read_receipt(const ReplySink::Reply& reply);
 
 }  // namespace pdx

@@ -84,14 +84,6 @@ std::shared_ptr<Broadcast> broadcast(int input, std::size_t readers, std::size_t
   return std::move(*started);
 }
 
-std::string agent_said(const Reply& reply) {
-  std::string line = last_line(reply.err);
-  if (line.starts_with("pdx: error: ")) line.erase(0, 12);
-  if (!line.empty()) return line;
-  return reply.result.signal.empty() ? "exit " + std::to_string(reply.result.exit_status)
-                                     : "killed by signal " + reply.result.signal;
-}
-
 // Bytes in an unnamed memory file, to be broadcast.
 Fd memory_file(const std::string& bytes) {
   Fd fd(::memfd_create("pdx-sync", MFD_CLOEXEC));
@@ -172,7 +164,7 @@ std::vector<std::pair<std::size_t, std::vector<OldFile>>> signatures(
       if (parsed)
         found.emplace_back(i, std::move(*parsed));
       else if (reply.result.exit_status != 0)
-        report.hosts[i].error = "agent failed: " + agent_said(reply);
+        report.hosts[i].error = "agent failed: " + host_said(reply);
       else if (reply.overflow)
         report.hosts[i].error = "the agent's reply is over its limit";
       else
@@ -194,52 +186,19 @@ std::vector<std::pair<std::size_t, std::vector<OldFile>>> signatures(
     if (reply.result.exit_status == 0)
       installed.push_back(i);
     else
-      report.hosts[i].error = "cannot install the agent: " + agent_said(reply);
+      report.hosts[i].error = "cannot install the agent: " + host_said(reply);
   }
   upload.reset();
   pass(installed, nullptr);
   return found;
 }
 
-// What a patching agent replied: written and failed files, then its summary.
-void read_receipt(const Reply& reply, SyncedHost& host) {
-  FrameDecoder decoder;
-  decoder.feed(reply.out);
-  bool summary = false;
-  for (;;) {
-    auto frame = decoder.next();
-    Result<void> ok;
-    if (!frame) {
-      ok = Error{frame.error()};
-    } else if (!*frame) {
-      break;
-    } else if (summary) {
-      ok = Error{"bytes after the summary"};
-    } else if ((*frame)->type == FrameType::written) {
-      if (auto w = decode_written((*frame)->payload); !w) ok = Error{w.error()};
-    } else if ((*frame)->type == FrameType::failed) {
-      auto f = decode_failed((*frame)->payload);
-      if (f)
-        host.failed.push_back(std::move(*f));
-      else
-        ok = Error{f.error()};
-    } else if ((*frame)->type == FrameType::summary) {
-      auto s = decode_summary((*frame)->payload);
-      if (s)
-        host.patched = *s;
-      else
-        ok = Error{s.error()};
-      summary = true;
-    } else {
-      ok = Error{"unexpected frame type " + std::to_string(int((*frame)->type))};
-    }
-    if (!ok) {
-      host.error = "malformed reply from the agent: " + ok.error();
-      return;
-    }
-  }
-  if (!summary || decoder.partial())
-    host.error = reply.overflow ? "the agent's reply is over its limit" : agent_said(reply);
+// What a patching agent replied (distribute/reply_sink.h), into the host's outcome.
+void take_receipt(const Reply& reply, SyncedHost& host) {
+  Receipt receipt = read_receipt(reply);
+  for (auto& f : receipt.failed) host.failed.push_back(std::move(f));
+  host.patched = receipt.summary;
+  if (!receipt.error.empty()) host.error = std::move(receipt.error);
 }
 
 struct Group {
@@ -280,7 +239,7 @@ void patch(Transport& transport, const std::vector<Host>& hosts, const JobTempla
                           agent_command(agent, {"--patch=" + options.dest}), inputs, report);
   inputs.clear();
   sources_of.clear();  // before the streams they read
-  for (auto& [i, reply] : replies) read_receipt(reply, report.hosts[i]);
+  for (auto& [i, reply] : replies) take_receipt(reply, report.hosts[i]);
   for (auto& group : groups) {
     for (std::size_t i : group.hosts) report.hosts[i].delta_bytes = group.stream->bytes();
     for (auto& e : group.stream->errors()) report.local.push_back(std::move(e));
