@@ -62,7 +62,7 @@ std::optional<int> parse_command_line(int argc, char** argv, std::string_view pr
         std::fputs(kUsage, stdout);
         return kExitOk;
       case 'V':
-        std::printf("pdsh-2.34 (pdx %s)\nrcmd modules: ssh,exec (default: ssh)\n", PDX_VERSION);
+        print_pdsh_version();
         return kExitOk;
       case 'r':
         o.recursive = true;

@@ -61,7 +61,7 @@ std::optional<int> parse_command_line(int argc, char** argv, PdshOptions& o) {
         std::fputs(kUsage, stdout);
         return kExitOk;
       case 'V':
-        std::printf("pdsh-2.34 (pdx %s)\nrcmd modules: ssh,exec (default: ssh)\n", PDX_VERSION);
+        print_pdsh_version();
         return kExitOk;
       case 'S':
         o.strict = Strict::yes;

@@ -1,6 +1,7 @@
 #include "cmd/pdsh_options.h"
 
 #include <charconv>
+#include <cstdio>
 #include <chrono>
 #include <cstdlib>
 
@@ -96,6 +97,10 @@ void throw_option_error(int c, int optopt_letter, std::string_view program) {
     throw UsageError(std::string("option -") + char(optopt_letter) + " needs an argument" + see);
   throw UsageError(std::string(program) + " option -" + char(optopt_letter) +
                    " is unknown or not one pdx has" + see);
+}
+
+void print_pdsh_version() {
+  std::printf("pdsh-2.34 (pdx %s)\nrcmd modules: ssh,exec (default: ssh)\n", PDX_VERSION);
 }
 
 }  // namespace pdx

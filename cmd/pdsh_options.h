@@ -45,6 +45,9 @@ struct PdshRun {
 };
 PdshRun pdsh_run(const PdshReach& reach);
 
+/// -V of pdsh, pdcp and rpdcp: the pdsh version pdx stands in for, and its rcmd modules.
+void print_pdsh_version();
+
 /// "option -X needs an argument; see 'NAME -h'" or "NAME option -X is unknown ...", as a
 /// UsageError, for getopt's ':' and '?' returns.
 [[noreturn]] void throw_option_error(int c, int optopt_letter, std::string_view program);
