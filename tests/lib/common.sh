@@ -51,9 +51,16 @@ expect_usage_error() {
 }
 
 # wait_for_processes PATTERN N: wait up to 5 s until N processes match `pgrep -f PATTERN`.
+# pdx itself and its children not yet exec'd (their command line is pdx's) are not counted.
 wait_for_processes() {
+  local pdx pid count
+  pdx=$(readlink -f "$PDX")
   for _ in $(seq 50); do
-    [[ $(pgrep -fc "$1") -ge $2 ]] && return
+    count=0
+    for pid in $(pgrep -f "$1"); do
+      [[ $(readlink "/proc/$pid/exe" 2> /dev/null) == "$pdx" ]] || count=$((count + 1))
+    done
+    ((count >= $2)) && return
     sleep 0.1
   done
 }
