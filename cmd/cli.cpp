@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "base/error.h"
+#include "core/output.h"
 #include "transport/local_transport.h"
 
 namespace pdx {
@@ -108,6 +109,21 @@ HostRun host_run(const CLI::App& app, const HostOptions& o) {
   if (app.count("-t")) run.tmpl.connect_timeout = millis(o.connect_timeout);
   run.tmpl.command_timeout = millis(o.command_timeout);
   return run;
+}
+
+void add_report_options(CLI::App& app, ReportOptions& o) {
+  app.add_flag("--json", o.json, "Report one JSON object per host on stdout");
+  app.add_flag("--progress", o.progress, "Show the progress line even when stderr is no terminal");
+  app.add_flag("--no-progress", o.no_progress, "Show no progress line")->excludes("--progress");
+}
+
+int report_outcomes(const std::vector<std::string>& labels,
+                    const std::vector<HostOutcome>& outcomes, bool json) {
+  if (json)
+    write_all(STDOUT_FILENO, outcome_json(labels, outcomes));
+  else
+    write_all(STDERR_FILENO, outcome_report(labels, outcomes));
+  return outcome_exit_status(outcomes);
 }
 
 }  // namespace pdx

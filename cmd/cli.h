@@ -13,6 +13,7 @@
 #include "base/result.h"
 #include "core/hostset.h"
 #include "core/jobs.h"
+#include "distribute/host_outcome.h"
 #include "transport/ssh_options.h"
 #include "transport/transport.h"
 
@@ -55,6 +56,18 @@ struct HostRun {
 };
 /// Throws UsageError for a bad host expression or no hosts.
 HostRun host_run(const CLI::App& app, const HostOptions& o);
+
+/// How push, pull and verify report: --json, --progress, --no-progress (pdx(1), Progress and
+/// JSON).
+struct ReportOptions {
+  bool json = false, progress = false, no_progress = false;
+};
+void add_report_options(CLI::App& app, ReportOptions& o);
+
+/// pull's and verify's end: the outcomes as JSON lines on stdout, or the folded report on
+/// stderr; their exit status.
+int report_outcomes(const std::vector<std::string>& labels,
+                    const std::vector<HostOutcome>& outcomes, bool json);
 
 /// Seconds as given on the command line, as milliseconds for a Job.
 std::chrono::milliseconds millis(double seconds);

@@ -1,5 +1,4 @@
 // pdx pull REMOTE... LOCAL_DIR: every host's files into LOCAL_DIR/<host>/ (pdx(1), pdx pull).
-#include <unistd.h>
 
 #include <string>
 #include <vector>
@@ -7,7 +6,6 @@
 #include "base/error.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "core/output.h"
 #include "distribute/progress_meter.h"
 #include "distribute/pull.h"
 #include "distribute/remote_commands.h"
@@ -17,15 +15,13 @@ namespace pdx {
 int cmd_pull(int argc, char** argv) {
   HostOptions o;
   std::vector<std::string> paths;
-  bool json = false, progress = false, no_progress = false;
+  ReportOptions shown;
   CLI::App app{
       "Copy files and trees from every host into LOCAL_DIR/<host>/.\n"
       "Usage: pdx pull -w HOSTS [options] REMOTE... LOCAL_DIR",
       "pdx pull"};
   add_host_options(app, o);
-  app.add_flag("--json", json, "Report one JSON object per host on stdout");
-  app.add_flag("--progress", progress, "Show the progress line even when stderr is no terminal");
-  app.add_flag("--no-progress", no_progress, "Show no progress line")->excludes("--progress");
+  add_report_options(app, shown);
   app.add_option("paths", paths, "REMOTE... LOCAL_DIR (a trailing / on REMOTE: its contents)")
       ->required();
   if (auto status = parse_cli(app, argc, argv)) return *status;
@@ -41,15 +37,12 @@ int cmd_pull(int argc, char** argv) {
   run.tmpl.substitute = false;  // the command is pdx's own: run as written, under -R exec too
   options.unpacker = {this_program(), "unpack"};
   options.fanout = o.fanout;
-  ProgressLine line(progress_wanted(progress, no_progress), Measure::bytes, run.hosts.size());
+  ProgressLine line(progress_wanted(shown.progress, shown.no_progress), Measure::bytes,
+                    run.hosts.size());
   options.progress = line.meter();
   std::vector<HostOutcome> outcomes = pull(*run.transport, make_jobs(run.hosts, run.tmpl), options);
   line.stop();
-  if (json)
-    write_all(STDOUT_FILENO, outcome_json(run.labels(), outcomes));
-  else
-    write_all(STDERR_FILENO, outcome_report(run.labels(), outcomes));
-  return outcome_exit_status(outcomes);
+  return report_outcomes(run.labels(), outcomes, shown.json);
 }
 
 }  // namespace pdx

@@ -38,7 +38,7 @@ int cmd_push(int argc, char** argv) {
   HostOptions reach;
   PushOptions push_options;
   std::vector<std::string> paths;
-  bool json = false, progress = false, no_progress = false;
+  ReportOptions shown;
   CLI::App app(
       "Copy files, trees or an archive (unpacked on arrival) to every host.\n"
       "Usage: pdx push -w HOSTS [options] SRC... DEST",
@@ -67,9 +67,7 @@ int cmd_push(int argc, char** argv) {
   std::string ports;
   app.add_option("--relay-ports", ports,
                  "With --relay: the agents' ports, LOW-HIGH (default: any)");
-  app.add_flag("--json", json, "Report one JSON object per host on stdout");
-  app.add_flag("--progress", progress, "Show the progress line even when stderr is no terminal");
-  app.add_flag("--no-progress", no_progress, "Show no progress line")->excludes("--progress");
+  add_report_options(app, shown);
   app.add_option("paths", paths, "SRC... DEST")->required();
   if (auto status = parse_cli(app, argc, argv)) return *status;
   if (paths.size() < 2) throw UsageError("give at least one SRC and a DEST; see 'pdx push --help'");
@@ -90,12 +88,12 @@ int cmd_push(int argc, char** argv) {
   }
 
   HostRun run = host_run(app, reach);
-  ProgressLine line(progress_wanted(progress, no_progress), Measure::bytes_of_total,
+  ProgressLine line(progress_wanted(shown.progress, shown.no_progress), Measure::bytes_of_total,
                     run.hosts.size());
   push_options.progress = line.meter();
   PushReport report = push(*run.transport, run.hosts, run.tmpl, push_options);
   line.stop();
-  PushText text = json ? push_json(run.labels(), report) : push_text(run.labels(), report);
+  PushText text = shown.json ? push_json(run.labels(), report) : push_text(run.labels(), report);
   write_all(STDOUT_FILENO, text.out);
   write_all(STDERR_FILENO, text.err);
   return push_exit_status(report);

@@ -1,6 +1,5 @@
 // pdx verify REMOTE_DIR [--against DIR | -m MANIFEST] [--hash]: what every host holds under
 // REMOTE_DIR, checked (pdx(1), pdx verify).
-#include <unistd.h>
 
 #include <optional>
 #include <string>
@@ -8,7 +7,6 @@
 #include "base/error.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "core/output.h"
 #include "distribute/progress_meter.h"
 #include "distribute/reference.h"
 #include "distribute/remote_commands.h"
@@ -19,7 +17,8 @@ namespace pdx {
 int cmd_verify(int argc, char** argv) {
   HostOptions o;
   std::string remote_dir, against, manifest;
-  bool hash = false, json = false, progress = false, no_progress = false;
+  bool hash = false;
+  ReportOptions shown;
   CLI::App app{
       "Count (and hash) the files under REMOTE_DIR on every host, and compare.\n"
       "Usage: pdx verify -w HOSTS [options] REMOTE_DIR [--against DIR | -m MANIFEST] "
@@ -33,9 +32,7 @@ int cmd_verify(int argc, char** argv) {
                  "Compare with the file count and bytes of a manifest (pdx pack -m)")
       ->excludes(against_option);
   app.add_flag("--hash", hash, "Compare contents too (SHA-256, on all cores of each host)");
-  app.add_flag("--json", json, "Report one JSON object per host on stdout");
-  app.add_flag("--progress", progress, "Show the progress line even when stderr is no terminal");
-  app.add_flag("--no-progress", no_progress, "Show no progress line")->excludes("--progress");
+  add_report_options(app, shown);
   if (auto status = parse_cli(app, argc, argv)) return *status;
   if (hash && !manifest.empty())
     throw UsageError("a manifest holds no hashes of files: use --hash with --against");
@@ -50,16 +47,13 @@ int cmd_verify(int argc, char** argv) {
   }
   run.tmpl.command = verify_command(remote_dir, hash);
   run.tmpl.substitute = false;  // the command is pdx's own: run as written, under -R exec too
-  ProgressLine line(progress_wanted(progress, no_progress), Measure::hosts, run.hosts.size());
+  ProgressLine line(progress_wanted(shown.progress, shown.no_progress), Measure::hosts,
+                    run.hosts.size());
   VerifyOptions options{remote_dir, reference ? &*reference : nullptr, o.fanout, line.meter()};
   std::vector<HostOutcome> outcomes =
       verify(*run.transport, make_jobs(run.hosts, run.tmpl), options);
   line.stop();
-  if (json)
-    write_all(STDOUT_FILENO, outcome_json(run.labels(), outcomes));
-  else
-    write_all(STDERR_FILENO, outcome_report(run.labels(), outcomes));
-  return outcome_exit_status(outcomes);
+  return report_outcomes(run.labels(), outcomes, shown.json);
 }
 
 }  // namespace pdx
