@@ -11,7 +11,8 @@ agent=.bad-agent-$unique dest=bad-agent-$unique
 clean_on_hosts 4 "$dest"
 clean_on_hosts 4 "$agent"
 head -c 4096 /dev/urandom > "$(home_of 1)/$agent"  # not executable
-head -c 4096 /dev/urandom > "$(home_of 2)/$agent" && chmod 0755 "$(home_of 2)/$agent"
+# Random bytes after a NUL: without a NUL in its first line, sh runs such a file as a script.
+{ printf '\0'; head -c 4096 /dev/urandom; } > "$(home_of 2)/$agent" && chmod 0755 "$(home_of 2)/$agent"
 printf '\177ELF\2\1\1\0\0\0\0\0\0\0\0\0\2\0\267\0' > "$(home_of 3)/$agent"  # an aarch64 header
 head -c 4096 /dev/urandom >> "$(home_of 3)/$agent" && chmod 0755 "$(home_of 3)/$agent"
 cp "$PDX" "$(home_of 4)/$agent"  # the real one
