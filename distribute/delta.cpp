@@ -1,8 +1,6 @@
 #include "distribute/delta.h"
 
-#define XXH_STATIC_LINKING_ONLY
 #include <unistd.h>
-#include <xxhash.h>
 
 #include <algorithm>
 #include <bit>
@@ -18,14 +16,6 @@ namespace {
 
 constexpr std::size_t kReadSize = 1024 * 1024;
 constexpr std::uint32_t kNone = UINT32_MAX;
-
-StrongHash to_bytes(XXH128_hash_t h) {
-  XXH128_canonical_t c;
-  XXH128_canonicalFromHash(&c, h);
-  StrongHash out;
-  std::memcpy(out.data(), c.digest, out.size());
-  return out;
-}
 
 // pread until `size` bytes are in, or the file ends; an Error for a failed read.
 Result<std::size_t> read_at(int fd, unsigned char* data, std::size_t size, std::uint64_t offset) {
@@ -240,39 +230,6 @@ std::uint32_t block_length(std::uint64_t size) {
 
 std::uint64_t block_count(std::uint64_t size, std::uint32_t block) {
   return block ? size / block + (size % block != 0) : 0;
-}
-
-StrongHash strong_hash(const void* data, std::size_t size) {
-  return to_bytes(XXH3_128bits(data, size));
-}
-
-std::string hex(const StrongHash& h) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : h) {
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
-  return out;
-}
-
-struct StreamHash::State {
-  XXH3_state_t xxh;
-};
-
-StreamHash::StreamHash() : state_(std::make_unique<State>()) {
-  XXH3_128bits_reset(&state_->xxh);
-}
-StreamHash::~StreamHash() = default;
-StreamHash::StreamHash(StreamHash&&) noexcept = default;
-StreamHash& StreamHash::operator=(StreamHash&&) noexcept = default;
-
-void StreamHash::update(const void* data, std::size_t size) {
-  XXH3_128bits_update(&state_->xxh, data, size);
-}
-
-StrongHash StreamHash::digest() const {
-  return to_bytes(XXH3_128bits_digest(&state_->xxh));
 }
 
 void RollingSum::reset(const unsigned char* data, std::size_t size) {

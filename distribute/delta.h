@@ -5,10 +5,10 @@
 // byte, and where the weak sum of the window hits a block's and the strong hash agrees, sends
 // "copy block i" instead of the bytes. What matches nothing goes as literal bytes.
 //
-// The strong hash is XXH3-128 (libxxhash): measured here, 15 GB/s against 0.5 GB/s for OpenSSL's
-// SHA-256 (SHA-NI) on 16 KiB blocks; every block of every old file is hashed on the hosts, and a
-// window on every weak hit here. It only has to tell blocks apart, not resist an attacker: a host
-// can only spoil its own copy, and each patched file is checked whole against its XXH3-128 here.
+// The strong hash is XXH3-128 (archive/xxh3.h, for its speed): every block of every old file is
+// hashed on the hosts, and a window on every weak hit here. It only has to tell blocks apart, not
+// resist an attacker: a host can only spoil its own copy, and each patched file is checked whole
+// against its XXH3-128 here.
 //
 // Memory: the signature table, and one bounded window of the new file (reads of kReadSize, the
 // pending literal at most kMaxLiteral): never the file.
@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "archive/xxh3.h"
 #include "base/result.h"
 
 namespace pdx {
@@ -33,26 +34,6 @@ inline constexpr std::size_t kMaxLiteral = 256 * 1024;  // bytes of one literal 
 std::uint32_t block_length(std::uint64_t size);
 /// ceil(size / block): the last block may be short.
 std::uint64_t block_count(std::uint64_t size, std::uint32_t block);
-
-using StrongHash = std::array<unsigned char, 16>;
-StrongHash strong_hash(const void* data, std::size_t size);
-/// 32 hex digits.
-std::string hex(const StrongHash& h);
-
-/// XXH3-128 of a stream given in pieces: the whole-file check of a patched file.
-class StreamHash {
- public:
-  StreamHash();
-  ~StreamHash();
-  StreamHash(StreamHash&&) noexcept;
-  StreamHash& operator=(StreamHash&&) noexcept;
-  void update(const void* data, std::size_t size);
-  StrongHash digest() const;
-
- private:
-  struct State;
-  std::unique_ptr<State> state_;
-};
 
 /// rsync's weak checksum of a window (get_checksum1, CHAR_OFFSET 0): s1 = sum of the bytes,
 /// s2 = sum of the running s1; both mod 2^16. Rolled one byte at a time in O(1).
