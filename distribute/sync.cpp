@@ -373,28 +373,34 @@ void send_whole(Transport& transport, const std::vector<Host>& hosts, const JobT
         report.local.push_back(std::move(e));
 }
 
-// Pass 5, --delete: each complete host's extras, removed by its agent. Nothing is deleted when
-// a source could not be read here (as rsync: an I/O error disables deletions).
+// Pass 5, --delete: each complete host's extras, removed by its agent; hosts with equal extras
+// share one list. Nothing is deleted when a source could not be read here (as rsync: an I/O
+// error disables deletions).
 void delete_extras(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
                    const SyncOptions& options, const AgentLocation& agent,
                    const std::vector<std::optional<HostNeeds>>& needs, SyncReport& report) {
-  std::vector<Indices> each;  // one host each: every host its own list
-  std::vector<Fd> lists;
+  std::vector<std::pair<std::string, Indices>> lists;  // entry frames, the hosts they are for
   for (std::size_t i = 0; i < needs.size(); ++i) {
     if (!needs[i] || needs[i]->extras.empty() || !complete(report.hosts[i])) continue;
     std::string frames;
     for (const auto& e : needs[i]->extras) frames += encode_frame(FrameType::entry, encode(e));
     frames += encode_frame(FrameType::done, "");
-    each.push_back({i});
-    lists.push_back(memory_file(frames));
+    auto same =
+        std::find_if(lists.begin(), lists.end(), [&](auto& l) { return l.first == frames; });
+    if (same == lists.end()) same = lists.insert(lists.end(), {std::move(frames), {}});
+    same->second.push_back(i);
   }
-  if (each.empty()) return;
+  if (lists.empty()) return;
   if (!report.local.empty()) {
     report.local.push_back("nothing deleted on the hosts: a source could not be read here");
     return;
   }
+  std::vector<Fd> files;
   std::vector<StreamGroup> streams;
-  for (std::size_t k = 0; k < each.size(); ++k) streams.push_back({lists[k].get(), &each[k]});
+  for (const auto& [frames, which] : lists) {
+    files.push_back(memory_file(frames));
+    streams.push_back({files.back().get(), &which});
+  }
   for (auto& [i, reply] : group_pass(transport, hosts, tmpl, options.fanout, streams,
                                      agent_command(agent, {"--delete=" + options.dest}), report))
     report.hosts[i].deleted = take_receipt(reply, report.hosts[i], report.hosts[i].failed).files;
