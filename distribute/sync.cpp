@@ -289,6 +289,14 @@ bool complete(const SyncedHost& h) {
   return h.result.failure == Failure::none && h.error.empty() && h.failed.empty();
 }
 
+// The hosts that failed as a whole in a pass (unreachable, a malformed reply) take no further
+// part in the sync.
+void drop_failed(const SyncReport& report, std::vector<std::optional<HostNeeds>>& needs) {
+  for (std::size_t i = 0; i < needs.size(); ++i)
+    if (report.hosts[i].result.failure != Failure::none || !report.hosts[i].error.empty())
+      needs[i].reset();
+}
+
 bool interrupted(const SyncReport& report) {
   return std::any_of(report.hosts.begin(), report.hosts.end(),
                      [](auto& h) { return h.result.failure == Failure::interrupted; });
@@ -347,9 +355,7 @@ void send_whole(Transport& transport, const std::vector<Host>& hosts, const JobT
   };
   std::vector<Group> groups;
   for (std::size_t i = 0; i < needs.size(); ++i) {
-    if (!needs[i] || needs[i]->whole.empty() || !report.hosts[i].error.empty() ||
-        report.hosts[i].result.failure != Failure::none)
-      continue;
+    if (!needs[i] || needs[i]->whole.empty()) continue;
     const HostPushPlan& plan = needs[i]->whole;
     auto same =
         std::find_if(groups.begin(), groups.end(), [&](auto& g) { return *g.plan == plan; });
@@ -434,8 +440,10 @@ SyncReport sync(Transport& transport, const std::vector<Host>& hosts, const JobT
   if (options.delete_extras && !interrupted(report))
     extras(transport, hosts, tmpl, options, *agent, sources, *excludes, needs, report);
   if (options.dry_run || interrupted(report)) return report;
+  drop_failed(report, needs);
   patch(transport, hosts, tmpl, options, *agent, sources, needs, report);
   if (interrupted(report)) return report;
+  drop_failed(report, needs);
   send_whole(transport, hosts, tmpl, options, *agent, sources, needs, report);
   if (interrupted(report)) return report;
   delete_extras(transport, hosts, tmpl, options, *agent, needs, report);
