@@ -1,7 +1,8 @@
 # pdx sync --exclude over ssh: rsync's basic rules (a name at any depth, '/' anchored at the
 # transfer root, a trailing '/' for directories only); an excluded directory is not sent nor
 # anything in it; with --delete, the hosts' excluded names stay, and so does a directory that
-# holds one; a bad pattern is a usage error, before any host is touched.
+# holds one (and --dry-run does not list them); a bad pattern is a usage error, before any
+# host is touched.
 source "$(dirname "$0")/../lib/ssh_common.sh"
 source "$(dirname "$0")/../lib/push_common.sh"
 n=$(( CLUSTER_SIZE < 2 ? CLUSTER_SIZE : 2 ))
@@ -34,6 +35,11 @@ for i in $(seq "$n"); do
   printf 'x\n' > "$d/gone/z"
   chown -R --reference="$d" "$d"  # as root: the host's account's, as its own files are
 done
+run_ssh -w "$hosts" sync -n --delete --exclude '*.o' --exclude 'cache/' --exclude /src/build "$SCRATCH/src" 'syncx/%h/'
+expect_status 0
+expect_eq "$out" "pdx: $folded: would delete src/old/drop
+pdx: $folded: would delete src/gone/z
+pdx: $folded: would delete src/gone/" "the dry run"
 run_ssh -w "$hosts" sync --delete --exclude '*.o' --exclude 'cache/' --exclude /src/build "$SCRATCH/src" 'syncx/%h/'
 expect_status 0
 expect_eq "$out" "pdx: $folded: 3 deleted"
