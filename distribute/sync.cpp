@@ -49,7 +49,9 @@ class PassReplies final : public OutputSink {
 
 // One pass: `command` on the hosts `which`, job k's stdin from `inputs[k]` (or none). A host
 // that fails to run it (unreachable, interrupted) is recorded and left out of what is returned.
-// (push.cpp's Passes does the same for push; to be shared once it is out of push.cpp.)
+// (Each pass opens a session per host again; push runs a host's steps as one task on one
+// session, core/executor.h's execute_tasks, which sync is to share once push's run_agent and
+// its wave are out of push.cpp.)
 std::vector<std::pair<std::size_t, Reply>> run_pass(
     Transport& transport, const std::vector<Host>& hosts, JobTemplate tmpl, std::size_t fanout,
     const Indices& which, const std::string& command,
