@@ -3,6 +3,9 @@
 # new version has 64 scattered edits of 40 KiB (1%), to hosts that all hold the old version.
 #   1 host:   pdx sync  vs  rsync -I (one delta, one host)
 #   16 hosts: pdx sync  vs  pdsh -R exec rsync -I (a delta computed per host) (BENCH_HOSTS)
+#   a tree:   pdx sync --delete --exclude  vs  pdsh -R exec rsync -a --delete --exclude, on the
+#             16 hosts: 2000 files of 4 KiB (BENCH_TREE_FILES), 100 changed and 100 new here,
+#             and on each host 100 extras to delete and a cache/ of 100 files that stays
 # For each: wall time, CPU (user+sys), peak RSS, and bytes sent: rsync's "Total bytes sent";
 # pdx's delta as it reports it (per host; a star sends it to each host of the group). Before
 # each run every host gets the old version back (pdx push, not timed). Not a test.
@@ -46,10 +49,21 @@ reset() {  # every host of $1 holds the old version as bench-sync/data
   "$PDX" -F "$config" -w "$1" -f "$n" push "$work/old/data" bench-sync/ > /dev/null
 }
 
+files=${BENCH_TREE_FILES:-2000}
+mkdir -p "$work/tree"
+for i in $(seq "$files"); do head -c 4096 /dev/urandom > "$work/tree/f$i"; done
+touch -d '2020-01-01' "$work/tree"/f*
+reset_tree() {  # every host of $1 holds the tree as it was, extras and a cache/ beside
+  "$PDX" -F "$config" -w "$1" -f "$n" "rm -rf bench-tree" > /dev/null
+  "$PDX" -F "$config" -w "$1" -f "$n" push "$work/tree/" bench-tree/ > /dev/null
+  "$PDX" -F "$config" -w "$1" -f "$n" 'mkdir -p bench-tree/cache && cd bench-tree &&
+    for i in $(seq 100); do echo "$i" > "extra$i"; echo "$i" > "cache/c$i"; done' > /dev/null
+}
+resets=reset
 run() {  # run LABEL HOSTS CMD...: LABEL wall cpu rss-MiB, the output in $work/out.LABEL
   local label=$1 hosts=$2
   shift 2
-  reset "$hosts"
+  "$resets" "$hosts"
   /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" > "$work/out.$label" 2> "$work/err" ||
     { echo "bench-sync: $label failed: $(tail -3 "$work/err")" >&2; return; }
   read -r wall user sys rss < "$work/time"
@@ -70,6 +84,11 @@ run pdx-1 "$one" "$PDX" -F "$config" -w "$one" sync "$work/new/data" bench-sync/
 run rsync-1 "$one" rsync -I --stats -e "$rsh" "$work/new/data" "$one:bench-sync/"
 run pdx-$n "$all" "$PDX" -F "$config" -w "$all" -f "$n" sync "$work/new/data" bench-sync/
 run pdsh-rsync-$n "$all" pdsh -R exec -f "$n" -w "$all" rsync -I --stats -e "$rsh" "$work/new/data" "%h:bench-sync/"
+for i in $(seq 100); do head -c 4096 /dev/urandom > "$work/tree/f$i"; head -c 4096 /dev/urandom > "$work/tree/new$i"; done
+resets=reset_tree
+run pdx-tree-$n "$all" "$PDX" -F "$config" -w "$all" -f "$n" sync --delete --exclude cache/ "$work/tree/" bench-tree/
+run pdsh-rsync-tree-$n "$all" pdsh -R exec -f "$n" -w "$all" rsync -a --delete --exclude cache/ -e "$rsh" "$work/tree/" "%h:bench-tree/"
+"$PDX" -F "$config" -w "$all" -f "$n" "rm -rf bench-tree" > /dev/null
 for i in $(seq "$n"); do  # every host now holds the new version
   cmp -s "$work/new/data" "$(getent passwd "$(printf 'pdx%03d' "$i")" | cut -d: -f6)/bench-sync/data" 2> /dev/null ||
     [[ $EUID -ne 0 ]] || echo "bench-sync: host $i does not hold the new version" >&2
@@ -81,10 +100,12 @@ printf '%-16s %8s %8s %8s %14s\n' tool wall cpu rss-MiB bytes-sent
 p1=$(pdx_sent pdx-1) r1=$(rsync_sent rsync-1) pn=$(pdx_sent pdx-$n) rn=$(rsync_sent pdsh-rsync-$n)
 while read -r label wall cpu rss; do
   case $label in
-    pdx-1) sent=$p1 ;; rsync-1) sent=$r1 ;; pdx-$n) sent="$((pn * n)) ($pn/host)" ;; *) sent=$rn ;;
+    pdx-1) sent=$p1 ;; rsync-1) sent=$r1 ;; pdx-$n) sent="$((pn * n)) ($pn/host)" ;;
+    *tree*) sent=- ;; *) sent=$rn ;;
   esac
   printf '%-16s %8s %8s %8s %14s\n' "$label" "$wall" "$cpu" "$rss" "$sent"
 done < "$work/runs"
 wall() { awk -v l="$1" '$1 == l { print $2 }' "$work/runs"; }
 echo "1 host:   pdx/rsync bytes $(echo "scale=2; $p1 / $r1" | bc)x, wall $(echo "scale=2; $(wall pdx-1) / $(wall rsync-1)" | bc)x"
 echo "$n hosts: pdx/pdsh+rsync bytes $(echo "scale=2; $pn * $n / $rn" | bc)x (one delta: $(echo "scale=3; $pn / $rn" | bc)x), wall $(echo "scale=2; $(wall pdx-$n) / $(wall pdsh-rsync-$n)" | bc)x"
+echo "a tree:   pdx sync --delete/pdsh+rsync --delete wall $(echo "scale=2; $(wall pdx-tree-$n) / $(wall pdsh-rsync-tree-$n)" | bc)x ($files files, 200 to send, 100 to delete per host)"

@@ -1,6 +1,6 @@
 // pdx agent --list PATH [--checksum] | --receive DEST | --relay DEST | --signatures DEST |
-// --patch DEST: pdx on a host, run by `pdx push` and `pdx sync` over its exec channel (pdx(1),
-// DISTRIBUTION). Frames on stdin, replies on stdout (distribute/agent_protocol.h,
+// --patch DEST | --delete DEST: pdx on a host, run by `pdx push` and `pdx sync` over its exec
+// channel (pdx(1), DISTRIBUTION). Frames on stdin, replies on stdout (distribute/agent_protocol.h,
 // distribute/delta_protocol.h).
 #include <unistd.h>
 
@@ -18,12 +18,12 @@
 namespace pdx {
 
 int cmd_agent(int argc, char** argv) {
-  std::string list, receive, relay, signatures, patch;
+  std::string list, receive, relay, signatures, patch, remove;
   std::vector<std::string> under;
   CLI::App app(
       "The remote side of pdx push and pdx sync: run by pdx on each host, not by hand.\n"
       "Usage: pdx agent --list=PATH [--under=NAME]... [--checksum] | --receive=DEST |\n"
-      "       --relay=DEST | --signatures=DEST | --patch=DEST",
+      "       --relay=DEST | --signatures=DEST | --patch=DEST | --delete=DEST",
       "pdx agent");
   auto* list_opt = app.add_option("--list", list, "List PATH (and what is under it) on stdout");
   app.add_option("--under", under, "With --list: list PATH/NAME and below ('.': all of PATH)")
@@ -37,12 +37,14 @@ int cmd_agent(int argc, char** argv) {
   app.add_option("--signatures", signatures,
                  "Block signatures of the files under DEST named on stdin");
   app.add_option("--patch", patch, "Apply the deltas on stdin to the files under DEST");
+  app.add_option("--delete", remove, "Remove the names under DEST given on stdin");
   if (auto status = parse_cli(app, argc, argv)) return *status;
   if (int(!list.empty()) + !receive.empty() + !relay.empty() + !signatures.empty() +
-          !patch.empty() !=
+          !patch.empty() + !remove.empty() !=
       1)
     throw UsageError(
-        "give one of --list PATH, --receive DEST, --relay DEST, --signatures DEST, --patch DEST");
+        "give one of --list PATH, --receive DEST, --relay DEST, --signatures DEST, --patch DEST, "
+        "--delete DEST");
 
   std::signal(SIGPIPE, SIG_IGN);  // pdx gone: a failed write, and the file being written dropped
   if (!list.empty()) {
@@ -62,6 +64,11 @@ int cmd_agent(int argc, char** argv) {
     auto patched = agent_patch(patch, STDIN_FILENO, STDOUT_FILENO);
     if (!patched) fail(patched);
     return patched->failures ? kExitFailure : kExitOk;
+  }
+  if (!remove.empty()) {
+    auto removed = agent_delete(remove, STDIN_FILENO, STDOUT_FILENO);
+    if (!removed) fail(removed);
+    return removed->failures ? kExitFailure : kExitOk;
   }
   auto received = relay.empty() ? agent_receive(receive, STDIN_FILENO, STDOUT_FILENO)
                                 : agent_relay(relay, STDIN_FILENO, STDOUT_FILENO);

@@ -21,6 +21,11 @@ int cmd_sync(int argc, char** argv) {
   add_host_options(app, reach);
   app.add_flag("-n,--dry-run", sync_options.dry_run,
                "Say what would be patched and sent on each host; change nothing");
+  app.add_option("--exclude", sync_options.excludes,
+                 "Neither send nor delete names matching PATTERN (rsync's rules; repeatable)")
+      ->allow_extra_args(false);
+  app.add_flag("--delete", sync_options.delete_extras,
+               "Remove what is under DEST on the hosts but not in the sources, after the transfer");
   app.add_option("--agent", sync_options.agent,
                  "Run the pdx installed at PATH on the hosts instead of deploying this one");
   app.add_option("paths", paths, "SRC... DEST")->required();

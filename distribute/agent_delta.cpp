@@ -248,6 +248,26 @@ class PatchReceiver {
   Summary summary_;
 };
 
+// Removes DEST/NAME (not following a symlink, a directory only when empty); a Failed reply
+// when it cannot be.
+Result<void> remove_entry(const std::string& dest, const Entry& entry, int out, Summary& summary) {
+  auto failed = [&](const std::string& reason) {
+    ++summary.failures;
+    std::string path = entry.name.empty() ? dest : (fs::path(dest) / entry.name).string();
+    return send(out, FrameType::failed, encode(Failed{path, reason}));
+  };
+  if (entry.name.empty()) return failed("the destination itself is never deleted");
+  auto placed = place(dest, entry.name);
+  if (!placed) return errno == ENOENT ? Result<void>{} : failed(placed.error());
+  const auto& [dir, leaf] = *placed;
+  struct stat st {};
+  if (::fstatat(dir.get(), leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+      ::unlinkat(dir.get(), leaf.c_str(), S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0) != 0)
+    return errno == ENOENT ? Result<void>{} : failed(std::strerror(errno));
+  ++summary.files;
+  return {};
+}
+
 }  // namespace
 
 Result<void> agent_signatures(const std::string& dest, int in, int out, unsigned threads) {
@@ -268,6 +288,21 @@ Result<Summary> agent_patch(const std::string& dest, int in, int out) {
   PatchReceiver receiver(dest, out);
   TRY(read_frames(in, [&](const Frame& frame) { return receiver.handle(frame); }));
   return receiver.summary();
+}
+
+Result<Summary> agent_delete(const std::string& dest, int in, int out) {
+  Summary summary;
+  auto handle = [&](const Frame& frame) -> Result<bool> {
+    if (frame.type == FrameType::done) return true;
+    if (frame.type != FrameType::entry)
+      return Error{"unexpected frame type " + std::to_string(int(frame.type))};
+    Entry entry = TRY(decode_entry(frame.payload));
+    TRY(remove_entry(dest, entry, out, summary));
+    return false;
+  };
+  TRY(read_frames(in, handle));
+  TRY(send(out, FrameType::summary, encode(summary)));
+  return summary;
 }
 
 }  // namespace pdx

@@ -6,19 +6,22 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <functional>
 #include <memory>
+#include <optional>
 
 #include "archive/size.h"
 #include "archive/temp_file.h"
 #include "base/error.h"
 #include "base/fd.h"
+#include "base/strings.h"
 #include "core/executor.h"
 #include "core/summary.h"
 #include "distribute/delta_protocol.h"
 #include "distribute/delta_stream.h"
+#include "distribute/frame_stream.h"
 #include "distribute/remote_agent.h"
 #include "distribute/reply_sink.h"
+#include "distribute/sync_plan.h"
 #include "transport/broadcast.h"
 
 namespace pdx {
@@ -46,7 +49,9 @@ class PassReplies final : public OutputSink {
 
 // One pass: `command` on the hosts `which`, job k's stdin from `inputs[k]` (or none). A host
 // that fails to run it (unreachable, interrupted) is recorded and left out of what is returned.
-// (push.cpp's Passes does the same for push; to be shared once it is out of push.cpp.)
+// (Each pass opens a session per host again; push runs a host's steps as one task on one
+// session, core/executor.h's execute_tasks, which sync is to share once push's run_agent and
+// its wave are out of push.cpp.)
 std::vector<std::pair<std::size_t, Reply>> run_pass(
     Transport& transport, const std::vector<Host>& hosts, JobTemplate tmpl, std::size_t fanout,
     const Indices& which, const std::string& command,
@@ -93,6 +98,13 @@ Fd memory_file(const std::string& bytes) {
   return fd;
 }
 
+// Why a host's reply could not be read: what a failed agent said, or what is wrong with it.
+std::string reply_error(const Reply& reply, const std::string& malformed) {
+  if (reply.result.exit_status != 0) return "agent failed: " + host_said(reply);
+  if (reply.overflow) return "the agent's reply is over its limit";
+  return "malformed reply from the agent: " + malformed;
+}
+
 // What every host is asked in pass 1: each file of the `into` layout, each directory (whether
 // it is there), then, when the sources may land `as` DEST, DEST itself ("").
 std::vector<SignatureRequest> requests(const PushSources& sources, bool want) {
@@ -113,12 +125,20 @@ struct HostDeltas {
   bool operator==(const HostDeltas&) const = default;
 };
 
-// `whole`: something is to be sent as push does (a file missing or not a file there, a
-// directory missing).
-HostDeltas deltas_of(const PushSources& sources, std::vector<OldFile>& old, bool dry_run,
-                     SyncedHost& host, bool& whole) {
-  HostDeltas d;
+// What pass 1 found a host needs: its deltas, what is to go whole (missing, not a file there, a
+// directory missing), with --delete its extras.
+struct HostNeeds {
+  HostDeltas deltas;
+  HostPushPlan whole;
+  std::vector<Entry> extras;
+};
+
+HostNeeds needs_of(const PushSources& sources, std::vector<OldFile>& old, bool dry_run,
+                   SyncedHost& host) {
+  HostNeeds needs;
+  HostDeltas& d = needs.deltas;
   d.as = sources.as && old.back().state != OldState::directory;
+  needs.whole.into = !d.as;
   const Layout& layout = d.as ? *sources.as : sources.into;
   for (std::size_t i = 0; i < layout.files.size(); ++i) {
     OldFile& f = d.as ? old.back() : old[i];
@@ -129,13 +149,27 @@ HostDeltas deltas_of(const PushSources& sources, std::vector<OldFile>& old, bool
       else
         d.files.emplace_back(i, std::move(f.signature));
     } else if (f.state != OldState::same) {
-      whole = true;
+      needs.whole.files.push_back(i);
       if (dry_run) host.to_send.push_back(name);
     }
   }
   for (std::size_t k = 0; !d.as && k < layout.dirs.size(); ++k)
-    if (old[layout.files.size() + k].state != OldState::directory) whole = true;
-  return d;
+    if (old[layout.files.size() + k].state != OldState::directory) needs.whole.dirs.push_back(k);
+  return needs;
+}
+
+// The files of `needs` whose patch failed (DEST/NAME, or DEST itself for "as"), to go whole.
+void resend_failed(const PushSources& sources, const std::vector<Failed>& failed,
+                   HostNeeds& needs) {
+  const Layout& layout = needs.deltas.as ? *sources.as : sources.into;
+  for (const auto& [i, signature] : needs.deltas.files) {
+    const std::string& name = layout.files[i].name;
+    bool failed_here = std::any_of(failed.begin(), failed.end(), [&](const Failed& f) {
+      return name.empty() || f.path.ends_with("/" + name);
+    });
+    if (failed_here) needs.whole.files.push_back(i);
+  }
+  std::sort(needs.whole.files.begin(), needs.whole.files.end());
 }
 
 // Pass 1, deploying the agent where it is missing: each host's old files.
@@ -163,12 +197,8 @@ std::vector<std::pair<std::size_t, std::vector<OldFile>>> signatures(
       auto parsed = parse_signatures(reply.out, asked);
       if (parsed)
         found.emplace_back(i, std::move(*parsed));
-      else if (reply.result.exit_status != 0)
-        report.hosts[i].error = "agent failed: " + host_said(reply);
-      else if (reply.overflow)
-        report.hosts[i].error = "the agent's reply is over its limit";
       else
-        report.hosts[i].error = "malformed reply from the agent: " + parsed.error();
+        report.hosts[i].error = reply_error(reply, parsed.error());
     }
   };
   Indices all(hosts.size()), missing;
@@ -193,65 +223,80 @@ std::vector<std::pair<std::size_t, std::vector<OldFile>>> signatures(
   return found;
 }
 
-// What a patching agent replied (distribute/reply_sink.h), into the host's outcome.
-void take_receipt(const Reply& reply, SyncedHost& host) {
-  Receipt receipt = read_receipt(reply);
-  for (auto& f : receipt.failed) host.failed.push_back(std::move(f));
-  host.patched = receipt.summary;
-  if (!receipt.error.empty()) host.error = std::move(receipt.error);
+// Pass 1 with --delete: each host's extras under DEST, from its listing of the sources' tops.
+void extras(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
+            const SyncOptions& options, const AgentLocation& agent, const PushSources& sources,
+            const ExcludeRules& excludes, std::vector<std::optional<HostNeeds>>& needs,
+            SyncReport& report) {
+  Indices which;
+  for (std::size_t i = 0; i < needs.size(); ++i)
+    if (needs[i]) which.push_back(i);
+  std::vector<std::string> args = {"--list=" + options.dest};
+  for (const auto& top : sources.tops) args.push_back("--under=" + top);
+  for (auto& [i, reply] : run_pass(transport, hosts, tmpl, options.fanout, which,
+                                   agent_command(agent, args), {}, report)) {
+    auto listing = parse_listing(reply.out);
+    if (!listing) {
+      report.hosts[i].error = reply_error(reply, listing.error());
+      continue;
+    }
+    needs[i]->extras = deletions(sources, *listing, excludes);
+    if (options.dry_run)
+      for (const auto& e : needs[i]->extras)
+        report.hosts[i].to_delete.push_back(e.kind == EntryKind::directory ? e.name + "/" : e.name);
+  }
 }
 
-struct Group {
-  HostDeltas deltas;
-  Indices hosts;
-  std::unique_ptr<DeltaStream> stream;
+// Runs `command` on the members of each group, a group's hosts reading its `input` (one
+// Broadcast each over the pass's jobs: readers of other groups finish at once).
+struct StreamGroup {
+  int input;
+  const Indices* hosts;
 };
-
-// Passes 2 and 3: each group's delta, made once, to its hosts.
-void patch(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
-           const SyncOptions& options, const AgentLocation& agent, const PushSources& sources,
-           std::vector<Group>& groups, SyncReport& report) {
+std::vector<std::pair<std::size_t, Reply>> group_pass(Transport& transport,
+                                                      const std::vector<Host>& hosts,
+                                                      const JobTemplate& tmpl, std::size_t fanout,
+                                                      const std::vector<StreamGroup>& groups,
+                                                      const std::string& command,
+                                                      SyncReport& report) {
   Indices receivers;
   std::vector<std::size_t> group_of;  // by position in receivers
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    std::vector<DeltaJob> jobs;
-    const Layout& layout = groups[g].deltas.as ? *sources.as : sources.into;
-    for (const auto& [i, signature] : groups[g].deltas.files)
-      jobs.push_back({&layout.files[i], &signature});
-    auto stream = DeltaStream::start(std::move(jobs));
-    if (!stream) throw FatalError(stream.error());
-    groups[g].stream = std::move(*stream);
-    for (std::size_t i : groups[g].hosts) {
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    for (std::size_t i : *groups[g].hosts) {
       receivers.push_back(i);
       group_of.push_back(g);
     }
-  }
-  std::vector<std::shared_ptr<Broadcast>> sources_of;  // by group
+  std::vector<std::shared_ptr<Broadcast>> of_group;
   for (std::size_t g = 0; g < groups.size(); ++g) {
-    auto b = broadcast(groups[g].stream->input(), receivers.size(), options.fanout, groups.size());
+    auto b = broadcast(groups[g].input, receivers.size(), fanout, groups.size());
     for (std::size_t k = 0; k < receivers.size(); ++k)
       if (group_of[k] != g) b->finish(k);
-    sources_of.push_back(std::move(b));
+    of_group.push_back(std::move(b));
   }
   std::vector<std::shared_ptr<Broadcast>> inputs;
-  for (std::size_t k = 0; k < receivers.size(); ++k) inputs.push_back(sources_of[group_of[k]]);
-  auto replies = run_pass(transport, hosts, tmpl, options.fanout, receivers,
-                          agent_command(agent, {"--patch=" + options.dest}), inputs, report);
-  inputs.clear();
-  sources_of.clear();  // before the streams they read
-  for (auto& [i, reply] : replies) take_receipt(reply, report.hosts[i]);
-  for (auto& group : groups) {
-    for (std::size_t i : group.hosts) report.hosts[i].delta_bytes = group.stream->bytes();
-    for (auto& e : group.stream->errors()) report.local.push_back(std::move(e));
-  }
+  for (std::size_t k = 0; k < receivers.size(); ++k) inputs.push_back(of_group[group_of[k]]);
+  return run_pass(transport, hosts, tmpl, fanout, receivers, command, inputs, report);
+}
+
+// What a receiving, patching or deleting agent replied (distribute/reply_sink.h): its failures,
+// into the host's outcome, and its summary.
+Summary take_receipt(const Reply& reply, SyncedHost& host, std::vector<Failed>& failed) {
+  Receipt receipt = read_receipt(reply);
+  for (auto& f : receipt.failed) failed.push_back(std::move(f));
+  if (!receipt.error.empty()) host.error = std::move(receipt.error);
+  return receipt.summary;
 }
 
 bool complete(const SyncedHost& h) {
   return h.result.failure == Failure::none && h.error.empty() && h.failed.empty();
 }
 
-bool complete(const PushedHost& o) {
-  return o.result.failure == Failure::none && o.error.empty() && o.failed.empty();
+// The hosts that failed as a whole in a pass (unreachable, a malformed reply) take no further
+// part in the sync.
+void drop_failed(const SyncReport& report, std::vector<std::optional<HostNeeds>>& needs) {
+  for (std::size_t i = 0; i < needs.size(); ++i)
+    if (report.hosts[i].result.failure != Failure::none || !report.hosts[i].error.empty())
+      needs[i].reset();
 }
 
 bool interrupted(const SyncReport& report) {
@@ -259,121 +304,192 @@ bool interrupted(const SyncReport& report) {
                      [](auto& h) { return h.result.failure == Failure::interrupted; });
 }
 
-std::string files(std::uint64_t n) {
-  return std::to_string(n) + (n == 1 ? " file" : " files");
+// Passes 2 and 3: each group's delta, made once, to its hosts. A file that failed to patch is
+// added to what the host gets whole.
+void patch(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
+           const SyncOptions& options, const AgentLocation& agent, const PushSources& sources,
+           std::vector<std::optional<HostNeeds>>& needs, SyncReport& report) {
+  struct Group {
+    const HostDeltas* deltas;
+    Indices hosts;
+    std::unique_ptr<DeltaStream> stream;
+  };
+  std::vector<Group> groups;
+  for (std::size_t i = 0; i < needs.size(); ++i) {
+    if (!needs[i] || needs[i]->deltas.files.empty()) continue;
+    const HostDeltas& d = needs[i]->deltas;
+    auto same = std::find_if(groups.begin(), groups.end(), [&](auto& g) { return *g.deltas == d; });
+    if (same == groups.end()) same = groups.insert(groups.end(), Group{&d, {}, nullptr});
+    same->hosts.push_back(i);
+  }
+  if (groups.empty()) return;
+  std::vector<StreamGroup> streams;
+  for (auto& group : groups) {
+    std::vector<DeltaJob> jobs;
+    const Layout& layout = group.deltas->as ? *sources.as : sources.into;
+    for (const auto& [i, signature] : group.deltas->files)
+      jobs.push_back({&layout.files[i], &signature});
+    auto stream = DeltaStream::start(std::move(jobs));
+    if (!stream) throw FatalError(stream.error());
+    group.stream = std::move(*stream);
+    streams.push_back({group.stream->input(), &group.hosts});
+  }
+  for (auto& [i, reply] : group_pass(transport, hosts, tmpl, options.fanout, streams,
+                                     agent_command(agent, {"--patch=" + options.dest}), report)) {
+    std::vector<Failed> failed;
+    report.hosts[i].patched = take_receipt(reply, report.hosts[i], failed);
+    resend_failed(sources, failed, *needs[i]);
+  }
+  for (auto& group : groups) {
+    for (std::size_t i : group.hosts) report.hosts[i].delta_bytes = group.stream->bytes();
+    for (auto& e : group.stream->errors()) report.local.push_back(std::move(e));
+  }
 }
 
-// Pass 4 on the hosts still in the sync (all of them when DEST names a host's rank: %n must
-// stay its rank), its report by host index.
-PushReport push_whole(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
-                      const PushOptions& options, const SyncReport& report) {
-  Indices still;
-  for (std::size_t i = 0; i < hosts.size(); ++i)
-    if (report.hosts[i].result.failure == Failure::none && report.hosts[i].error.empty())
-      still.push_back(i);
-  if (still.size() == hosts.size() || options.dest.find("%n") != std::string::npos)
-    return push(transport, hosts, tmpl, options);
-  std::vector<Host> some;
-  for (std::size_t i : still) some.push_back(hosts[i]);
-  PushReport part = push(transport, some, tmpl, options);
-  PushReport all;
-  all.hosts.resize(hosts.size());
-  for (std::size_t k = 0; k < still.size(); ++k) all.hosts[still[k]] = std::move(part.hosts[k]);
-  all.local = std::move(part.local);
-  return all;
+// Pass 4: what each host still lacks, whole; hosts with equal needs share one stream.
+void send_whole(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
+                const SyncOptions& options, const AgentLocation& agent, const PushSources& sources,
+                std::vector<std::optional<HostNeeds>>& needs, SyncReport& report) {
+  struct Group {
+    const HostPushPlan* plan;
+    Indices hosts;
+    std::unique_ptr<FrameStream> stream;
+  };
+  std::vector<Group> groups;
+  for (std::size_t i = 0; i < needs.size(); ++i) {
+    if (!needs[i] || needs[i]->whole.empty()) continue;
+    const HostPushPlan& plan = needs[i]->whole;
+    auto same =
+        std::find_if(groups.begin(), groups.end(), [&](auto& g) { return *g.plan == plan; });
+    if (same == groups.end()) same = groups.insert(groups.end(), Group{&plan, {}, nullptr});
+    same->hosts.push_back(i);
+  }
+  if (groups.empty()) return;
+  std::vector<StreamGroup> streams;
+  for (auto& group : groups) {
+    auto stream = FrameStream::files(layout_of(sources, *group.plan), *group.plan);
+    if (!stream) throw FatalError(stream.error());
+    group.stream = std::move(*stream);
+    streams.push_back({group.stream->input(), &group.hosts});
+  }
+  for (auto& [i, reply] : group_pass(transport, hosts, tmpl, options.fanout, streams,
+                                     agent_command(agent, {"--receive=" + options.dest}), report))
+    report.hosts[i].written = take_receipt(reply, report.hosts[i], report.hosts[i].failed);
+  for (auto& group : groups)
+    for (auto& e : group.stream->errors())
+      if (std::find(report.local.begin(), report.local.end(), e) == report.local.end())
+        report.local.push_back(std::move(e));
+}
+
+// Pass 5, --delete: each complete host's extras, removed by its agent; hosts with equal extras
+// share one list. Nothing is deleted when a source could not be read here (as rsync: an I/O
+// error disables deletions).
+void delete_extras(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
+                   const SyncOptions& options, const AgentLocation& agent,
+                   const std::vector<std::optional<HostNeeds>>& needs, SyncReport& report) {
+  std::vector<std::pair<std::string, Indices>> lists;  // entry frames, the hosts they are for
+  for (std::size_t i = 0; i < needs.size(); ++i) {
+    if (!needs[i] || needs[i]->extras.empty() || !complete(report.hosts[i])) continue;
+    std::string frames;
+    for (const auto& e : needs[i]->extras) frames += encode_frame(FrameType::entry, encode(e));
+    frames += encode_frame(FrameType::done, "");
+    auto same =
+        std::find_if(lists.begin(), lists.end(), [&](auto& l) { return l.first == frames; });
+    if (same == lists.end()) same = lists.insert(lists.end(), {std::move(frames), {}});
+    same->second.push_back(i);
+  }
+  if (lists.empty()) return;
+  if (!report.local.empty()) {
+    report.local.push_back("nothing deleted on the hosts: a source could not be read here");
+    return;
+  }
+  std::vector<Fd> files;
+  std::vector<StreamGroup> streams;
+  for (const auto& [frames, which] : lists) {
+    files.push_back(memory_file(frames));
+    streams.push_back({files.back().get(), &which});
+  }
+  for (auto& [i, reply] : group_pass(transport, hosts, tmpl, options.fanout, streams,
+                                     agent_command(agent, {"--delete=" + options.dest}), report))
+    report.hosts[i].deleted = take_receipt(reply, report.hosts[i], report.hosts[i].failed).files;
+}
+
+std::string files(std::uint64_t n) {
+  return std::to_string(n) + (n == 1 ? " file" : " files");
 }
 
 }  // namespace
 
 SyncReport sync(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
                 const SyncOptions& options) {
+  auto excludes = ExcludeRules::parse(options.excludes);
+  if (!excludes) throw UsageError(excludes.error());
   auto scanned = scan_sources(options.sources, options.dest);
   if (!scanned) throw UsageError(scanned.error());
-  const PushSources& sources = *scanned;
+  PushSources& sources = *scanned;
+  exclude_sources(sources, *excludes);
   auto agent = locate_agent(options.agent);
   if (!agent) throw FatalError(agent.error());
 
   SyncReport report;
   report.dry_run = options.dry_run;
+  report.skipped = sources.skipped;
   report.hosts.resize(hosts.size());
   std::vector<SignatureRequest> asked = requests(sources, !options.dry_run);
-  std::vector<Group> groups;
-  bool whole_needed = false;
-  for (auto& [i, old] : signatures(transport, hosts, tmpl, options, *agent, asked, report)) {
-    HostDeltas d = deltas_of(sources, old, options.dry_run, report.hosts[i], whole_needed);
-    if (d.files.empty()) continue;
-    auto same = std::find_if(groups.begin(), groups.end(), [&](auto& g) { return g.deltas == d; });
-    if (same == groups.end()) same = groups.insert(groups.end(), Group{std::move(d), {}, nullptr});
-    same->hosts.push_back(i);
-  }
+  std::vector<std::optional<HostNeeds>> needs(hosts.size());  // hosts still in the sync
+  for (auto& [i, old] : signatures(transport, hosts, tmpl, options, *agent, asked, report))
+    needs[i] = needs_of(sources, old, options.dry_run, report.hosts[i]);
+  if (options.delete_extras && !interrupted(report))
+    extras(transport, hosts, tmpl, options, *agent, sources, *excludes, needs, report);
   if (options.dry_run || interrupted(report)) return report;
-  if (!groups.empty()) patch(transport, hosts, tmpl, options, *agent, sources, groups, report);
+  drop_failed(report, needs);
+  patch(transport, hosts, tmpl, options, *agent, sources, needs, report);
   if (interrupted(report)) return report;
-
-  whole_needed = whole_needed || std::any_of(report.hosts.begin(), report.hosts.end(),
-                                             [](auto& h) { return !h.failed.empty(); });
-  report.whole.hosts.resize(hosts.size());
-  if (!whole_needed) return report;  // no pass 4: every host is complete or failed already
-  PushOptions whole;
-  whole.sources = options.sources;
-  whole.dest = options.dest;
-  whole.agent = agent->installed;
-  whole.fanout = options.fanout;
-  report.whole = push_whole(transport, hosts, tmpl, whole, report);
-  for (std::size_t i = 0; i < hosts.size(); ++i) {
-    SyncedHost& h = report.hosts[i];
-    // A file that failed as a delta was sent whole: the push says how that went.
-    if (h.error.empty() && complete(report.whole.hosts[i])) h.failed.clear();
-  }
+  drop_failed(report, needs);
+  send_whole(transport, hosts, tmpl, options, *agent, sources, needs, report);
+  if (interrupted(report)) return report;
+  delete_extras(transport, hosts, tmpl, options, *agent, needs, report);
   return report;
 }
 
 PushText sync_text(const std::vector<std::string>& labels, const SyncReport& report) {
   std::vector<std::string> out_labels, outs, err_labels, errs;
-  auto fail = [&](std::size_t i, std::string what) {
-    err_labels.push_back(labels[i]);
-    errs.push_back(std::move(what));
+  auto say = [](std::vector<std::string>& to_labels, std::vector<std::string>& to,
+                const std::string& label, std::string what) {
+    to_labels.push_back(label);
+    to.push_back(std::move(what));
   };
   for (std::size_t i = 0; i < report.hosts.size(); ++i) {
     const SyncedHost& h = report.hosts[i];
-    if (h.result.failure != Failure::none) fail(i, describe(h.result));
-    if (!h.error.empty()) fail(i, h.error);
-    for (const auto& f : h.failed) fail(i, f.reason + " (" + f.path + ")");
+    if (h.result.failure != Failure::none) say(err_labels, errs, labels[i], describe(h.result));
+    if (!h.error.empty()) say(err_labels, errs, labels[i], h.error);
+    for (const auto& f : h.failed) say(err_labels, errs, labels[i], f.reason + " (" + f.path + ")");
     if (report.dry_run) {
-      for (const auto& n : h.to_patch) {
-        out_labels.push_back(labels[i]);
-        outs.push_back("would patch " + (n.empty() ? std::string("DEST") : n));
-      }
-      for (const auto& n : h.to_send) {
-        out_labels.push_back(labels[i]);
-        outs.push_back("would send " + (n.empty() ? std::string("DEST") : n));
-      }
-      if (complete(h) && h.to_patch.empty() && h.to_send.empty()) {
-        out_labels.push_back(labels[i]);
-        outs.push_back("up to date");
-      }
+      auto would = [&](const char* verb, const std::vector<std::string>& names) {
+        for (const auto& n : names)
+          say(out_labels, outs, labels[i], verb + (n.empty() ? std::string("DEST") : n));
+      };
+      would("would patch ", h.to_patch);
+      would("would send ", h.to_send);
+      would("would delete ", h.to_delete);
+      if (complete(h) && h.to_patch.empty() && h.to_send.empty() && h.to_delete.empty())
+        say(out_labels, outs, labels[i], "up to date");
       continue;
     }
-    const PushedHost& w = report.whole.hosts[i];
-    if (w.result.failure != Failure::none && w.result.failure != h.result.failure)
-      fail(i, describe(w.result));
-    if (!w.error.empty() && w.error != h.error) fail(i, w.error);
-    for (const auto& f : w.failed) fail(i, f.reason + " (" + f.path + ")");
-    if (!complete(h) || !complete(w)) continue;
+    if (!complete(h)) continue;
     std::vector<std::string> parts;
     if (h.patched.files)
       parts.push_back(files(h.patched.files) + " patched (" + human_size(h.patched.bytes) + ", " +
                       human_size(h.delta_bytes) + " sent)");
-    if (w.written.files)
-      parts.push_back(files(w.written.files) + " sent whole (" + human_size(w.written.bytes) + ")");
-    out_labels.push_back(labels[i]);
-    outs.push_back(parts.empty()       ? "up to date"
-                   : parts.size() == 1 ? parts[0]
-                                       : parts[0] + ", " + parts[1]);
+    if (h.written.files)
+      parts.push_back(files(h.written.files) + " sent whole (" + human_size(h.written.bytes) + ")");
+    if (h.deleted) parts.push_back(std::to_string(h.deleted) + " deleted");
+    say(out_labels, outs, labels[i], parts.empty() ? "up to date" : join(parts, ", "));
   }
   PushText text{folded_lines(out_labels, outs), folded_lines(err_labels, errs)};
+  for (const auto& s : report.skipped)
+    text.err += "pdx: warning: " + s + ": not a file or directory, not sent\n";
   for (const auto& e : report.local) text.err += "pdx: error: " + e + "\n";
-  for (const auto& e : report.whole.local) text.err += "pdx: error: " + e + "\n";
   return text;
 }
 
@@ -385,7 +501,6 @@ int sync_exit_status(const SyncReport& report) {
     else if (!complete(h))
       status = std::max(status, int(kExitFailure));
   }
-  if (!report.dry_run) status = std::max(status, push_exit_status(report.whole));
   return status;
 }
 

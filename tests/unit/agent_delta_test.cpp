@@ -57,16 +57,33 @@ struct Patched {
   std::vector<Frame> replies;
 };
 
+std::vector<Frame> replies_of(int out) {
+  std::vector<Frame> replies;
+  FrameDecoder decoder;
+  decoder.feed(read_fd(out));
+  while (auto f = decoder.next()) {
+    if (!*f) break;
+    replies.push_back(**f);
+  }
+  return replies;
+}
+
 Patched patch(const std::string& dest, const std::string& frames) {
   Fd in = test::memory_file(frames);
   Fd out = test::memory_file("");
   Patched p{agent_patch(dest, in.get(), out.get()), {}};
-  FrameDecoder decoder;
-  decoder.feed(read_fd(out.get()));
-  while (auto f = decoder.next()) {
-    if (!*f) break;
-    p.replies.push_back(**f);
-  }
+  p.replies = replies_of(out.get());
+  return p;
+}
+
+// agent_delete with the entries' frames (and `done`) on its stdin.
+Patched remove(const std::string& dest, const std::vector<Entry>& entries) {
+  std::string frames;
+  for (const auto& e : entries) frames += encode_frame(FrameType::entry, encode(e));
+  Fd in = test::memory_file(frames + kDone);
+  Fd out = test::memory_file("");
+  Patched p{agent_delete(dest, in.get(), out.get()), {}};
+  p.replies = replies_of(out.get());
   return p;
 }
 
@@ -194,6 +211,68 @@ TEST(AgentDeltaTest, HostileStreamsAreErrorsAndLeaveNothing) {
   ASSERT_TRUE(through_link.result.ok());
   EXPECT_EQ(through_link.result->failures, 1u);
   EXPECT_TRUE(slurp(dir / "elsewhere/a") == old_bytes);
+}
+
+TEST(AgentDeltaTest, DeleteRemovesTheNamesChildrenFirst) {
+  test::TempDir dir;
+  fs::create_directories(dir / "d/gone/deeper");
+  write_file(dir / "d/gone/deeper/f", "f");
+  write_file(dir / "d/old", "old");
+  write_file(dir / "d/kept", "kept");
+  Patched p = remove(dir / "d", {{"gone/deeper/f", EntryKind::file},
+                                 {"gone/deeper", EntryKind::directory},
+                                 {"gone", EntryKind::directory},
+                                 {"old", EntryKind::file},
+                                 {"never/was", EntryKind::file}});  // gone already: no failure
+  ASSERT_TRUE(p.result.ok()) << p.result.error();
+  EXPECT_EQ(p.result->files, 4u);
+  EXPECT_EQ(p.result->failures, 0u);
+  ASSERT_EQ(p.replies.size(), 1u);
+  EXPECT_EQ(p.replies[0].type, FrameType::summary);
+  EXPECT_FALSE(fs::exists(dir / "d/gone"));
+  EXPECT_FALSE(fs::exists(dir / "d/old"));
+  EXPECT_TRUE(fs::exists(dir / "d/kept"));
+}
+
+TEST(AgentDeltaTest, DeleteNeverLeavesDestNorFollowsASymlink) {
+  test::TempDir dir;
+  fs::create_directories(dir / "d/full");
+  fs::create_directories(dir / "elsewhere");
+  write_file(dir / "d/full/new", "appeared since the listing");
+  write_file(dir / "elsewhere/precious", "p");
+  fs::create_directory_symlink(dir / "elsewhere", dir / "d/link");
+  fs::create_directory_symlink(dir / "elsewhere", dir / "d/link2");
+  Patched p = remove(dir / "d", {{"link/precious", EntryKind::file},  // through a symlink
+                                 {"full", EntryKind::directory},      // not empty
+                                 {"", EntryKind::directory},          // DEST itself
+                                 {"link2", EntryKind::other}});       // the link, not its target
+  ASSERT_TRUE(p.result.ok()) << p.result.error();
+  EXPECT_EQ(p.result->files, 1u);
+  EXPECT_EQ(p.result->failures, 3u);
+  std::vector<std::string> reasons;
+  for (const auto& f : p.replies)
+    if (f.type == FrameType::failed) reasons.push_back(decode_failed(f.payload)->reason);
+  ASSERT_EQ(reasons.size(), 3u);
+  EXPECT_EQ(reasons[0], "a symlink on the way is not followed");
+  EXPECT_EQ(reasons[1], "Directory not empty");
+  EXPECT_EQ(reasons[2], "the destination itself is never deleted");
+  EXPECT_TRUE(fs::exists(dir / "elsewhere/precious"));
+  EXPECT_TRUE(fs::exists(dir / "d/full/new"));
+  EXPECT_FALSE(fs::is_symlink(dir / "d/link2"));
+  EXPECT_TRUE(fs::exists(dir / "d/link"));
+
+  for (const char* unsafe : {"../elsewhere/precious", "/etc/passwd", "a/../../x"}) {
+    std::string payload = encode(Entry{unsafe, EntryKind::file});  // encoding checks nothing
+    Fd in = test::memory_file(encode_frame(FrameType::entry, payload) + kDone);
+    Fd out = test::memory_file("");
+    auto r = agent_delete(dir / "d", in.get(), out.get());
+    ASSERT_FALSE(r.ok()) << unsafe;
+    EXPECT_NE(r.error().find("unsafe name"), std::string::npos) << r.error();
+  }
+  EXPECT_TRUE(fs::exists(dir / "elsewhere/precious"));
+  Fd in = test::memory_file(encode_frame(FrameType::file, "") + kDone);  // push's frames
+  Fd out = test::memory_file("");
+  EXPECT_FALSE(agent_delete(dir / "d", in.get(), out.get()).ok());
 }
 
 }  // namespace

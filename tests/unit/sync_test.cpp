@@ -8,7 +8,6 @@ namespace {
 SyncReport report_of(std::size_t hosts) {
   SyncReport r;
   r.hosts.resize(hosts);
-  r.whole.hosts.resize(hosts);
   return r;
 }
 
@@ -18,12 +17,14 @@ TEST(SyncTest, TheReportFoldsHostsWithEqualOutcomes) {
     h.patched = Summary{1, 20 * 1024 * 1024, 0};
     h.delta_bytes = 3000;
   }
-  r.whole.hosts[2].written = Summary{2, 10, 0};
+  r.hosts[2].written = Summary{2, 10, 0};
+  r.hosts[2].deleted = 3;
   r.hosts[1].failed.push_back({"d/x", "No space left on device"});
   PushText text = sync_text({"h1", "h2", "h3"}, r);
-  EXPECT_EQ(text.out,
-            "pdx: h1: 1 file patched (20.0 MiB, 2.9 KiB sent)\n"
-            "pdx: h3: 1 file patched (20.0 MiB, 2.9 KiB sent), 2 files sent whole (10 B)\n");
+  EXPECT_EQ(
+      text.out,
+      "pdx: h1: 1 file patched (20.0 MiB, 2.9 KiB sent)\n"
+      "pdx: h3: 1 file patched (20.0 MiB, 2.9 KiB sent), 2 files sent whole (10 B), 3 deleted\n");
   EXPECT_EQ(text.err, "pdx: h2: No space left on device (d/x)\n");
   EXPECT_EQ(sync_exit_status(r), 1);
 }
@@ -35,15 +36,37 @@ TEST(SyncTest, UpToDateAndDryRun) {
   r.dry_run = true;
   r.hosts[0].to_patch = {"big"};
   r.hosts[0].to_send = {""};
+  r.hosts[1].to_delete = {"old/", "old/x"};
   EXPECT_EQ(sync_text({"h1", "h2"}, r).out,
-            "pdx: h1: would patch big\npdx: h1: would send DEST\npdx: h2: up to date\n");
+            "pdx: h1: would patch big\npdx: h1: would send DEST\n"
+            "pdx: h2: would delete old/\npdx: h2: would delete old/x\n");
+}
+
+TEST(SyncTest, DeletionsAloneAndSkippedSources) {
+  SyncReport r = report_of(2);
+  r.hosts[0].deleted = 1;
+  r.hosts[1].deleted = 1;
+  r.skipped = {"src/link"};
+  PushText text = sync_text({"h1", "h2"}, r);
+  EXPECT_EQ(text.out, "pdx: h[1-2]: 1 deleted\n");
+  EXPECT_EQ(text.err, "pdx: warning: src/link: not a file or directory, not sent\n");
+  EXPECT_EQ(sync_exit_status(r), 0);
+}
+
+TEST(SyncTest, AFailedDeletionFailsTheHost) {
+  SyncReport r = report_of(1);
+  r.hosts[0].deleted = 2;
+  r.hosts[0].failed.push_back({"d/sub", "Directory not empty"});
+  PushText text = sync_text({"h1"}, r);
+  EXPECT_EQ(text.out, "");
+  EXPECT_EQ(text.err, "pdx: h1: Directory not empty (d/sub)\n");
+  EXPECT_EQ(sync_exit_status(r), 1);
 }
 
 TEST(SyncTest, AnUnreachableHostIsSaidOnceAndExits255) {
   SyncReport r = report_of(2);
   r.hosts[1].result.failure = Failure::connect;
   r.hosts[1].result.error = "connect to port 22: Connection refused";
-  r.whole.hosts[1].result = r.hosts[1].result;
   PushText text = sync_text({"h1", "h2"}, r);
   EXPECT_EQ(text.out, "pdx: h1: up to date\n");
   EXPECT_EQ(text.err, "pdx: h2: connect to port 22: Connection refused\n");
