@@ -12,10 +12,10 @@
 #include <thread>
 
 #include "archive/hash_files.h"
-#include "archive/sha256.h"
 #include "archive/temp_file.h"
 #include "archive/unpack.h"
 #include "archive/unpack_file.h"
+#include "archive/xxh3.h"
 #include "base/fd.h"
 
 namespace pdx {
@@ -174,7 +174,7 @@ struct Incoming {
   std::string path;  // DEST/NAME, for messages
   Fd dir;
   std::optional<UnpackFile> file;  // empty: failed, its data frames are skipped
-  Sha256 hash;
+  StreamHash hash;
   std::uint64_t received = 0;
 };
 
@@ -311,9 +311,9 @@ class Receiver {
     if (!incoming_) return Error{"file end frame outside a file"};
     Incoming in = std::move(*incoming_);
     incoming_.reset();
-    if (end.sha256 == kAbandoned || !in.file) return {};  // the sender says why it abandoned it
+    if (end.xxh3_128 == kAbandoned || !in.file) return {};  // the sender says why it abandoned it
     if (in.received != in.header.size) return Error{"file end before the file's size"};
-    if (in.hash.hex_digest() != end.sha256)
+    if (hex(in.hash.digest()) != end.xxh3_128)
       return fail(in.path, "checksum differs from the source");
     if (auto extended = in.file->extend_to(static_cast<std::int64_t>(in.header.size)); !extended)
       return fail(in.path, extended.error());

@@ -94,7 +94,7 @@ std::string encode(const FileHeader& m) {
       .take();
 }
 std::string encode(const FileEnd& m) {
-  return PayloadWriter().str(m.sha256).take();
+  return PayloadWriter().str(m.xxh3_128).take();
 }
 std::string encode(const Directory& m) {
   return PayloadWriter().str(m.name).u32(m.mode).take();
@@ -129,7 +129,7 @@ Result<FileHeader> decode_file_header(std::string_view payload) {
 
 Result<FileEnd> decode_file_end(std::string_view payload) {
   return decode_fields<FileEnd>(
-      payload, "file end", [](PayloadReader& r) { return FileEnd{r.sha256(Digest::required)}; });
+      payload, "file end", [](PayloadReader& r) { return FileEnd{r.hex(32, Digest::required)}; });
 }
 
 Result<Directory> decode_directory(std::string_view payload) {

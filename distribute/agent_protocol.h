@@ -95,12 +95,14 @@ struct FileHeader {
   std::uint64_t size = 0;
 };
 struct FileEnd {
-  std::string sha256;  // 64 hex digits of the bytes sent, or kAbandoned
+  // XXH3-128 of the bytes sent (archive/xxh3.h), 32 hex digits, or kAbandoned. It guards against
+  // pdx's own bugs and a file that changed, not an attacker: the links are authenticated.
+  std::string xxh3_128;
 };
 /// The digest of a file_end that abandons its file: the sender could not send it as it was (it
 /// changed while read, or could not be read). It may come before the file's size; the host
 /// keeps nothing of the file and reports nothing (the sender does).
-inline const std::string kAbandoned(64, '0');
+inline const std::string kAbandoned(32, '0');
 struct Directory {
   std::string name;
   std::uint32_t mode = 0755;

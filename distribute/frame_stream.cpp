@@ -8,8 +8,8 @@
 #include <cstring>
 
 #include "archive/part_reader.h"
-#include "archive/sha256.h"
 #include "archive/temp_file.h"
+#include "archive/xxh3.h"
 #include "base/quiet_threads.h"
 
 namespace pdx {
@@ -43,7 +43,7 @@ const std::string kChanged = "changed while being sent";
 // Sends the data of one file, hashed on the way, and returns why it could not be sent as it
 // was scanned ("" if it was): it cannot be read, or its size or mtime changed before or while
 // it was read (the bytes sent may then mix two versions of it).
-std::string send_data(FrameWriter& out, const LocalFile& f, std::string& buffer, Sha256& hash) {
+std::string send_data(FrameWriter& out, const LocalFile& f, std::string& buffer, StreamHash& hash) {
   Fd in(::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
   struct stat st;
   if (!in || ::fstat(in.get(), &st) != 0) return std::strerror(errno);
@@ -70,9 +70,9 @@ std::string send_file(FrameWriter& out, const LocalFile& f, std::string& buffer)
   if (!out.send(FrameType::file,
                 encode(FileHeader{f.name, f.mode, f.mtime_sec, f.mtime_nsec, f.size})))
     return {};
-  Sha256 hash;
+  StreamHash hash;
   std::string error = send_data(out, f, buffer, hash);
-  out.send(FrameType::file_end, encode(FileEnd{error.empty() ? hash.hex_digest() : kAbandoned}));
+  out.send(FrameType::file_end, encode(FileEnd{error.empty() ? hex(hash.digest()) : kAbandoned}));
   return error.empty() ? "" : f.path + ": " + error;
 }
 

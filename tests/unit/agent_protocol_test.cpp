@@ -82,8 +82,10 @@ TEST(AgentProtocol, MessagesRoundTrip) {
   auto w = decode_written(encode(Written{"n", 7}));
   ASSERT_TRUE(w.ok());
   EXPECT_EQ(w->bytes, 7u);
-  auto end = decode_file_end(encode(FileEnd{std::string(64, 'a')}));
+  auto end = decode_file_end(encode(FileEnd{std::string(32, 'a')}));
   ASSERT_TRUE(end.ok());
+  EXPECT_EQ(end->xxh3_128, std::string(32, 'a'));
+  EXPECT_TRUE(decode_file_end(encode(FileEnd{kAbandoned})).ok());
 }
 
 TEST(AgentProtocol, TruncatedOrTrailingFieldsAreErrors) {
@@ -96,7 +98,8 @@ TEST(AgentProtocol, TruncatedOrTrailingFieldsAreErrors) {
   EXPECT_FALSE(decode_directory(d + "x").ok());
   EXPECT_FALSE(decode_summary("").ok());
   EXPECT_FALSE(decode_file_end(encode(FileEnd{"short"})).ok());
-  EXPECT_FALSE(decode_file_end(encode(FileEnd{std::string(64, 'G')})).ok());
+  EXPECT_FALSE(decode_file_end(encode(FileEnd{std::string(32, 'G')})).ok());
+  EXPECT_FALSE(decode_file_end(encode(FileEnd{std::string(64, 'a')})).ok());  // SHA-256's size
 }
 
 TEST(AgentProtocol, StringLengthBeyondPayloadIsAnError) {
