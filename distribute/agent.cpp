@@ -24,7 +24,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::size_t kReadSize = 256 * 1024;
 constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 const std::string kStreamPath = "/proc/self/fd/";  // unpack reads the pipe as a part
 
@@ -194,7 +193,7 @@ class Receiver {
     if (extraction_) finish_extraction();
   }
 
-  Result<void> handle(const Frame& frame) {
+  Result<void> handle(const FrameView& frame) {
     switch (frame.type) {
       case FrameType::file:
         return begin_file(TRY(decode_file_header(frame.payload)));
@@ -291,7 +290,7 @@ class Receiver {
     return {};
   }
 
-  Result<void> data(const std::string& bytes) {
+  Result<void> data(std::string_view bytes) {
     if (extraction_) return feed_extraction(bytes);
     if (!incoming_) return Error{"data frame outside a file"};
     Incoming& in = *incoming_;
@@ -354,7 +353,7 @@ class Receiver {
     return {};
   }
 
-  Result<void> feed_extraction(const std::string& bytes) {
+  Result<void> feed_extraction(std::string_view bytes) {
     if (!extraction_->feed) return {};  // unpack stopped early: the rest is dropped
     if (!write_all(extraction_->feed.get(), bytes.data(), bytes.size(), "pipe"))
       extraction_->feed.reset();  // EPIPE: unpack stopped; its error is in its result
@@ -416,19 +415,15 @@ Result<Summary> agent_receive(const std::string& dest, int in, int out) {
   std::error_code ec;
   // unpack changes directory: every path is made absolute first.
   Receiver receiver(fs::absolute(dest, ec).string(), dest, out);
-  FrameDecoder decoder;
-  std::string buffer(kReadSize, '\0');
+  widen_pipe(in);  // sshd's pipe
+  FrameReader reader(in);
   while (!receiver.done()) {
-    ssize_t n = ::read(in, buffer.data(), buffer.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Error{std::string("cannot read standard input: ") + std::strerror(errno)};
-    if (n == 0) return Error{"input ended before the push was complete"};
-    decoder.feed(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
-    while (!receiver.done()) {
-      auto frame = TRY(decoder.next());
-      if (!frame) break;
-      TRY(receiver.handle(*frame));
-    }
+    auto frame = reader.next();
+    if (!frame && frame.error_kind() != ErrorKind::bad_input)
+      return Error{"cannot read standard input: " + frame.error()};
+    if (!frame) return Error{frame.error(), ErrorKind::bad_input};
+    if (!*frame) return Error{"input ended before the push was complete"};
+    TRY(receiver.handle(**frame));
   }
   return receiver.summary();
 }

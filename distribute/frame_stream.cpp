@@ -2,13 +2,14 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <span>
 
 #include "archive/part_reader.h"
-#include "archive/temp_file.h"
 #include "archive/xxh3.h"
 #include "base/quiet_threads.h"
 
@@ -16,14 +17,37 @@ namespace pdx {
 
 namespace {
 
-// Writes frames to the pipe; the first failure (the read end closed) ends the stream.
+// Writes all of `parts` (a pipe may take less than asked at a time); false if `fd` cannot be
+// written (EPIPE: the read end closed).
+bool write_parts(int fd, std::span<iovec> parts) {
+  while (!parts.empty()) {
+    ssize_t n = ::writev(fd, parts.data(), static_cast<int>(parts.size()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    auto done = static_cast<std::size_t>(n);
+    while (!parts.empty() && done >= parts.front().iov_len) {
+      done -= parts.front().iov_len;
+      parts = parts.subspan(1);
+    }
+    if (!parts.empty()) {
+      parts.front().iov_base = static_cast<char*>(parts.front().iov_base) + done;
+      parts.front().iov_len -= done;
+    }
+  }
+  return true;
+}
+
+// Writes frames to the pipe, each payload from where it lies; the first failure (the read end
+// closed) ends the stream.
 class FrameWriter {
  public:
   explicit FrameWriter(int fd) : fd_(fd) {}
   bool send(FrameType type, std::string_view payload) {
     if (!ok_) return false;
-    std::string frame = encode_frame(type, payload);
-    ok_ = write_all(fd_, frame.data(), frame.size(), "pipe").ok();
+    auto header = frame_header(type, payload.size());
+    iovec parts[] = {{header.data(), header.size()},
+                     {const_cast<char*>(payload.data()), payload.size()}};
+    ok_ = write_parts(fd_, parts);
     return ok_;
   }
 
@@ -84,6 +108,7 @@ Result<std::unique_ptr<FrameStream>> FrameStream::start(Produce produce) {
   if (::pipe2(fds, O_CLOEXEC) != 0) return Error{std::string("pipe: ") + std::strerror(errno)};
   std::unique_ptr<FrameStream> stream(new FrameStream());
   stream->read_ = Fd(fds[0]);
+  widen_pipe(fds[1]);  // the broadcast reads what the pipe holds: 64 KiB chunks without this
   QuietThreads quiet;
   stream->thread_ = std::thread([s = stream.get(), produce = std::move(produce), w = Fd(fds[1])] {
     FrameWriter out(w.get());
