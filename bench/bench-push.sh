@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # pdx push against the tools people use to copy a file to many hosts, on the loopback sshd
 # cluster: 256 MiB of random data to 16 hosts (BENCH_SIZE_MIB, BENCH_HOSTS), each tool into a
-# fresh directory of every host's home. For each: wall time, CPU (user+sys of the tool and its
-# children), the tool's own peak RSS, and the CPU the sshd side spent meanwhile, with the
-# wall-time floor they set on this machine: (sshd CPU + client CPU) / cores. pdx's agent is
-# deployed by a warm-up push first (once per host and pdx version), as in use.
+# fresh directory of every host's home; pdx twice, as a star from here and with --relay (host to
+# host). For each: wall time, CPU (user+sys of the tool and its children), the tool's own peak
+# RSS, the CPU of pdx's agents on the hosts (each run through /usr/bin/time by --agent), the CPU
+# the whole machine spent meanwhile (/proc/stat: user, nice, system, irq, softirq; so sshd, the
+# hosts' side and anything else running are in it), and the wall-time floor that sets:
+# machine CPU / cores, then the 1-minute load average as the run began (another load inflates
+# both; on a shared machine the CPU of pdx and its agents is what stays put).
+# pdx's agent is deployed by a warm-up push first (once per host and pdx version), as in use.
 #
 #   bench/bench-push.sh [-p PDX] [-c CLUSTER_DIR]
 # Needs: pdsh (pdcp), clustershell (Debian packages). Not a test: nothing here is asserted.
@@ -16,6 +20,7 @@ for tool in pdcp clush; do
   command -v $tool > /dev/null || { echo "bench-push: $tool is missing (apt-get install pdsh clustershell)" >&2; exit 1; }
 done
 [[ -x $PDX ]] || { echo "bench-push: no pdx at $PDX (build first, or -p PDX)" >&2; exit 1; }
+PDX=$(realpath "$PDX")
 
 "$here/../scripts/loopback-cluster.sh" start "$CLUSTER" "$n"
 work=$(mktemp -d)
@@ -27,13 +32,21 @@ head -n "$n" "$CLUSTER/hostfile" > "$work/hosts"
 hosts=$(paste -sd, "$work/hosts")
 head -c $((mib << 20)) /dev/urandom > "$work/data"
 chmod 0644 "$work/data"
+# pdx's agent, timed: each host's account writes its own file under agent-times (as root every
+# host is an account of its own).
+mkdir -m 1777 "$work/agent-times"
+agent=$work/timed-agent
+printf '#!/bin/sh\nexec /usr/bin/time -f "%%U %%S" -o "%s/agent-times/$$" "%s" "$@"\n' \
+  "$work" "$PDX" > "$agent"
+chmod 0755 "$agent"
 
-sshd_cpu() {  # CPU seconds of the cluster's sshd processes and their reaped children, and init's
-  local pid total=0
-  for pid in $(cat "$CLUSTER"/sshd.*.pid) 1; do
-    total=$((total + $(awk '{ sub(/.*\) /, ""); print $12 + $13 + $14 + $15 }' "/proc/$pid/stat")))
-  done
-  echo "$total $(getconf CLK_TCK)" | awk '{ printf "%.2f", $1 / $2 }'
+machine_ticks() {  # CPU ticks the machine spent since boot, all cores: user nice system irq softirq
+  awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat
+}
+agents_cpu() {  # CPU seconds of the timed agents ("-": none ran), then forgets them
+  find "$work/agent-times" -type f -exec cat {} + |
+    awk '{ s += $1 + $2; k++ } END { if (k) printf "%.2f", s; else printf "-" }'
+  find "$work/agent-times" -type f -delete
 }
 
 # The remote directory each run writes into, fresh: bench-push-TOOL in every home.
@@ -43,30 +56,36 @@ clean() {
 }
 
 run() {  # run LABEL CMD...
-  local label=$1 before after
+  local label=$1 before after agents load
   shift
   clean
-  before=$(sshd_cpu)
+  agents_cpu > /dev/null
+  sleep 0.3
+  load=$(cut -d' ' -f1 /proc/loadavg)
+  before=$(machine_ticks)
   /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" > /dev/null 2> "$work/err" ||
     { echo "bench-push: $label failed: $(tail -3 "$work/err")" >&2; return; }
-  sleep 0.3
-  after=$(sshd_cpu)
+  after=$(machine_ticks)
+  agents=$(agents_cpu)
   read -r wall user sys rss < "$work/time"
-  echo "$label $wall $(echo "$user + $sys" | bc) $((rss / 1024)) $(echo "$after - $before" | bc)" >> "$work/runs"
+  echo "$label $wall $(echo "$user + $sys" | bc) $((rss / 1024)) $agents" \
+    "$(echo "($after - $before) / $(getconf CLK_TCK)" | bc -l) $load" >> "$work/runs"
 }
 
-"$PDX" -F "$config" -w "$hosts" push "$here/../README.md" bench-push-warm/ > /dev/null  # deploy
+pdx=("$PDX" -F "$config" -w "$hosts" -f "$n")
+"${pdx[@]}" push --agent "$agent" "$here/../README.md" bench-push-warm/ > /dev/null
 : > "$work/runs"
-run pdx "$PDX" -F "$config" -w "$hosts" -f "$n" push "$work/data" "$(remote_dir pdx)/"
+run pdx "${pdx[@]}" push --agent "$agent" "$work/data" "$(remote_dir pdx)/"
+run pdx-relay "${pdx[@]}" push --relay --agent "$agent" "$work/data" "$(remote_dir relay)/"
 run pdcp env PDSH_SSH_ARGS="-F $config -x -a %h" \
   pdcp -R ssh -f "$n" -w "$hosts" "$work/data" "$(remote_dir pdcp)"
 run clush clush -f "$n" -w "$hosts" -o "-F $config" --copy "$work/data" --dest "$(remote_dir clush)"
 clean
 
 echo "$mib MiB to $n hosts, one run each ($(nproc) cores)"
-printf '%-8s %8s %8s %9s %9s %8s\n' tool wall_s cpu_s rss_MiB sshd_cpu floor_s
+printf '%-9s %7s %7s %8s %9s %9s %8s %5s\n' tool wall_s cpu_s rss_MiB agents_s machine_s floor_s load
 awk -v cores="$(nproc)" '
-  { printf "%-8s %8.2f %8.2f %9d %9.2f %8.2f\n", $1, $2, $3, $4, $5, ($3 + $5) / cores
+  { printf "%-9s %7.2f %7.2f %8d %9s %9.2f %8.2f %5.2f\n", $1, $2, $3, $4, $5, $6, $6 / cores, $7
     wall[$1] = $2; order[++k] = $1 }
-  END { for (i = 2; i <= k; i++) printf "  %-6s wall x%.2f of pdx\n", order[i], wall[order[i]] / wall["pdx"] }' \
+  END { for (i = 2; i <= k; i++) printf "  %-9s wall x%.2f of pdx\n", order[i], wall[order[i]] / wall["pdx"] }' \
   "$work/runs"

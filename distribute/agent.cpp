@@ -12,10 +12,10 @@
 #include <thread>
 
 #include "archive/hash_files.h"
-#include "archive/sha256.h"
 #include "archive/temp_file.h"
 #include "archive/unpack.h"
 #include "archive/unpack_file.h"
+#include "archive/xxh3.h"
 #include "base/fd.h"
 
 namespace pdx {
@@ -24,7 +24,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::size_t kReadSize = 256 * 1024;
 constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 const std::string kStreamPath = "/proc/self/fd/";  // unpack reads the pipe as a part
 
@@ -174,7 +173,7 @@ struct Incoming {
   std::string path;  // DEST/NAME, for messages
   Fd dir;
   std::optional<UnpackFile> file;  // empty: failed, its data frames are skipped
-  Sha256 hash;
+  StreamHash hash;
   std::uint64_t received = 0;
 };
 
@@ -194,7 +193,7 @@ class Receiver {
     if (extraction_) finish_extraction();
   }
 
-  Result<void> handle(const Frame& frame) {
+  Result<void> handle(const FrameView& frame) {
     switch (frame.type) {
       case FrameType::file:
         return begin_file(TRY(decode_file_header(frame.payload)));
@@ -291,7 +290,7 @@ class Receiver {
     return {};
   }
 
-  Result<void> data(const std::string& bytes) {
+  Result<void> data(std::string_view bytes) {
     if (extraction_) return feed_extraction(bytes);
     if (!incoming_) return Error{"data frame outside a file"};
     Incoming& in = *incoming_;
@@ -311,9 +310,9 @@ class Receiver {
     if (!incoming_) return Error{"file end frame outside a file"};
     Incoming in = std::move(*incoming_);
     incoming_.reset();
-    if (end.sha256 == kAbandoned || !in.file) return {};  // the sender says why it abandoned it
+    if (end.xxh3_128 == kAbandoned || !in.file) return {};  // the sender says why it abandoned it
     if (in.received != in.header.size) return Error{"file end before the file's size"};
-    if (in.hash.hex_digest() != end.sha256)
+    if (hex(in.hash.digest()) != end.xxh3_128)
       return fail(in.path, "checksum differs from the source");
     if (auto extended = in.file->extend_to(static_cast<std::int64_t>(in.header.size)); !extended)
       return fail(in.path, extended.error());
@@ -354,7 +353,7 @@ class Receiver {
     return {};
   }
 
-  Result<void> feed_extraction(const std::string& bytes) {
+  Result<void> feed_extraction(std::string_view bytes) {
     if (!extraction_->feed) return {};  // unpack stopped early: the rest is dropped
     if (!write_all(extraction_->feed.get(), bytes.data(), bytes.size(), "pipe"))
       extraction_->feed.reset();  // EPIPE: unpack stopped; its error is in its result
@@ -416,19 +415,15 @@ Result<Summary> agent_receive(const std::string& dest, int in, int out) {
   std::error_code ec;
   // unpack changes directory: every path is made absolute first.
   Receiver receiver(fs::absolute(dest, ec).string(), dest, out);
-  FrameDecoder decoder;
-  std::string buffer(kReadSize, '\0');
+  widen_pipe(in);  // sshd's pipe
+  FrameReader reader(in);
   while (!receiver.done()) {
-    ssize_t n = ::read(in, buffer.data(), buffer.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Error{std::string("cannot read standard input: ") + std::strerror(errno)};
-    if (n == 0) return Error{"input ended before the push was complete"};
-    decoder.feed(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
-    while (!receiver.done()) {
-      auto frame = TRY(decoder.next());
-      if (!frame) break;
-      TRY(receiver.handle(*frame));
-    }
+    auto frame = reader.next();
+    if (!frame && frame.error_kind() != ErrorKind::bad_input)
+      return Error{"cannot read standard input: " + frame.error()};
+    if (!frame) return Error{frame.error(), ErrorKind::bad_input};
+    if (!*frame) return Error{"input ended before the push was complete"};
+    TRY(receiver.handle(**frame));
   }
   return receiver.summary();
 }

@@ -23,7 +23,7 @@ Result<void> agent_list(const std::string& path, const std::vector<std::string>&
 /// `pdx agent --receive DEST`: reads frames from `in` until `done`, writing what they carry
 /// under DEST (made as needed):
 ///  - a file: created out of sight in its directory (archive/unpack_file.h), its size and
-///    SHA-256 checked at its file_end, then given its mode, mtime and final name; a Written reply.
+///    XXH3-128 checked at its file_end, then given its mode, mtime and final name; a Written reply.
 ///    Directories on the way are made, never followed through a symlink.
 ///  - an archive stream: unpacked into DEST as it arrives, by archive/unpack.h on a thread fed
 ///    through a pipe.

@@ -2,7 +2,12 @@
 
 #include "distribute/payload_fields.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <initializer_list>
 #include <optional>
 
@@ -10,8 +15,7 @@ namespace pdx {
 
 namespace {
 
-constexpr std::size_t kHeader = 5;  // type byte + u32 length
-
+constexpr std::size_t kHeader = kFrameHeaderBytes;
 bool known_type(std::uint8_t t) {
   constexpr FrameType kTypes[] = {
       FrameType::file,         FrameType::data,       FrameType::file_end,
@@ -27,13 +31,37 @@ bool known_type(std::uint8_t t) {
                      [t](FrameType k) { return static_cast<std::uint8_t>(k) == t; });
 }
 
+// The payload length of the frame `held` starts with, nullopt until its header is all there. An
+// Error as soon as its type or length is known to be bad.
+Result<std::optional<std::size_t>> payload_length(std::string_view held) {
+  auto type = static_cast<std::uint8_t>(held[0]);
+  if (!known_type(type))
+    return Error{"bad frame type " + std::to_string(type), ErrorKind::bad_input};
+  if (held.size() < kHeader) return std::optional<std::size_t>();
+  std::uint64_t length = get_uint(held.substr(1, 4));
+  if (length > kMaxPayload)
+    return Error{"frame of " + std::to_string(length) + " bytes is over the limit",
+                 ErrorKind::bad_input};
+  return std::optional<std::size_t>(length);
+}
+
+constexpr std::size_t kReaderCapacity = 2 * (kHeader + kMaxPayload);
+constexpr std::size_t kReadAhead = 64 * 1024;  // read past a frame's end: small frames in one go
+
 }  // namespace
+
+std::array<char, kFrameHeaderBytes> frame_header(FrameType type, std::size_t length) {
+  std::array<char, kHeader> header{static_cast<char>(type)};
+  for (std::size_t i = 0; i < 4; ++i)
+    header[kHeader - 1 - i] = static_cast<char>((length >> (8 * i)) & 0xff);
+  return header;
+}
 
 std::string encode_frame(FrameType type, std::string_view payload) {
   std::string out;
   out.reserve(kHeader + payload.size());
-  out.push_back(static_cast<char>(type));
-  put_uint(out, payload.size(), 4);
+  auto header = frame_header(type, payload.size());
+  out.append(header.data(), header.size());
   out.append(payload);
   return out;
 }
@@ -49,18 +77,46 @@ void FrameDecoder::feed(std::string_view bytes) {
 Result<std::optional<Frame>> FrameDecoder::next() {
   std::string_view held(buffer_.data() + start_, buffer_.size() - start_);
   if (held.empty()) return std::optional<Frame>();
-  auto type = static_cast<std::uint8_t>(held[0]);
-  if (!known_type(type))
-    return Error{"bad frame type " + std::to_string(type), ErrorKind::bad_input};
-  if (held.size() < kHeader) return std::optional<Frame>();
-  std::uint64_t length = get_uint(held.substr(1, 4));
-  if (length > kMaxPayload)
-    return Error{"frame of " + std::to_string(length) + " bytes is over the limit",
-                 ErrorKind::bad_input};
-  if (held.size() < kHeader + length) return std::optional<Frame>();
-  Frame frame{static_cast<FrameType>(type), std::string(held.substr(kHeader, length))};
-  start_ += kHeader + length;
+  auto length = TRY(payload_length(held));
+  if (!length || held.size() < kHeader + *length) return std::optional<Frame>();
+  Frame frame{static_cast<FrameType>(held[0]), std::string(held.substr(kHeader, *length))};
+  start_ += kHeader + *length;
   return std::optional<Frame>(std::move(frame));
+}
+
+void widen_pipe(int fd) {
+  ::fcntl(fd, F_SETPIPE_SZ, static_cast<int>(kDataChunk));
+}
+
+FrameReader::FrameReader(int fd)
+    : fd_(fd), buffer_(std::make_unique_for_overwrite<char[]>(kReaderCapacity)) {}
+
+Result<std::optional<FrameView>> FrameReader::next() {
+  for (;;) {
+    std::string_view held(buffer_.get() + start_, end_ - start_);
+    std::optional<std::size_t> length;
+    if (!held.empty()) length = TRY(payload_length(held));
+    std::size_t need = kHeader + length.value_or(0);  // of this frame, at least
+    if (length && held.size() >= need) {
+      start_ += need;
+      return std::optional<FrameView>(
+          FrameView{static_cast<FrameType>(held[0]), held.substr(kHeader, *length)});
+    }
+    // Room for the whole frame: what came of it goes to the front when it would not fit (a
+    // read-ahead's worth at most, as reads stop there past a frame's end).
+    if (start_ + need > kReaderCapacity || held.empty()) {
+      std::memmove(buffer_.get(), held.data(), held.size());
+      start_ = 0;
+      end_ = held.size();
+    }
+    std::size_t want = std::min(kReaderCapacity - end_, std::max(need - held.size(), kReadAhead));
+    ssize_t n = ::read(fd_, buffer_.get() + end_, want);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Error{std::strerror(errno)};
+    if (n == 0 && held.empty()) return std::optional<FrameView>();
+    if (n == 0) return Error{"input ended inside a frame", ErrorKind::bad_input};
+    end_ += static_cast<std::size_t>(n);
+  }
 }
 
 Result<void> check_name(std::string_view name) {
@@ -94,7 +150,7 @@ std::string encode(const FileHeader& m) {
       .take();
 }
 std::string encode(const FileEnd& m) {
-  return PayloadWriter().str(m.sha256).take();
+  return PayloadWriter().str(m.xxh3_128).take();
 }
 std::string encode(const Directory& m) {
   return PayloadWriter().str(m.name).u32(m.mode).take();
@@ -129,7 +185,7 @@ Result<FileHeader> decode_file_header(std::string_view payload) {
 
 Result<FileEnd> decode_file_end(std::string_view payload) {
   return decode_fields<FileEnd>(
-      payload, "file end", [](PayloadReader& r) { return FileEnd{r.sha256(Digest::required)}; });
+      payload, "file end", [](PayloadReader& r) { return FileEnd{r.hex(32, Digest::required)}; });
 }
 
 Result<Directory> decode_directory(std::string_view payload) {

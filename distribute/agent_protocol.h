@@ -15,8 +15,10 @@
 // A payload is at most kMaxPayload bytes. Every frame is untrusted, both ways: a host's agent may
 // be broken or hostile. A frame that does not decode (unknown type, oversize, truncated fields,
 // trailing bytes, an unsafe name) is an Error for that stream, never a crash.
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -57,14 +59,23 @@ enum class FrameType : std::uint8_t {
 inline constexpr std::size_t kMaxPayload = 1024 * 1024 + 64 * 1024;  // a data chunk and headroom
 inline constexpr std::size_t kDataChunk = 1024 * 1024;               // bytes per data frame
 inline constexpr std::size_t kMaxName = 4096;                        // PATH_MAX
+inline constexpr std::size_t kFrameHeaderBytes = 5;                  // type byte + u32 length
 
 struct Frame {
   FrameType type{};
   std::string payload;
 };
+/// A frame where it lies in a reader's buffer (FrameReader).
+struct FrameView {
+  FrameType type{};
+  std::string_view payload;
+};
 
 /// The bytes of one frame. `payload` must be at most kMaxPayload bytes.
 std::string encode_frame(FrameType type, std::string_view payload);
+/// The header of a frame whose payload is `length` bytes (at most kMaxPayload), to be followed
+/// by the payload: encode_frame without a copy of the payload.
+std::array<char, kFrameHeaderBytes> frame_header(FrameType type, std::size_t length);
 
 /// Frames from bytes that arrive in pieces of any size.
 class FrameDecoder {
@@ -81,6 +92,29 @@ class FrameDecoder {
   std::size_t start_ = 0;  // bytes of buffer_ already decoded
 };
 
+/// Makes the pipe `fd` hold a data frame's worth (1 MiB, the most an unprivileged process may ask
+/// for by default): its writer blocks less often, its reader takes more at a time. Where `fd` is
+/// not a pipe, or the kernel refuses, nothing changes.
+void widen_pipe(int fd);
+
+/// Frames read from a descriptor into one buffer and handed out where they lie: no copy of a
+/// payload between read(2) and the caller, and no allocation after the reader's own.
+class FrameReader {
+ public:
+  /// Reads `fd` (not owned).
+  explicit FrameReader(int fd);
+  /// The next frame, valid until the next call; nullopt when the input ends between frames. An
+  /// Error: `fd` could not be read, the input ended inside a frame, or a frame does not decode
+  /// (as FrameDecoder's; final too).
+  Result<std::optional<FrameView>> next();
+
+ private:
+  int fd_;
+  std::unique_ptr<char[]> buffer_;  // room for two frames of kMaxPayload
+  std::size_t start_ = 0;           // of the first byte not handed out
+  std::size_t end_ = 0;             // of the end of what was read
+};
+
 /// A relative name under the destination, as sent in frames: "" (the destination itself), or
 /// components joined by '/', none empty, ".", ".."; not absolute; no NUL; at most kMaxName bytes.
 Result<void> check_name(std::string_view name);
@@ -95,12 +129,14 @@ struct FileHeader {
   std::uint64_t size = 0;
 };
 struct FileEnd {
-  std::string sha256;  // 64 hex digits of the bytes sent, or kAbandoned
+  // XXH3-128 of the bytes sent (archive/xxh3.h), 32 hex digits, or kAbandoned. It guards against
+  // pdx's own bugs and a file that changed, not an attacker: the links are authenticated.
+  std::string xxh3_128;
 };
 /// The digest of a file_end that abandons its file: the sender could not send it as it was (it
 /// changed while read, or could not be read). It may come before the file's size; the host
 /// keeps nothing of the file and reports nothing (the sender does).
-inline const std::string kAbandoned(64, '0');
+inline const std::string kAbandoned(32, '0');
 struct Directory {
   std::string name;
   std::uint32_t mode = 0755;

@@ -2,28 +2,52 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <span>
 
 #include "archive/part_reader.h"
-#include "archive/sha256.h"
-#include "archive/temp_file.h"
+#include "archive/xxh3.h"
 #include "base/quiet_threads.h"
 
 namespace pdx {
 
 namespace {
 
-// Writes frames to the pipe; the first failure (the read end closed) ends the stream.
+// Writes all of `parts` (a pipe may take less than asked at a time); false if `fd` cannot be
+// written (EPIPE: the read end closed).
+bool write_parts(int fd, std::span<iovec> parts) {
+  while (!parts.empty()) {
+    ssize_t n = ::writev(fd, parts.data(), static_cast<int>(parts.size()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    auto done = static_cast<std::size_t>(n);
+    while (!parts.empty() && done >= parts.front().iov_len) {
+      done -= parts.front().iov_len;
+      parts = parts.subspan(1);
+    }
+    if (!parts.empty()) {
+      parts.front().iov_base = static_cast<char*>(parts.front().iov_base) + done;
+      parts.front().iov_len -= done;
+    }
+  }
+  return true;
+}
+
+// Writes frames to the pipe, each payload from where it lies; the first failure (the read end
+// closed) ends the stream.
 class FrameWriter {
  public:
   explicit FrameWriter(int fd) : fd_(fd) {}
   bool send(FrameType type, std::string_view payload) {
     if (!ok_) return false;
-    std::string frame = encode_frame(type, payload);
-    ok_ = write_all(fd_, frame.data(), frame.size(), "pipe").ok();
+    auto header = frame_header(type, payload.size());
+    iovec parts[] = {{header.data(), header.size()},
+                     {const_cast<char*>(payload.data()), payload.size()}};
+    ok_ = write_parts(fd_, parts);
     return ok_;
   }
 
@@ -43,7 +67,7 @@ const std::string kChanged = "changed while being sent";
 // Sends the data of one file, hashed on the way, and returns why it could not be sent as it
 // was scanned ("" if it was): it cannot be read, or its size or mtime changed before or while
 // it was read (the bytes sent may then mix two versions of it).
-std::string send_data(FrameWriter& out, const LocalFile& f, std::string& buffer, Sha256& hash) {
+std::string send_data(FrameWriter& out, const LocalFile& f, std::string& buffer, StreamHash& hash) {
   Fd in(::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
   struct stat st;
   if (!in || ::fstat(in.get(), &st) != 0) return std::strerror(errno);
@@ -70,9 +94,9 @@ std::string send_file(FrameWriter& out, const LocalFile& f, std::string& buffer)
   if (!out.send(FrameType::file,
                 encode(FileHeader{f.name, f.mode, f.mtime_sec, f.mtime_nsec, f.size})))
     return {};
-  Sha256 hash;
+  StreamHash hash;
   std::string error = send_data(out, f, buffer, hash);
-  out.send(FrameType::file_end, encode(FileEnd{error.empty() ? hash.hex_digest() : kAbandoned}));
+  out.send(FrameType::file_end, encode(FileEnd{error.empty() ? hex(hash.digest()) : kAbandoned}));
   return error.empty() ? "" : f.path + ": " + error;
 }
 
@@ -84,6 +108,7 @@ Result<std::unique_ptr<FrameStream>> FrameStream::start(Produce produce) {
   if (::pipe2(fds, O_CLOEXEC) != 0) return Error{std::string("pipe: ") + std::strerror(errno)};
   std::unique_ptr<FrameStream> stream(new FrameStream());
   stream->read_ = Fd(fds[0]);
+  widen_pipe(fds[1]);  // the broadcast reads what the pipe holds: 64 KiB chunks without this
   QuietThreads quiet;
   stream->thread_ = std::thread([s = stream.get(), produce = std::move(produce), w = Fd(fds[1])] {
     FrameWriter out(w.get());

@@ -69,10 +69,13 @@ class PayloadReader {
     return s;
   }
   /// A SHA-256 as 64 lower-case hex digits; "" too when `Digest::optional`.
-  std::string sha256(Digest digest) {
-    std::string s = str(64);
+  std::string sha256(Digest digest) { return hex(64, digest); }
+  /// A digest as `digits` lower-case hex digits; "" too when `Digest::optional`.
+  std::string hex(std::size_t digits, Digest digest) {
+    std::string s = str(digits);
     bool absent = s.empty() && digest == Digest::optional;
-    if (!absent && (s.size() != 64 || s.find_first_not_of("0123456789abcdef") != std::string::npos))
+    if (!absent &&
+        (s.size() != digits || s.find_first_not_of("0123456789abcdef") != std::string::npos))
       ok_ = false;
     return s;
   }

@@ -1,6 +1,12 @@
 #include "distribute/agent_protocol.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <csignal>
+
+#include "tests/unit/pipe_feeder.h"
 
 namespace pdx {
 namespace {
@@ -82,8 +88,89 @@ TEST(AgentProtocol, MessagesRoundTrip) {
   auto w = decode_written(encode(Written{"n", 7}));
   ASSERT_TRUE(w.ok());
   EXPECT_EQ(w->bytes, 7u);
-  auto end = decode_file_end(encode(FileEnd{std::string(64, 'a')}));
+  auto end = decode_file_end(encode(FileEnd{std::string(32, 'a')}));
   ASSERT_TRUE(end.ok());
+  EXPECT_EQ(end->xxh3_128, std::string(32, 'a'));
+  EXPECT_TRUE(decode_file_end(encode(FileEnd{kAbandoned})).ok());
+}
+
+TEST(AgentProtocol, FrameHeaderIsEncodeFramesOwn) {
+  auto header = frame_header(FrameType::data, 0x01020304);
+  EXPECT_EQ(std::string(header.data(), header.size()), std::string("D\x01\x02\x03\x04", 5));
+  std::string frame = encode_frame(FrameType::file, "abc");
+  header = frame_header(FrameType::file, 3);
+  EXPECT_EQ(frame, std::string(header.data(), header.size()) + "abc");
+}
+
+// Every frame FrameReader reads from a pipe fed `bytes`, and how it ended.
+std::pair<std::vector<Frame>, Result<void>> read_all(std::string bytes) {
+  std::signal(SIGPIPE, SIG_IGN);  // the reader may stop before the feeder is done
+  test::PipeFeeder in(std::move(bytes));
+  FrameReader reader(in.fd());
+  std::vector<Frame> frames;
+  for (;;) {
+    auto f = reader.next();
+    if (!f) return {frames, Error{f.error(), f.error_kind()}};
+    if (!*f) return {frames, {}};
+    frames.push_back(Frame{(*f)->type, std::string((*f)->payload)});
+  }
+}
+
+TEST(AgentProtocol, WidenedPipeHoldsADataFrame) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  widen_pipe(fds[1]);
+  EXPECT_GE(::fcntl(fds[0], F_GETPIPE_SZ), static_cast<int>(kDataChunk));
+  ::close(fds[0]);
+  ::close(fds[1]);
+  widen_pipe(-1);  // not a pipe: nothing happens
+}
+
+TEST(AgentProtocol, FrameReaderReadsEveryFrameWhole) {
+  // Frames of the largest size between small ones, so that what came of one often has to move to
+  // the front of the reader's buffer.
+  std::vector<std::string> payloads;
+  for (int i = 0; i < 12; ++i) {
+    payloads.push_back(
+        std::string(i % 3 == 0 ? kMaxPayload : 70001 * i, static_cast<char>('a' + i)));
+    payloads.push_back(std::to_string(i));
+    payloads.push_back("");
+  }
+  std::string bytes;
+  for (const auto& p : payloads) bytes += encode_frame(FrameType::data, p);
+  auto [frames, end] = read_all(bytes + encode_frame(FrameType::done, ""));
+  ASSERT_TRUE(end.ok()) << end.error();
+  ASSERT_EQ(frames.size(), payloads.size() + 1);
+  for (std::size_t i = 0; i < payloads.size(); ++i) {
+    EXPECT_EQ(frames[i].type, FrameType::data);
+    EXPECT_TRUE(frames[i].payload == payloads[i]) << i;
+  }
+  EXPECT_EQ(frames.back().type, FrameType::done);
+}
+
+TEST(AgentProtocol, FrameReaderEndsBetweenFramesOnly) {
+  std::string bytes = encode_frame(FrameType::file, "abc") + encode_frame(FrameType::data, "hello");
+  auto [frames, end] = read_all(bytes);
+  EXPECT_TRUE(end.ok());
+  EXPECT_EQ(frames.size(), 2u);
+  for (std::size_t cut : {1, 4, 5, 9}) {
+    auto [cut_frames, cut_end] = read_all(bytes.substr(0, bytes.size() - cut));
+    EXPECT_EQ(cut_frames.size(), 1u) << cut;
+    ASSERT_FALSE(cut_end.ok()) << cut;
+    EXPECT_EQ(cut_end.error(), "input ended inside a frame");
+    EXPECT_EQ(cut_end.error_kind(), ErrorKind::bad_input);
+  }
+  EXPECT_TRUE(read_all("").second.ok());
+}
+
+TEST(AgentProtocol, FrameReaderRefusesWhatFrameDecoderRefuses) {
+  for (std::string bad : {std::string("?\0\0\0\0", 5), std::string("D\xff\xff\xff\xff", 5)}) {
+    auto [frames, end] =
+        read_all(encode_frame(FrameType::file, "abc") + bad + std::string(100, 'x'));
+    EXPECT_EQ(frames.size(), 1u);
+    ASSERT_FALSE(end.ok());
+    EXPECT_EQ(end.error_kind(), ErrorKind::bad_input);
+  }
 }
 
 TEST(AgentProtocol, TruncatedOrTrailingFieldsAreErrors) {
@@ -96,7 +183,8 @@ TEST(AgentProtocol, TruncatedOrTrailingFieldsAreErrors) {
   EXPECT_FALSE(decode_directory(d + "x").ok());
   EXPECT_FALSE(decode_summary("").ok());
   EXPECT_FALSE(decode_file_end(encode(FileEnd{"short"})).ok());
-  EXPECT_FALSE(decode_file_end(encode(FileEnd{std::string(64, 'G')})).ok());
+  EXPECT_FALSE(decode_file_end(encode(FileEnd{std::string(32, 'G')})).ok());
+  EXPECT_FALSE(decode_file_end(encode(FileEnd{std::string(64, 'a')})).ok());  // SHA-256's size
 }
 
 TEST(AgentProtocol, StringLengthBeyondPayloadIsAnError) {

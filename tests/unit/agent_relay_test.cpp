@@ -9,7 +9,7 @@
 #include <optional>
 #include <thread>
 
-#include "archive/sha256.h"
+#include "archive/xxh3.h"
 #include "distribute/relay_frames.h"
 #include "distribute/relay_link.h"
 
@@ -72,15 +72,15 @@ class Agent {
 
 // A push stream of one file NAME holding BYTES.
 std::string stream_of(const std::string& name, const std::string& bytes) {
-  Sha256 sha;
-  sha.update(bytes.data(), bytes.size());
   FileHeader header;
   header.name = name;
   header.size = bytes.size();
   std::string stream = encode_frame(FrameType::file, encode(header));
   for (std::size_t at = 0; at < bytes.size(); at += kDataChunk)
     stream += encode_frame(FrameType::data, std::string_view(bytes).substr(at, kDataChunk));
-  return stream + encode_frame(FrameType::file_end, encode(FileEnd{sha.hex_digest()})) +
+  return stream +
+         encode_frame(FrameType::file_end,
+                      encode(FileEnd{hex(strong_hash(bytes.data(), bytes.size()))})) +
          encode_frame(FrameType::done, "");
 }
 

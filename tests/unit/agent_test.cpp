@@ -10,6 +10,7 @@
 #include "archive/byte_sink.h"
 #include "archive/pack.h"
 #include "archive/sha256.h"
+#include "archive/xxh3.h"
 #include "tests/unit/pipe_feeder.h"
 #include "tests/unit/scratch.h"
 
@@ -22,13 +23,20 @@ std::string sha256_of(const std::string& data) {
   return h.hex_digest();
 }
 
-std::string file_frames(const std::string& name, const std::string& data, std::string sha = "") {
+std::string hash_of(const std::string& data) {  // as a file_end carries it
+  return hex(strong_hash(data.data(), data.size()));
+}
+
+// The frames of a file NAME holding DATA, sent in data frames of `chunk` bytes, and ended with
+// `hash` (DATA's own by default).
+std::string file_frames(const std::string& name, const std::string& data, std::string hash = "",
+                        std::size_t chunk = 3) {
   std::string s =
       encode_frame(FrameType::file, encode(FileHeader{name, 0640, 1000000000, 5, data.size()}));
-  for (std::size_t at = 0; at < data.size(); at += 3)
-    s += encode_frame(FrameType::data, data.substr(at, 3));
+  for (std::size_t at = 0; at < data.size(); at += chunk)
+    s += encode_frame(FrameType::data, data.substr(at, chunk));
   return s +
-         encode_frame(FrameType::file_end, encode(FileEnd{sha.empty() ? sha256_of(data) : sha}));
+         encode_frame(FrameType::file_end, encode(FileEnd{hash.empty() ? hash_of(data) : hash}));
 }
 
 std::string done() {
@@ -92,7 +100,7 @@ TEST(Agent, EmptyNameIsTheDestinationItself) {
 TEST(Agent, BadChecksumFailsTheFileAndLeavesNothing) {
   test::TempDir dir;
   auto r = receive(dir / "d",
-                   file_frames("a", "data", sha256_of("other")) + file_frames("b", "ok") + done());
+                   file_frames("a", "data", hash_of("other")) + file_frames("b", "ok") + done());
   ASSERT_TRUE(r.result.ok());
   EXPECT_EQ(r.result->failures, 1u);
   ASSERT_EQ(r.replies.size(), 3u);  // b written, a's failure, the summary
@@ -103,9 +111,40 @@ TEST(Agent, BadChecksumFailsTheFileAndLeavesNothing) {
   EXPECT_EQ(tree(dir / "d"), std::vector<std::string>{"b"});
 }
 
+TEST(Agent, CorruptedDataFrameFailsTheFileAndLeavesNothing) {
+  test::TempDir dir;
+  std::string data(3 * kDataChunk + 11, '\0');
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>(i * 7 + i / 4096);
+  std::string frames = file_frames("big", data, "", kDataChunk);
+  std::string good = frames;
+  frames[frames.size() / 2] ^= 0x20;  // one bit, inside the second data frame's payload
+  auto r = receive(dir / "d", frames + file_frames("ok", "fine") + done());
+  ASSERT_TRUE(r.result.ok()) << r.result.error();
+  EXPECT_EQ(r.result->files, 1u);
+  EXPECT_EQ(r.result->failures, 1u);
+  auto f = decode_failed(r.replies[1].payload);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->path, dir / "d/big");
+  EXPECT_EQ(f->reason, "checksum differs from the source");
+  EXPECT_EQ(tree(dir / "d"), std::vector<std::string>{"ok"});
+  // The same frames unspoilt: the file as sent.
+  r = receive(dir / "e", good + done());
+  ASSERT_TRUE(r.result.ok()) << r.result.error();
+  EXPECT_EQ(r.result->failures, 0u);
+  EXPECT_TRUE(test::read_file(dir / "e/big") == data);
+}
+
+TEST(Agent, Sha256FileEndIsAMalformedFrame) {  // a pdx of before XXH3: the stream is refused
+  test::TempDir dir;
+  auto r = receive(dir / "d", file_frames("a", "data", sha256_of("data")) + done());
+  ASSERT_FALSE(r.result.ok());
+  EXPECT_EQ(r.result.error(), "malformed file end frame");
+  EXPECT_EQ(tree(dir / "d"), std::vector<std::string>{});
+}
+
 TEST(Agent, FailuresOfOneReasonAreOneReply) {
   test::TempDir dir;
-  std::string bad = sha256_of("other");
+  std::string bad = hash_of("other");
   auto r = receive(dir / "d", file_frames("a", "1", bad) + file_frames("b", "ok") +
                                   file_frames("c", "2", bad) + file_frames("e", "3", bad) + done());
   ASSERT_TRUE(r.result.ok());
@@ -135,7 +174,8 @@ TEST(Agent, AbandonedFileIsDroppedWithoutAWord) {
 TEST(Agent, InputEndingInsideAFileLeavesNothing) {
   test::TempDir dir;
   std::string frames = file_frames("a", "0123456789");
-  auto r = receive(dir / "d", frames.substr(0, frames.size() - 80));
+  std::size_t end = encode_frame(FrameType::file_end, encode(FileEnd{kAbandoned})).size();
+  auto r = receive(dir / "d", frames.substr(0, frames.size() - end - 2));  // inside a data frame
   ASSERT_FALSE(r.result.ok());
   EXPECT_EQ(tree(dir / "d"), std::vector<std::string>{});
 }

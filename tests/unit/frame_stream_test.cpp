@@ -4,7 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "archive/sha256.h"
+#include "archive/xxh3.h"
 #include "tests/unit/scratch.h"
 
 namespace pdx {
@@ -53,7 +53,7 @@ void expect_abandoned(const std::vector<Frame>& frames, const std::vector<std::s
                       const std::string& error) {
   ASSERT_GE(frames.size(), 3u);
   EXPECT_EQ(frames[frames.size() - 2].type, FrameType::file_end);
-  EXPECT_EQ(decode_file_end(frames[frames.size() - 2].payload)->sha256, kAbandoned);
+  EXPECT_EQ(decode_file_end(frames[frames.size() - 2].payload)->xxh3_128, kAbandoned);
   EXPECT_EQ(errors, std::vector<std::string>{error});
 }
 
@@ -74,9 +74,7 @@ TEST(FrameStream, FilesOfThePlanThenDone) {
   ASSERT_EQ(frames.size(), 1 + 1 + 4 + 1 + 1u);
   EXPECT_EQ(frames[0].type, FrameType::directory);
   EXPECT_EQ(decode_file_header(frames[1].payload)->name, "d/big");
-  Sha256 h;
-  h.update(big.data(), big.size());
-  EXPECT_EQ(decode_file_end(frames[6].payload)->sha256, h.hex_digest());
+  EXPECT_EQ(decode_file_end(frames[6].payload)->xxh3_128, hex(strong_hash(big.data(), big.size())));
   EXPECT_EQ(frames.back().type, FrameType::done);
   EXPECT_TRUE((*stream)->errors().empty());
 }
