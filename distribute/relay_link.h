@@ -15,8 +15,8 @@
 //
 // So a peer without the secret learns nothing it can use and cannot inject, reorder, replay or
 // cut a chunk (the session key is the link's own, the sequence number the chunk's), and a link
-// that breaks is an error, never a shorter stream. Blocking I/O with deadlines: an agent is one
-// process with a thread per direction.
+// that breaks is an error, never a shorter stream. Blocking I/O with deadlines; a link is used by
+// one thread at a time (distribute/agent_relay.cpp: one receives, another forwards).
 #include <chrono>
 #include <cstdint>
 #include <memory>
