@@ -208,6 +208,9 @@ Result<Summary> agent_relay(const std::string& dest, int in, int out) {
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0)
     return Error{std::string("cannot make a pipe: ") + std::strerror(errno)};
   Fd local_in(pipe_fds[0]);
+  // A larger pipe (1 MiB, Linux's limit for anyone): fewer hand-overs between the writing
+  // thread and the receive, each a wake-up; where it is refused, 64 KiB does too.
+  ::fcntl(pipe_fds[1], F_SETPIPE_SZ, int(kChunk));
   Tee tee(*source, pipe_fds[1], next);
   std::optional<std::thread> teeing;
   {
