@@ -18,6 +18,7 @@
 #include "distribute/agent.h"
 #include "distribute/relay_frames.h"
 #include "distribute/relay_link.h"
+#include "distribute/relay_queue.h"
 
 namespace pdx {
 
@@ -55,7 +56,7 @@ struct Upstream {
 // Where the stream comes from: the head's stdin, or the upstream link.
 class Source {
  public:
-  explicit Source(int in) : in_(in) {}
+  explicit Source(int in) : in_(in), buffer_(kChunk, '\0') {}
   explicit Source(RelayLink link) : link_(std::move(link)) {}
   // The next chunk; "" at the end.
   Result<std::string> next() {
@@ -63,51 +64,84 @@ class Source {
       auto chunk = TRY(link_->receive(kIdle));
       return chunk ? std::move(*chunk) : std::string();
     }
-    std::string buffer(kChunk, '\0');
-    for (;;) {
-      ssize_t n = ::read(in_, buffer.data(), buffer.size());
+    for (;;) {  // a pipe gives 64 KiB a read: only what came is copied out, not kChunk
+      ssize_t n = ::read(in_, buffer_.data(), buffer_.size());
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) return Error{std::string("cannot read standard input: ") + std::strerror(errno)};
-      buffer.resize(std::size_t(n));
-      return buffer;
+      return buffer_.substr(0, std::size_t(n));
     }
   }
 
  private:
   int in_ = -1;
+  std::string buffer_;
   std::optional<RelayLink> link_;
 };
 
-// Copies the stream from `source` into `local` (this host's receive) and to `next`, chunk by
-// chunk. A local reader that stops (its receive failed) does not stop the forwarding; a next
-// host that breaks off does not stop the local writing.
-struct Tee {
+// The stream from `source` to this host's receive (`local`, a pipe) and to the next host, each
+// on a thread of its own through a RelayQueue: a host forwards while it receives and while it
+// writes. A local reader that stops (its receive failed) does not stop the forwarding; a next
+// host that breaks off does not stop the local writing; with neither left the stream is still
+// read to its end, so that upstream is not held up.
+class Tee {
+ public:
+  enum Reader : std::size_t { kLocal, kNext };
+
+  Tee(Source& source, int local, std::optional<RelayLink>& next)
+      : source_(source), local_(local), next_(next) {
+    if (!next_) queue_.leave(kNext);
+  }
+
+  // On a thread that blocks Ctrl-C: the two it starts inherit that.
+  void run() {
+    std::thread forwarding([this] { forward(); });
+    std::thread writing([this] { write_local(); });
+    read_source();
+    forwarding.join();
+    writing.join();
+  }
   std::string source_error;  // the stream did not come whole: the host cannot be complete
   std::string next_error;    // the next host broke off
 
-  void run(Source& source, int local, std::optional<RelayLink>& next) {
-    bool writing = true;
+ private:
+  void read_source() {
     for (;;) {
-      auto chunk = source.next();
+      auto chunk = source_.next();
       if (!chunk) {
         source_error = "the stream from upstream broke off: " + chunk.error();
-        break;  // the next host sees its link close, never a clean end
+        return queue_.end(RelayQueue::End::broken);
       }
-      if (chunk->empty()) {
-        if (next)
-          if (auto ended = next->finish(); !ended) next_error = ended.error();
+      if (chunk->empty()) return queue_.end(RelayQueue::End::whole);
+      queue_.put(std::move(*chunk));  // false: nobody takes it, drained
+    }
+  }
+  void forward() {
+    if (!next_) return;
+    RelayQueue::End how;
+    while (auto chunk = queue_.take(kNext, how))
+      if (auto sent = next_->send(*chunk); !sent) {
+        next_error = sent.error();
+        next_.reset();
+        return queue_.leave(kNext);
+      }
+    if (how == RelayQueue::End::whole)
+      if (auto ended = next_->finish(); !ended) next_error = ended.error();
+    // broken: the next host sees its link close (when `next` goes), never a clean end
+  }
+  void write_local() {
+    RelayQueue::End how;
+    while (auto chunk = queue_.take(kLocal, how))
+      if (!write_all(local_, chunk->data(), chunk->size(), "the receive")) {
+        queue_.leave(kLocal);
         break;
       }
-      if (writing && !write_all(local, chunk->data(), chunk->size(), "the receive"))
-        writing = false;
-      if (next)
-        if (auto sent = next->send(*chunk); !sent) {
-          next_error = sent.error();
-          next.reset();
-        }
-    }
-    ::close(local);
+    ::close(local_);
   }
+
+  Source& source_;
+  int local_;
+  std::optional<RelayLink>& next_;
+  RelayQueue queue_{2};
 };
 
 }  // namespace
@@ -174,15 +208,18 @@ Result<Summary> agent_relay(const std::string& dest, int in, int out) {
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0)
     return Error{std::string("cannot make a pipe: ") + std::strerror(errno)};
   Fd local_in(pipe_fds[0]);
-  Tee tee;
-  std::optional<std::thread> forwarding;
+  // A larger pipe (1 MiB, Linux's limit for anyone): fewer hand-overs between the writing
+  // thread and the receive, each a wake-up; where it is refused, 64 KiB does too.
+  ::fcntl(pipe_fds[1], F_SETPIPE_SZ, int(kChunk));
+  Tee tee(*source, pipe_fds[1], next);
+  std::optional<std::thread> teeing;
   {
     QuietThreads quiet;
-    forwarding.emplace([&] { tee.run(*source, pipe_fds[1], next); });
+    teeing.emplace([&] { tee.run(); });
   }
   auto received = agent_receive(dest, local_in.get(), out);
   local_in.reset();  // a receive that stopped early no longer holds the forwarding up
-  forwarding->join();
+  teeing->join();
   TRY(send(out, FrameType::relay_end, encode(RelayStatus{tee.next_error})));
   if (!received && !tee.source_error.empty()) return Error{tee.source_error};
   return received;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <optional>
 #include <thread>
+#include <vector>
 
 #include "archive/xxh3.h"
 #include "distribute/relay_frames.h"
@@ -100,6 +101,40 @@ class AgentRelayTest : public ::testing::Test {
   fs::path dir_;
   std::string secret_ = std::string(kRelaySecretSize, 'k');
 };
+
+// Sets up `chain` (in order, the first its head) as pdx does, up to go.
+void link_up(const std::vector<Agent*>& chain, const std::string& secret) {
+  std::vector<RelayPeer> where;
+  for (std::size_t k = 0; k < chain.size(); ++k)
+    chain[k]->send(FrameType::relay_setup, encode(RelaySetup{secret, k == 0, "127.0.0.1", 0, 0}));
+  for (Agent* a : chain) {
+    Frame heard = a->reply();
+    ASSERT_EQ(heard.type, FrameType::relay_listening);
+    where.push_back(*decode_relay_peer(heard.payload));
+  }
+  for (std::size_t k = 0; k < chain.size(); ++k)
+    chain[k]->send(FrameType::relay_next,
+                   encode(k + 1 < chain.size() ? where[k + 1] : RelayPeer{}));
+  for (Agent* a : chain) {
+    Frame linked = a->reply();
+    ASSERT_EQ(linked.type, FrameType::relay_linked);
+    EXPECT_EQ(decode_relay_status(linked.payload)->error, "");
+  }
+  for (Agent* a : chain) a->send(FrameType::relay_go, "");
+}
+
+TEST_F(AgentRelayTest, AHostWhoseReceiveFailsStillForwardsEverything) {
+  { std::ofstream(dir_ / "blocker") << "a file where the middle's DEST would go"; }
+  Agent head(dir_ / "head"), middle(dir_ / "blocker" / "dest"), tail(dir_ / "tail");
+  link_up({&head, &middle, &tail}, secret_);
+  std::string data(9 * 1024 * 1024 + 7, 'm');  // more than a RelayQueue holds
+  head.write(stream_of("file", data));
+  head.close_stdin();
+  EXPECT_TRUE(head.result());
+  EXPECT_TRUE(tail.result()) << tail.result().error();
+  EXPECT_EQ(read(dir_ / "tail" / "file"), data);
+  EXPECT_FALSE(fs::exists(dir_ / "blocker" / "dest"));
+}
 
 TEST_F(AgentRelayTest, TheHeadWritesAndForwardsTheTailWrites) {
   Agent head(dir_ / "head"), tail(dir_ / "tail");

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <thread>
+#include <vector>
 
 namespace pdx {
 namespace {
@@ -87,6 +88,18 @@ class Proxy {
 
 constexpr std::size_t kHandshake = 5 + 16 + 32;  // what the connector sends before any chunk
 
+TEST(ChunkMac, IsGmacWithTheSequenceNumberAsItsIv) {
+  // NIST's GCM test case 13: AES-256, zero key and IV, nothing to authenticate.
+  ChunkMac zero(std::string(ChunkMac::kKeySize, '\0'));
+  std::string tag = zero.tag(0, "", "");
+  EXPECT_EQ(tag,
+            std::string("\x53\x0f\x8a\xfb\xc7\x45\x36\xb9\xa9\x63\xb4\xf1\xc4\xcb\x73\x8b", 16));
+  EXPECT_EQ(zero.tag(0, "", ""), tag) << "the same chunk, the same tag";
+  EXPECT_NE(zero.tag(1, "", ""), tag) << "the sequence number is in the IV";
+  EXPECT_NE(zero.tag(0, "len.", "x"), zero.tag(0, "len.", "y"));
+  EXPECT_NE(ChunkMac(std::string(ChunkMac::kKeySize, 'k')).tag(0, "", ""), tag);
+}
+
 TEST(RelayLink, ChunksArriveWholeAndInOrder) {
   auto listener = relay_listen("127.0.0.1", 0, 0);
   ASSERT_TRUE(listener) << listener.error();
@@ -131,7 +144,8 @@ TEST(RelayLink, NobodyConnectingEndsAtTheDeadline) {
 }
 
 // The link through a proxy that does `change` to the connector's stream; what the listener got.
-Received through_proxy(Proxy::Change change) {
+Received through_proxy(Proxy::Change change,
+                       const std::vector<std::string>& chunks = {std::string(10000, 'a')}) {
   auto listener = relay_listen("127.0.0.1", 0, 0);
   Received got;
   std::thread downstream(
@@ -140,7 +154,7 @@ Received through_proxy(Proxy::Change change) {
     Proxy proxy(listener->port, std::move(change));
     auto link = RelayLink::connect("127.0.0.1", proxy.port(), secret('k'), Clock::now() + 5s);
     if (link) {
-      (void)link->send(std::string(10000, 'a'));
+      for (const auto& chunk : chunks) (void)link->send(chunk);
       (void)link->finish();
     }
   }
@@ -171,6 +185,20 @@ TEST(RelayLink, ALengthOverTheLimitIsRefusedBeforeReading) {
       bytes[kHandshake - offset] = '\xff';
   });
   EXPECT_EQ(got.error, "a relay chunk over its limit");
+}
+
+TEST(RelayLink, AReplayedChunkFailsItsCheck) {
+  constexpr std::size_t kFirstEnd = kHandshake + 4 + 10000 + ChunkMac::kTagSize;
+  std::string stream;  // what the connector sent so far
+  auto got = through_proxy(
+      [&](std::size_t offset, std::string& bytes) {
+        stream += bytes;
+        if (offset < kFirstEnd && kFirstEnd <= offset + bytes.size())  // the first chunk again
+          bytes.insert(kFirstEnd - offset, stream.substr(kHandshake, kFirstEnd - kHandshake));
+      },
+      {std::string(10000, 'a'), std::string(10000, 'b')});
+  EXPECT_EQ(got.error, "a relay chunk failed its check");
+  EXPECT_EQ(got.bytes, std::string(10000, 'a'));
 }
 
 TEST(RelayLink, APortRangeSkipsPortsInUse) {
