@@ -571,7 +571,9 @@ asio::awaitable<HostResult> push_host(PushRun& run, Wave& wave, std::size_t k, S
     wave.listed(k, std::move(*listed.listing));
   else
     co_return ended_as(outcome, listed.ran);
-  if (!co_await wave.wait(k, stop)) co_return interrupted();
+  // Ctrl-C may end the wait and complete the barrier (the last host ending) at once: either way
+  // no receive starts.
+  if (!co_await wave.wait(k, stop) || stop.stopped()) co_return interrupted();
   HostResult received = co_await receive_step(run, wave, k, session, job, stop);
   co_return ended_as(outcome, received);
 }
