@@ -16,6 +16,15 @@ namespace {
 
 constexpr double kMaxTimeout = 1e7;  // seconds (115 days): far from overflowing a timer
 
+// The subcommands that run here only: `pdx -F cfg pack ...` (a host option before one) is taken
+// as a remote command of that name, which with no hosts is not what was meant.
+bool local_subcommand(const std::vector<std::string>& words) {
+  if (words.empty()) return false;
+  for (const char* name : {"hosts", "pack", "unpack", "join", "split"})
+    if (words.front() == name) return true;
+  return false;
+}
+
 }  // namespace
 
 std::optional<int> parse_cli(CLI::App& app, int argc, char** argv) {
@@ -102,7 +111,14 @@ std::vector<std::string> HostRun::labels() const {
 
 HostRun host_run(const CLI::App& app, const HostOptions& o) {
   HostRun run;
-  run.hosts = resolve_hosts(o.include, o.exclude);
+  try {
+    run.hosts = resolve_hosts(o.include, o.exclude);
+  } catch (const UsageError&) {
+    std::vector<std::string> words = app.remaining();
+    if (!o.include.empty() || !local_subcommand(words)) throw;
+    throw UsageError("no hosts to run '" + words.front() + "' on; for pdx's own " + words.front() +
+                     ", give no host options: pdx " + words.front() + " ...");
+  }
   run.transport = o.rcmd == "exec" ? make_local_transport() : make_ssh_transport(o.ssh);
   run.tmpl.substitute = o.rcmd == "exec";  // -R exec: %h %u %n, as pdsh
   run.tmpl.default_user = o.ssh.user.empty() ? local_user() : o.ssh.user;

@@ -54,7 +54,8 @@ struct HostRun {
   JobTemplate tmpl;
   std::vector<std::string> labels() const;
 };
-/// Throws UsageError for a bad host expression or no hosts.
+/// Throws UsageError for a bad host expression or no hosts (saying, when the command is `pack`,
+/// `split` or another subcommand that runs here, that host options make no sense for it).
 HostRun host_run(const CLI::App& app, const HostOptions& o);
 
 /// How push, pull and verify report: --json, --progress, --no-progress (pdx(1), Progress and

@@ -112,6 +112,48 @@ Result<std::vector<std::string_view>> records(std::string_view out) {
   return fields;
 }
 
+// The seconds of find's %T@ ("981173106.5000000000", "-1.5000000000"), as stat's tv_sec.
+bool seconds_of(std::string_view text, std::int64_t& seconds) {
+  std::size_t dot = std::min(text.find('.'), text.size());
+  auto [end, ec] = std::from_chars(text.data(), text.data() + dot, seconds);
+  if (ec != std::errc() || end != text.data() + dot || dot == 0) return false;
+  std::string_view fraction = text.substr(std::min(dot + 1, text.size()));
+  if (dot < text.size() &&
+      (fraction.empty() || fraction.find_first_not_of("0123456789") != std::string_view::npos))
+    return false;
+  if (text.front() == '-' && fraction.find_first_not_of('0') != std::string_view::npos) --seconds;
+  return true;
+}
+
+// One record of posix_list_command: "TYPE SIZE MTIME NAME", NAME "" or "./..." (checked).
+Result<Entry> posix_entry(std::string_view record) {
+  auto malformed = [&](const std::string& why) {
+    return Error{why + " in '" + printable(record.substr(0, 80)) + "'"};
+  };
+  std::size_t size_end = record.find(' ', 2);
+  std::size_t mtime_end =
+      size_end == std::string_view::npos ? size_end : record.find(' ', size_end + 1);
+  if (record.size() < 2 || record[1] != ' ' || mtime_end == std::string_view::npos)
+    return malformed("not TYPE SIZE MTIME NAME");
+  Entry entry;
+  entry.kind = record[0] == 'f'   ? EntryKind::file
+               : record[0] == 'd' ? EntryKind::directory
+               : record[0] == 'n' ? EntryKind::missing
+                                  : EntryKind::other;
+  if (!whole_number(record.substr(2, size_end - 2), entry.size) ||
+      !seconds_of(record.substr(size_end + 1, mtime_end - size_end - 1), entry.mtime_sec))
+    return malformed("a bad size or time");
+  std::string_view name = record.substr(mtime_end + 1);
+  if (!name.empty()) {
+    if (!name.starts_with("./")) return malformed("a name not under DEST");
+    name.remove_prefix(2);
+    if (auto checked = check_name(name); !checked || name.empty())
+      return malformed("an unsafe name");
+  }
+  entry.name = std::string(name);
+  return entry;
+}
+
 Result<void> read_records(std::string_view out, PushedHost& outcome) {
   auto fields = TRY(records(out));
   for (std::size_t k = 0; k < fields.size(); ++k) {
@@ -159,6 +201,28 @@ std::string posix_push_warning(const std::vector<std::pair<std::string, std::str
   return text;
 }
 
+std::string posix_unlisted_warning(const std::vector<std::string>& labels) {
+  if (labels.empty()) return {};
+  return "pdx: warning: " + fold_names(labels) +
+         ": the host's find cannot list DEST (not GNU find); sending everything\n";
+}
+
+Result<HostListing> parse_posix_listing(std::string_view reply) {
+  auto fields = TRY(records(reply));
+  HostListing listing;
+  for (std::size_t k = 0; k < fields.size(); ++k) {
+    Entry entry = TRY(posix_entry(fields[k]));
+    if ((k == 0) != entry.name.empty())
+      return Error{"listing out of order at '" + printable(fields[k].substr(0, 80)) + "'"};
+    if (k == 0)
+      listing.dest = std::move(entry);
+    else
+      listing.entries[entry.name] = std::move(entry);
+  }
+  if (fields.empty()) return Error{"an empty listing"};
+  return listing;
+}
+
 template <class Produce>
 Result<std::unique_ptr<PosixPush>> PosixPush::start(std::string command, Produce produce) {
   int fds[2];
@@ -173,22 +237,28 @@ Result<std::unique_ptr<PosixPush>> PosixPush::start(std::string command, Produce
 }
 
 Result<std::unique_ptr<PosixPush>> PosixPush::files(const PushSources& sources,
+                                                    const HostPushPlan& plan,
                                                     const std::string& dest) {
   PosixLanding landing;
   if (sources.as) {
     landing.kind = PosixLanding::Kind::into_or_as;
     landing.name = sources.into.files.front().name;
   }
+  // The stream names files as `into` does; the one file of `as` is into's only file, placed as
+  // DEST by the landing.
+  std::vector<std::size_t> dirs = plan.into ? plan.dirs : std::vector<std::size_t>();
   return start(posix_push_command(dest, landing),
-               [&layout = sources.into](int fd, std::vector<std::string>& errors) {
+               [&layout = sources.into, dirs = std::move(dirs), files = plan.files](
+                   int fd, std::vector<std::string>& errors) {
                  TarWriter out(fd);
                  out.header("d", AE_IFDIR, 0700);
                  // Each directory writable by its owner while the host's tar fills it and mv
                  // empties it.
-                 for (const auto& dir : layout.dirs)
-                   out.header("d/" + dir.name, AE_IFDIR, dir.mode | 0700);
+                 for (std::size_t d : dirs)
+                   out.header("d/" + layout.dirs[d].name, AE_IFDIR, layout.dirs[d].mode | 0700);
                  std::string buffer(kChunk, '\0'), skipped;
-                 for (const auto& file : layout.files) {
+                 for (std::size_t f : files) {
+                   const LocalFile& file = layout.files[f];
                    std::string error = send_file(out, file, buffer);
                    if (error.empty()) continue;
                    errors.push_back(std::move(error));

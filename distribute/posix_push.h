@@ -4,11 +4,15 @@
 // (distribute/remote_commands.h, posix_push_command), slower but with the same promises: no
 // file under its final name before it is complete, no symlink written through.
 //
-// Every such host gets everything (nothing is listed first, so nothing is skipped): one stream
-// and one command for all of them, broadcast as a group's stream is.
+// Such a host is listed first with its find (posix_list_command, parse_posix_listing) and
+// planned as an agent's host is (distribute/push_plan.h: what it lacks, size and mtime), so a run
+// again sends only what changed; hosts with equal plans share one stream and one command,
+// broadcast as a group's stream is. A host whose find cannot list (not GNU find) is sent
+// everything. --checksum and --extract list nothing: such hosts are sent everything.
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -31,13 +35,21 @@ std::optional<std::string> agent_cannot_run(const ReplySink::Reply& reply, bool 
 /// (slower)\n", hosts with the same reason folded. reasons: (label, reason) per host.
 std::string posix_push_warning(const std::vector<std::pair<std::string, std::string>>& reasons);
 
+/// "pdx: warning: HOSTS: the host's find cannot list DEST (not GNU find); sending everything\n".
+std::string posix_unlisted_warning(const std::vector<std::string>& labels);
+
+/// posix_list_command's reply, read as untrusted: records as it prints them, names under DEST
+/// that check_name accepts ("./" taken off). An Error for anything else.
+Result<HostListing> parse_posix_listing(std::string_view reply);
+
 /// The tar stream and the command of a POSIX push, for every host without the agent.
 class PosixPush {
  public:
-  /// The sources' tree (every file and directory, as the agent would place them). The stream
-  /// starts at once on a thread of its own; a file that cannot be read whole here is left out
-  /// on the hosts and named by finish(). `sources` must outlive the PosixPush.
+  /// The files and directories of `plan` (plan_host's), as the agent would place them. The
+  /// stream starts at once on a thread of its own; a file that cannot be read whole here is
+  /// left out on the hosts and named by finish(). `sources` must outlive the PosixPush.
   static Result<std::unique_ptr<PosixPush>> files(const PushSources& sources,
+                                                  const HostPushPlan& plan,
                                                   const std::string& dest);
   /// The archive's parts, read in order and handed to the host's tar as they are; its
   /// compression (gzip, bzip2, xz, zstd) read from its first bytes. An Error for a zip.

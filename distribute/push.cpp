@@ -70,11 +70,12 @@ void take_receipt(const Reply& reply, PushedHost& outcome) {
   if (!receipt.error.empty()) outcome.error = std::move(receipt.error);
 }
 
-// Hosts of a wave that get the same stream: equal plans (one FrameStream, read once, broadcast
-// to them, or with --relay passed host to host), or the wave's hosts without the agent (one tar
-// stream into their sh and tar).
+// Hosts of a wave that get the same stream: equal plans, and all with the agent (one
+// FrameStream, read once, broadcast to them, or with --relay passed host to host) or all
+// without (one tar stream into their sh and tar).
 struct Group {
   HostPushPlan plan;
+  bool tar = false;                     // the hosts without the agent
   std::vector<std::size_t> members;     // positions in the wave; reader j of `source` is members[j]
   std::unique_ptr<FrameStream> stream;  // the agent's frames, or
   std::unique_ptr<PosixPush> posix;     // the tar stream and command of a POSIX push
@@ -92,13 +93,17 @@ struct PushRun {
   const AgentLocation& agent;
   int binary;  // this pdx, read by each upload at its own offset (self-deploy only)
   std::uint64_t archive_bytes;       // --extract: the parts' size
-  std::string list, receive, relay;  // the agent's commands, as typed
+  std::string list, receive, relay;  // the agent's commands, as typed (list: DEST without a
+                                     // trailing '/', so that a file there is seen as one)
+  std::string list_through;          // for a DEST/ that `list` finds a symlink: listed through it
+  std::string posix_list;            // posix_list_command, as typed
   PushReport& report;
 
   std::mutex plan_mutex;     // one wave's plan at a time: `sources` is shared
   std::mutex mutex;          // for what follows
   std::exception_ptr fatal;  // a stream could not be made: push() throws it
   std::vector<std::pair<std::string, std::string>> posix;  // (label, why): the warning's
+  std::vector<std::string> unlisted;                       // hosts whose find cannot list
   std::vector<std::string> called_off;                     // relays sent from here, one line each
 
   void note_local(std::vector<std::string> errors);  // report.local, each error once
@@ -116,10 +121,10 @@ void PushRun::note_local(std::vector<std::string> errors) {
       report.local.push_back(std::move(e));
 }
 
-// The bytes one host of `group` takes (an archive's parts' size with --extract).
-std::uint64_t bytes_of(const PushRun& run, const Group& group) {
+// The bytes one host of a plan takes (an archive's parts' size with --extract).
+std::uint64_t bytes_of(const PushRun& run, const HostPushPlan& plan) {
   std::uint64_t bytes = run.archive_bytes;  // 0 without --extract; no files with it
-  for (std::size_t f : group.plan.files) bytes += layout_of(run.sources, group.plan).files[f].size;
+  for (std::size_t f : plan.files) bytes += layout_of(run.sources, plan).files[f].size;
   return bytes;
 }
 
@@ -159,68 +164,81 @@ void chain_group(PushRun& run, std::size_t first, Group& group) {
                                         run.options.relay_options, group.stream->input(), head);
 }
 
-// Step 2: the plans of a wave's listed hosts (k: position in the wave), grouped, each group's
-// stream started; the wave's hosts without the agent (`posix`, with why) one group more. A
-// host needing nothing is up to date; one that cannot take the sources (DEST a file) gets its
-// error.
-std::vector<Group> plan_wave(PushRun& run, std::size_t first,
-                             std::vector<std::pair<std::size_t, HostListing>> listed,
-                             const std::vector<std::pair<std::size_t, std::string>>& posix) {
+// The stream of a plan, read from the start (an archive's parts with --extract).
+std::unique_ptr<FrameStream> stream_of(const PushRun& run, const HostPushPlan& plan) {
+  auto stream = run.options.extract ? FrameStream::archive(run.options.sources)
+                                    : FrameStream::files(layout_of(run.sources, plan), plan);
+  if (!stream) throw FatalError(stream.error());
+  return std::move(*stream);
+}
+
+// A host of a wave to plan: its position, whether it has the agent, and what it has (the
+// listing; for a host without the agent whose find could not list, none: DEST taken as empty).
+struct ToPlan {
+  std::size_t k;
+  bool tar;
+  HostListing listing;
+};
+
+// Step 2: the plans of a wave's listed hosts, grouped, each group's stream started. A host
+// needing nothing is up to date; one that cannot take the sources (DEST a file) gets its error.
+// The hosts without the agent form groups of their own (a tar stream each).
+std::vector<Group> plan_wave(PushRun& run, std::size_t first, std::vector<ToPlan> hosts) {
   std::lock_guard plan_lock(run.plan_mutex);
   std::vector<Group> groups;
-  if (run.options.checksum) compare_contents(run.sources, listed);
-  for (auto& [k, listing] : listed) {
-    PushedHost& outcome = run.report.hosts[first + k];
-    HostPushPlan plan;
-    if (!run.options.extract) {
-      auto planned = plan_host(run.sources, listing, run.options.dest);
-      if (!planned) {
-        outcome.error = planned.error();
-        continue;
-      }
-      plan = std::move(*planned);
-      if (plan.empty()) {
-        outcome.up_to_date = true;
-        continue;
-      }
-    }
-    auto same = std::find_if(groups.begin(), groups.end(), [&](auto& g) { return g.plan == plan; });
-    if (same == groups.end()) same = groups.insert(groups.end(), Group{plan, {}, {}, {}, {}, {}});
-    same->members.push_back(k);
+  if (run.options.checksum) {
+    std::vector<std::pair<std::size_t, HostListing>> listed;
+    for (auto& host : hosts)
+      if (!host.tar) listed.emplace_back(host.k, std::move(host.listing));
+    compare_contents(run.sources, listed);
+    for (auto& [k, listing] : listed)
+      std::find_if(hosts.begin(), hosts.end(), [k = k](auto& h) { return h.k == k; })->listing =
+          std::move(listing);
   }
-  for (auto& group : groups) {
-    auto stream = run.options.extract
-                      ? FrameStream::archive(run.options.sources)
-                      : FrameStream::files(layout_of(run.sources, group.plan), group.plan);
-    if (!stream) throw FatalError(stream.error());
-    group.stream = std::move(*stream);
+  for (auto& host : hosts) {
+    PushedHost& outcome = run.report.hosts[first + host.k];
+    // With --extract no sources are scanned: the plan is empty, DEST checked all the same.
+    auto plan =
+        plan_host(run.sources, host.listing, run.command_for(first + host.k, run.options.dest));
+    if (!plan) {
+      outcome.error = plan.error();
+      continue;
+    }
+    if (plan->empty() && !run.options.extract) {
+      outcome.up_to_date = true;
+      continue;
+    }
+    auto same = std::find_if(groups.begin(), groups.end(),
+                             [&](auto& g) { return g.plan == *plan && g.tar == host.tar; });
+    if (same == groups.end())
+      same = groups.insert(groups.end(), Group{*plan, host.tar, {}, {}, {}, {}, {}});
+    same->members.push_back(host.k);
+  }
+  for (auto group = groups.begin(); group != groups.end();) {
+    if (!group->tar) {
+      group->stream = stream_of(run, group->plan);
+    } else {
+      auto made = run.options.extract
+                      ? PosixPush::archive(run.options.sources, run.options.dest)
+                      : PosixPush::files(run.sources, group->plan, run.options.dest);
+      if (!made) {
+        for (std::size_t k : group->members) run.report.hosts[first + k].error = made.error();
+        group = groups.erase(group);
+        continue;
+      }
+      group->posix = std::move(*made);
+    }
     if (run.options.progress)
-      run.options.progress->add_total(bytes_of(run, group) * group.members.size());
-    if (run.options.relay && group.members.size() > 1) chain_group(run, first, group);
+      run.options.progress->add_total(bytes_of(run, group->plan) * group->members.size());
+    if (run.options.relay && !group->tar && group->members.size() > 1)
+      chain_group(run, first, *group);
+    ++group;
   }
   std::size_t streams = groups.size();
   for (auto& group : groups)
     if (!group.chain)
-      group.source = broadcast(run, group.stream->input(), group.members.size(), streams);
-  if (posix.empty()) return groups;
-
-  Group without{};
-  {
-    std::lock_guard lock(run.mutex);
-    for (const auto& [k, why] : posix) {
-      run.posix.emplace_back(run.hosts[first + k].label(), why);
-      without.members.push_back(k);
-    }
-  }
-  auto made = run.options.extract ? PosixPush::archive(run.options.sources, run.options.dest)
-                                  : PosixPush::files(run.sources, run.options.dest);
-  if (!made) {
-    for (std::size_t k : without.members) run.report.hosts[first + k].error = made.error();
-    return groups;
-  }
-  without.posix = std::move(*made);
-  without.source = broadcast(run, without.posix->input(), without.members.size());
-  groups.push_back(std::move(without));
+      group.source = broadcast(run, group.tar ? group.posix->input() : group.stream->input(),
+                               group.members.size(), streams);
   return groups;
 }
 
@@ -245,7 +263,10 @@ class Wave {
         seats_(size) {}
 
   void listed(std::size_t k, HostListing listing) { listings_[k] = std::move(listing); }
-  void posix(std::size_t k, std::string why) { posix_[k] = std::move(why); }
+  void posix(std::size_t k, std::string why, std::optional<HostListing> listing) {
+    posix_[k] = std::move(why);
+    listings_[k] = std::move(listing);
+  }
   asio::awaitable<bool> wait(std::size_t k, StopSignal& stop) { return barrier_.arrive(k, stop); }
 
   // After wait(): host k's group and its reader there; no group when it has nothing to receive.
@@ -311,19 +332,22 @@ class Wave {
   // The barrier's completion (must not throw): hosts that ended meanwhile (Ctrl-C) are left out.
   void plan() {
     std::lock_guard lock(mutex_);
-    std::vector<std::pair<std::size_t, HostListing>> listed;
-    std::vector<std::pair<std::size_t, std::string>> posix;
+    std::vector<ToPlan> hosts;
     for (std::size_t k = 0; k < listings_.size(); ++k) {
-      if (ended_[k]) continue;
-      if (listings_[k]) listed.emplace_back(k, std::move(*listings_[k]));
-      if (posix_[k]) posix.emplace_back(k, *posix_[k]);
+      if (ended_[k] || (!listings_[k] && !posix_[k])) continue;
+      hosts.push_back(
+          {k, posix_[k].has_value(), listings_[k] ? std::move(*listings_[k]) : HostListing{}});
+      if (posix_[k]) {
+        std::lock_guard run_lock(run_.mutex);
+        run_.posix.emplace_back(run_.hosts[first_ + k].label(), *posix_[k]);
+      }
     }
     try {
       {
         std::lock_guard fatal(run_.mutex);
         if (run_.fatal) return;
       }
-      groups_ = plan_wave(run_, first_, std::move(listed), posix);
+      groups_ = plan_wave(run_, first_, std::move(hosts));
     } catch (...) {
       std::lock_guard fatal(run_.mutex);
       run_.fatal = std::current_exception();
@@ -346,36 +370,81 @@ class Wave {
   std::vector<std::optional<std::pair<std::size_t, std::size_t>>> seats_;  // group, reader
 };
 
-// A host's listing, or why there is none: a command that did not run to its end (`ran`), the
-// agent cannot run there (`posix`, why), or a reply that said no (the host's error, recorded).
+// A host's listing, or why there is none: a command that did not run to its end (`ran`), or a
+// reply that said no (the host's error, recorded). `posix`: the agent cannot run there (why);
+// the listing, if any, is then its find's.
 struct Listed {
   HostResult ran;
   std::optional<HostListing> listing;
   std::optional<std::string> posix;
 };
 
+// Whether a self-deployed agent's command found no agent (kAgentMissing, before reading stdin).
+bool agent_missing(const PushRun& run, const Reply& reply) {
+  return run.agent.installed.empty() && reply.result.failure == Failure::none &&
+         reply.result.exit_status == kAgentMissing && reply.out.empty();
+}
+
+// Uploads this pdx as the host's agent, on its session: nullopt once it is in place; else how
+// the step ended (with the host's error recorded when it said no).
+asio::awaitable<std::optional<HostResult>> deploy(PushRun& run, Session& session, const Job& job,
+                                                  StopSignal& stop) {
+  FileInput binary(run.binary);
+  Reply upload = co_await run_agent(session, job, upload_command(run.agent), &binary, stop);
+  if (upload.result.failure != Failure::none) co_return upload.result;
+  if (upload.result.exit_status == 0) co_return std::nullopt;
+  run.report.hosts[job.index].error = "cannot install the agent: " + host_said(upload);
+  co_return HostResult{};
+}
+
+// Step 1 where the agent cannot run (`why`): DEST listed by the host's find. With --extract or
+// --checksum nothing is listed (such hosts are sent everything), nor where find cannot list.
+asio::awaitable<Listed> list_posix(PushRun& run, Session& session, const Job& job, std::string why,
+                                   StopSignal& stop) {
+  if (run.options.extract || run.options.checksum) co_return Listed{{}, {}, std::move(why)};
+  PushedHost& outcome = run.report.hosts[job.index];
+  Reply reply =
+      co_await run_agent(session, job, run.command_for(job.index, run.posix_list), nullptr, stop);
+  if (reply.result.failure != Failure::none) co_return Listed{reply.result, {}, {}};
+  if (reply.result.exit_status == kNoListing && reply.out.empty()) {
+    std::lock_guard lock(run.mutex);
+    run.unlisted.push_back(run.hosts[job.index].label());
+    co_return Listed{{}, {}, std::move(why)};
+  }
+  if (reply.result.exit_status != 0 || !reply.result.signal.empty()) {
+    outcome.error = "cannot list DEST: " + host_said(reply);
+    co_return Listed{};
+  }
+  auto listing = reply.overflow ? Error{"over its limit"} : parse_posix_listing(reply.out);
+  if (listing) co_return Listed{{}, std::move(*listing), std::move(why)};
+  outcome.error = "malformed listing from the host's find: " + listing.error();
+  co_return Listed{};
+}
+
 // Step 1: the host's listing of DEST, the agent deployed first where it is missing.
 asio::awaitable<Listed> list_host(PushRun& run, Session& session, const Job& job,
                                   StopSignal& stop) {
+  if (run.options.no_agent) co_return co_await list_posix(run, session, job, "--no-agent", stop);
   PushedHost& outcome = run.report.hosts[job.index];
   const std::string list = run.command_for(job.index, run.list);
   Reply reply = co_await run_agent(session, job, list, nullptr, stop);
   if (reply.result.failure != Failure::none) co_return Listed{reply.result, {}, {}};
-  if (auto why = agent_cannot_run(reply, false)) co_return Listed{{}, {}, std::move(*why)};
-  if (run.agent.installed.empty() && reply.result.exit_status == kAgentMissing &&
-      reply.out.empty()) {
-    FileInput binary(run.binary);
-    Reply upload = co_await run_agent(session, job, upload_command(run.agent), &binary, stop);
-    if (upload.result.failure != Failure::none) co_return Listed{upload.result, {}, {}};
-    if (upload.result.exit_status != 0) {
-      outcome.error = "cannot install the agent: " + host_said(upload);
-      co_return Listed{};
-    }
+  if (auto why = agent_cannot_run(reply, false))
+    co_return co_await list_posix(run, session, job, std::move(*why), stop);
+  if (agent_missing(run, reply)) {
+    if (auto ended = co_await deploy(run, session, job, stop)) co_return Listed{*ended, {}, {}};
     reply = co_await run_agent(session, job, list, nullptr, stop);
     if (reply.result.failure != Failure::none) co_return Listed{reply.result, {}, {}};
-    if (auto why = agent_cannot_run(reply, true)) co_return Listed{{}, {}, std::move(*why)};
+    if (auto why = agent_cannot_run(reply, true))
+      co_return co_await list_posix(run, session, job, std::move(*why), stop);
   }
   auto listing = parse_listing(reply.out);
+  if (listing && listing->dest.kind == EntryKind::other && !run.list_through.empty()) {
+    reply = co_await run_agent(session, job, run.command_for(job.index, run.list_through), nullptr,
+                               stop);
+    if (reply.result.failure != Failure::none) co_return Listed{reply.result, {}, {}};
+    listing = parse_listing(reply.out);
+  }
   if (listing) co_return Listed{{}, std::move(*listing), {}};
   if (reply.result.exit_status != 0)
     outcome.error = "agent failed: " + host_said(reply);
@@ -384,11 +453,47 @@ asio::awaitable<Listed> list_host(PushRun& run, Session& session, const Job& job
   co_return Listed{};
 }
 
-// Step 3: the group's stream to the host's agent; its receipt says what was written.
+// A stream of `plan` for one host alone, read from the start.
+struct OwnStream {
+  std::unique_ptr<FrameStream> stream;
+  std::unique_ptr<Broadcast> source;
+};
+Result<OwnStream> own_stream(PushRun& run, const HostPushPlan& plan) {
+  OwnStream own;
+  try {
+    std::lock_guard plan_lock(run.plan_mutex);  // `sources` is shared with later waves' plans
+    own.stream = stream_of(run, plan);
+    own.source = broadcast(run, own.stream->input(), 1);
+  } catch (const FatalError& e) {
+    return Error{e.what()};
+  }
+  if (run.options.progress) run.options.progress->add_total(bytes_of(run, plan));
+  return own;
+}
+
+// Step 3: the group's stream to the host's agent; its receipt says what was written. An agent
+// gone from the host since its listing (its ~/.cache/pdx removed) is deployed again, once, and
+// the host sent a stream of its own, from the start (the group's has gone on without it).
 asio::awaitable<HostResult> receive_host(PushRun& run, Session& session, const Job& job,
-                                         InputSource& input, StopSignal& stop) {
-  Reply reply =
-      co_await run_agent(session, job, run.command_for(job.index, run.receive), &input, stop);
+                                         const HostPushPlan& plan, InputSource& input,
+                                         StopSignal& stop) {
+  const std::string receive = run.command_for(job.index, run.receive);
+  Reply reply = co_await run_agent(session, job, receive, &input, stop);
+  if (agent_missing(run, reply)) {
+    input.finish();
+    if (auto ended = co_await deploy(run, session, job, stop)) co_return *ended;
+    auto own = own_stream(run, plan);
+    if (!own) {
+      run.report.hosts[job.index].error = own.error();
+      co_return HostResult{};
+    }
+    {
+      BroadcastInput again(*own->source, 0);
+      reply = co_await run_agent(session, job, receive, &again, stop);
+    }
+    own->source.reset();  // before the stream it reads
+    run.note_local(own->stream->errors());
+  }
   if (reply.result.failure != Failure::none) co_return reply.result;
   take_receipt(reply, run.report.hosts[job.index]);
   co_return HostResult{};
@@ -449,28 +554,26 @@ asio::awaitable<HostResult> receive_step(PushRun& run, Wave& wave, std::size_t k
       run.report.hosts[job.index].error = input.error();
       co_return HostResult{};
     }
-    co_return co_await receive_host(run, session, job, **input, stop);
+    co_return co_await receive_host(run, session, job, group.plan, **input, stop);
   }
   BroadcastInput input(*group.source, seat.reader);
-  co_return co_await receive_host(run, session, job, input, stop);
+  co_return co_await receive_host(run, session, job, group.plan, input, stop);
 }
 
 // A host's whole push, on its one session.
 asio::awaitable<HostResult> push_host(PushRun& run, Wave& wave, std::size_t k, Session& session,
                                       const Job& job, StopSignal& stop) {
   PushedHost& outcome = run.report.hosts[job.index];
-  if (run.options.no_agent) {
-    wave.posix(k, "--no-agent");
-  } else {
-    Listed listed = co_await list_host(run, session, job, stop);
-    if (listed.posix)
-      wave.posix(k, std::move(*listed.posix));
-    else if (listed.listing)
-      wave.listed(k, std::move(*listed.listing));
-    else
-      co_return ended_as(outcome, listed.ran);
-  }
-  if (!co_await wave.wait(k, stop)) co_return interrupted();
+  Listed listed = co_await list_host(run, session, job, stop);
+  if (listed.posix)
+    wave.posix(k, std::move(*listed.posix), std::move(listed.listing));
+  else if (listed.listing)
+    wave.listed(k, std::move(*listed.listing));
+  else
+    co_return ended_as(outcome, listed.ran);
+  // Ctrl-C may end the wait and complete the barrier (the last host ending) at once: either way
+  // no receive starts.
+  if (!co_await wave.wait(k, stop) || stop.stopped()) co_return interrupted();
   HostResult received = co_await receive_step(run, wave, k, session, job, stop);
   co_return ended_as(outcome, received);
 }
@@ -493,6 +596,7 @@ class WaveEnds final : public OutputSink {
 void warn(const PushRun& run) {
   for (const auto& line : run.called_off) std::fprintf(stderr, "pdx: warning: %s\n", line.c_str());
   if (!run.posix.empty()) std::fputs(posix_push_warning(run.posix).c_str(), stderr);
+  std::fputs(posix_unlisted_warning(run.unlisted).c_str(), stderr);
 }
 
 }  // namespace
@@ -522,9 +626,17 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
 
   PushReport report;
   report.hosts.resize(hosts.size());
-  std::vector<std::string> list_args = {"--list=" + options.dest};
+  std::string bare = options.dest;
+  while (bare.size() > 1 && bare.ends_with('/')) bare.pop_back();
+  std::vector<std::string> list_args = {"--list=" + bare};
   for (const auto& top : sources.tops) list_args.push_back("--under=" + top);
   if (options.checksum) list_args.push_back("--checksum");
+  std::string list_through;
+  if (bare != options.dest) {
+    std::vector<std::string> through = list_args;
+    through[0] = "--list=" + options.dest;
+    list_through = agent_command(*agent, through);
+  }
   PushRun run{hosts,
               tmpl,
               sources,
@@ -535,7 +647,10 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
               agent_command(*agent, list_args),
               agent_command(*agent, {"--receive=" + options.dest}),
               agent_command(*agent, {"--relay=" + options.dest}),
+              list_through,
+              posix_list_command(options.dest, sources.tops),
               report,
+              {},
               {},
               {},
               {},

@@ -3,17 +3,21 @@
 // task on its one session (core/executor.h: execute_tasks), running `pdx agent` there in steps:
 //
 //   1. list     `pdx agent --list DEST`: what the host has (and whether the agent is deployed
-//               there: a host without it gets it, then is listed again; a host where it cannot
-//               run, or every host with --no-agent, is pushed to without it, step 3)
+//               there: a host without it gets it, then is listed again). DEST/ is listed as
+//               DEST, so that a file there is seen as one (a symlink there is listed again
+//               through it). A host where the agent cannot run, or every host with --no-agent,
+//               is listed by its find instead (distribute/posix_push.h)
 //   2. plan     once every host of its wave has listed or failed (distribute/wave_barrier.h):
 //               per host, the files it lacks (distribute/push_plan.h, --checksum comparing the
 //               wave's listings by content); hosts with equal plans form a group that shares one
-//               FrameStream, read once here and broadcast; the wave's hosts without the agent
-//               form one group more, sent everything as one tar stream (distribute/posix_push.h)
+//               FrameStream, read once here and broadcast; the hosts without the agent form
+//               groups of their own the same way, each sent one tar stream
 //   3. receive  `pdx agent --receive DEST`, its stdin its group's stream; the reply says what
 //               was written and what failed. With --relay, a group of two hosts or more runs
 //               `pdx agent --relay=DEST` instead, host to host (distribute/relay_chain.h); a
-//               chain that cannot link up is sent from here, as without --relay
+//               chain that cannot link up is sent from here, as without --relay. An agent gone
+//               from the host since step 1 is deployed again, once, and the host sent a stream
+//               of its own
 //
 // A wave is at most -f hosts, run at once; the hosts beyond are the next waves', each reading
 // the sources again, so no stream is ever kept for hosts that have not started.

@@ -81,6 +81,29 @@ std::string verify_command(const std::string& remote_dir, bool hash) {
   return command;
 }
 
+std::string posix_list_command(const std::string& dest, const std::vector<std::string>& tops) {
+  std::string bare = dest;
+  while (bare.size() > 1 && bare.ends_with('/')) bare.pop_back();
+  std::string command =
+      "find / -maxdepth 0 -printf '' 2> /dev/null || exit " + std::to_string(kNoListing) +
+      "\nunset CDPATH\nD=" + shell_quote(not_an_option(dest)) +
+      "\nB=" + shell_quote(not_an_option(bare)) +
+      "\n"
+      "t=$(find \"$D\" -maxdepth 0 -printf %y 2> /dev/null) || t=\n"
+      "if [ -z \"$t\" ]; then\n"
+      "  find \"$B\" -maxdepth 0 -printf '%y %s %T@ \\0' 2> /dev/null || printf 'n 0 0 \\0'\n"
+      "  exit 0\n"
+      "fi\n"
+      "find \"$D\" -maxdepth 0 -printf '%y %s %T@ \\0' || exit 1\n"
+      "[ \"$t\" = d ] || exit 0\n"
+      "cd -- \"$D\" || exit 1\n";
+  for (const auto& top : tops)
+    command +=
+        (top == "." ? std::string("find . -mindepth 1") : "find " + shell_quote("./" + top)) +
+        " -printf '%y %s %T@ %p\\0' 2> /dev/null\n";
+  return command + "exit 0\n";
+}
+
 namespace {
 
 // Where the temporary directory goes ($P), and $A set when the one file is written as DEST.
@@ -161,9 +184,14 @@ std::string posix_push_command(const std::string& dest, const PosixLanding& land
       "trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 141' PIPE; trap 'exit 143' TERM\n";
   command += unpack_stream(landing);
   command += "cat > /dev/null\n";  // what tar left of its input (the end's padding)
+  // The files' sizes, one a line: GNU find's -printf, else (BusyBox, BSD) wc -c of each.
   command +=
-      "c=$(find \"$t/d\" -type f -printf '%s\\n' |"
-      " awk '{ n++; b += $1 } END { printf \"%.0f %.0f\", n, b }')\n";
+      "if find / -maxdepth 0 -printf '' 2> /dev/null; then\n"
+      "  sizes() { find \"$t/d\" -type f -printf '%s\\n'; }\n"
+      "else\n"
+      "  sizes() { find \"$t/d\" -type f -exec sh -c 'for f; do wc -c < \"$f\"; done' sh {} +; }\n"
+      "fi\n"
+      "c=$(sizes | awk '{ n++; b += $1 } END { printf \"%.0f %.0f\", n, b }')\n";
   command += kPlace;
   if (landing.kind == PosixLanding::Kind::into_or_as)
     command += "if [ -n \"$A\" ]; then p \"$t/d/\"" + shell_quote(landing.name) +

@@ -29,6 +29,15 @@ Result<std::string> pull_command(const std::vector<std::string>& remotes,
 std::string verify_command(const std::string& remote_dir, bool hash);
 inline constexpr int kNoDirectoryStatus = 3;
 
+/// What a push through the host's sh and tar finds at DEST, with its find: NUL-ended records
+/// "TYPE SIZE MTIME NAME" (find -printf's %y %s %T@; symlinks not followed), first DEST itself
+/// (NAME empty; for a DEST/ that is no directory, what DEST is without the slash; "n 0 0 " when
+/// missing), then, when DEST is a directory, every entry of each TOP under it (as `pdx agent
+/// --list --under=TOP` lists them; "." for all of DEST), NAME as "./TOP/...". Exit kNoListing
+/// when the host's find has no -printf (not GNU find).
+std::string posix_list_command(const std::string& dest, const std::vector<std::string>& tops);
+inline constexpr int kNoListing = 4;
+
 /// Where a push through the host's sh and tar puts what its tar stream holds under "d/".
 struct PosixLanding {
   enum class Kind {

@@ -1,5 +1,10 @@
 #include "transport/ssh_call.h"
 
+#include <sys/socket.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -59,9 +64,25 @@ void SshWaiter::send_held_later() {
   });
 }
 
-StepFailure SshWaiter::failure(long rc, const std::string& what) const {
+std::string SshWaiter::lost_reason() {
+  int fd = socket_.native_handle();
+  int error = 0;
+  socklen_t length = sizeof error;
+  if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 && error != 0)
+    return std::strerror(error);
+  char byte;
+  ssize_t n = ::recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  if (n == 0) return "closed by the host";
+  if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return std::strerror(errno);
+  if (context_.io.send_error != 0) return std::strerror(context_.io.send_error);
+  return "the socket failed";
+}
+
+StepFailure SshWaiter::failure(long rc, const std::string& what) {
   if (rc == kWaitAborted && abort_) return *abort_;
   if (context_.io.failure) return StepFailure{Failure::protocol, what + ": " + context_.io.failure};
+  if (rc == LIBSSH2_ERROR_SOCKET_RECV || rc == LIBSSH2_ERROR_SOCKET_SEND)
+    return StepFailure{Failure::protocol, what + ": connection lost (" + lost_reason() + ")"};
   char* message = nullptr;
   if (session_) libssh2_session_last_error(session_, &message, nullptr, 0);
   std::string detail = message && *message ? message : "libssh2 error " + std::to_string(rc);

@@ -1,8 +1,8 @@
 #pragma once
-// Driving non-blocking libssh2 from Boost.Asio (ARCHITECTURE.md, "Driving libssh2 from Boost.Asio"): a libssh2 call that returns
-// LIBSSH2_ERROR_EAGAIN is called again, with the same arguments, once the socket is ready in the
-// direction libssh2_session_block_directions() names. Nothing spins and nothing but libssh2
-// reads or writes the socket: Asio only waits on it.
+// Driving non-blocking libssh2 from Boost.Asio (ARCHITECTURE.md, "Driving libssh2 from
+// Boost.Asio"): a libssh2 call that returns LIBSSH2_ERROR_EAGAIN is called again, with the same
+// arguments, once the socket is ready in the direction libssh2_session_block_directions() names.
+// Nothing spins and nothing but libssh2 reads or writes the socket: Asio only waits on it.
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
 
 #include <libssh2.h>
@@ -70,10 +70,12 @@ class SshWaiter {
 
   /// The failure of a step whose libssh2 call returned `rc` (< 0): the abort reason for
   /// kWaitAborted, else a protocol failure naming `what` and why pdx's recv refused the
-  /// server's bytes (SocketIo::failure) or libssh2's message.
-  StepFailure failure(long rc, const std::string& what) const;
+  /// server's bytes (SocketIo::failure), "connection lost (REASON)" when the socket failed
+  /// (closed by the host, or its errno), or libssh2's message.
+  StepFailure failure(long rc, const std::string& what);
 
  private:
+  std::string lost_reason();  // why the socket failed, as failure() says it
   void send_held_later();
 
   boost::asio::ip::tcp::socket socket_;

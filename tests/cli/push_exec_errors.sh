@@ -17,8 +17,15 @@ printf 'in the way' > "$SCRATCH/d/h2"
 run_pdx -R exec -w 'h[1-3]' push "$SCRATCH/f" "$SCRATCH/d/%h/"
 expect_status 1
 expect_eq "$out" "pdx: h[1,3]: 5 B in 1 file" "complete hosts"
-expect_eq "$err" "pdx: h2: Not a directory ($SCRATCH/d/h2/f)" "failure"
+expect_eq "$err" "pdx: h2: Not a directory ($SCRATCH/d/h2/)" "failure"
 expect_eq "$(cat "$SCRATCH/d/h1/f")" "data" "h1's copy"
+expect_eq "$(cat "$SCRATCH/d/h2")" "in the way" "h2's file"
+# The same with --extract: the host fails before anything is sent to it.
+(cd "$SCRATCH" && "$PDX" pack f -o f.tar) > /dev/null || fail "pack failed"
+run_pdx -R exec -w 'h[1-3]' push --extract "$SCRATCH/f.tar" "$SCRATCH/d/%h"
+expect_status 1
+expect_eq "$err" "pdx: h2: Not a directory ($SCRATCH/d/h2)" "failure (--extract)"
+expect_eq "$(cat "$SCRATCH/d/h2")" "in the way" "h2's file (--extract)"
 
 # The agent cannot be installed (its cache directory cannot be made): the step is named.
 mkdir -p "$SCRATCH/blocked"

@@ -6,8 +6,8 @@ source "$(dirname "$0")/../lib/json_lines.sh"
 export HOME=$SCRATCH/home
 printf 'data\n' > "$SCRATCH/f"
 dest="$SCRATCH/d \"q\" \\x"
-mkdir -p "$dest"
-printf 'in the way' > "$dest/h2"
+mkdir -p "$dest/h2/f"
+printf 'in the way' > "$dest/h2/f/inner"
 
 run_pdx -R exec -w 'h[1-3]' push --json "$SCRATCH/f" "$dest/%h/"
 expect_status 1
@@ -17,7 +17,7 @@ expect_eq "$(json_fields host status files bytes up_to_date error)" '["h1",0,1,5
 ["h2",1,0,0,false,null]
 ["h3",0,1,5,false,null]' "figures"
 expect_eq "$(json_fields failed | sed -n 2p)" \
-  "[[{\"path\":$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$dest/h2/f"),\"reason\":\"Not a directory\"}]]" \
+  "[[{\"path\":$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$dest/h2/f"),\"reason\":\"cannot put in place: Is a directory\"}]]" \
   "the failed file"
 
 # Pushed again: the hosts that have it are up to date.

@@ -1,15 +1,21 @@
 # pdx push --no-agent: a tree with awkward names, and an archive's parts with --extract, go
 # through the hosts' own sh and tar; pdx says so once, naming the hosts; nothing is left behind;
-# a run again sends everything again; a host without the archive's decompressor gets one line.
+# a run again sends only what changed, as the agent does; a host without the archive's
+# decompressor gets one line.
 source "$(dirname "$0")/../lib/push_common.sh"
 export HOME=$SCRATCH/home
 make_tree "$SCRATCH/src"
 warning="pdx: warning: h[1-3]: the agent cannot run there (--no-agent); pushing with the host's sh and tar (slower)"
 
-for run in first again; do
+for run in first again changed; do
+  [[ $run == changed ]] && printf 'changed\n' > "$SCRATCH/src/it's \"quoted\""
   run_pdx -R exec -w 'h[1-3]' push --no-agent "$SCRATCH/src" "$SCRATCH/dest/%h/"
   expect_status 0
-  expect_eq "$out" "pdx: h[1-3]: 3.0 MiB in 8 files" "summary ($run run)"
+  case $run in
+    first) expect_eq "$out" "pdx: h[1-3]: 3.0 MiB in 8 files" "summary ($run run)" ;;
+    again) expect_eq "$out" "pdx: h[1-3]: up to date" "summary ($run run)" ;;
+    changed) expect_eq "$out" "pdx: h[1-3]: 8 B in 1 file" "summary ($run run)" ;;
+  esac
   expect_eq "$err" "$warning" "warning ($run run)"
   for h in h1 h2 h3; do same_tree "$SCRATCH/src" "$SCRATCH/dest/$h/src"; done
   [[ -z $(find "$SCRATCH/dest" -name '.push.pdx-*') ]] || fail "temporary directory left"

@@ -26,7 +26,7 @@ run_ssh -w "$hosts" push "$SCRATCH/src" "$dest/"
 expect_status 1
 expect_eq "$out" "pdx: 127.0.0.[1,4]: 5 B in 1 file" "complete hosts"
 expect_lines "$err" 1 "failures"
-expect_contains "$err" "pdx: 127.0.0.[2-3]: Not a directory ($dest/"
+expect_eq "$err" "pdx: 127.0.0.[2-3]: Not a directory ($dest/)" "failures (DEST/ a file)"
 for i in 2 3; do
   expect_eq "$(cat "$(home_of "$i")/$dest")" "in the way" "host $i's file"
 done

@@ -1,6 +1,7 @@
 # pdx push --no-agent over ssh: a tree with awkward names, and the parts of a split archive with
 # --extract, reach 8 hosts (each its own account and home) through their own sh and tar, byte
 # for byte, with modes and mtimes; one warning names them all; no agent deployed, nothing left.
+# A run again sends nothing, and then only a changed file.
 source "$(dirname "$0")/../lib/ssh_common.sh"
 source "$(dirname "$0")/../lib/push_common.sh"
 n=$(( CLUSTER_SIZE < 8 ? CLUSTER_SIZE : 8 ))
@@ -24,6 +25,21 @@ for i in $(seq "$n"); do
   [[ ! -e $home/.cache/pdx/$sha ]] || fail "host $i: the agent was deployed"
   [[ ! -e $home/PWNED && ! -e "$home/$dest/tree/PWNED" ]] || fail "host $i: a name was run"
 done
+
+# Again: each host's find lists what it has, awkward names too, and nothing is sent, in the
+# agent's words; then a changed file alone is sent again.
+run_ssh -w "$hosts" push --no-agent "$SCRATCH/src" "$dest/tree/"
+expect_status 0
+expect_contains "$out" ": up to date"
+expect_lines "$out" 1 "summary (again)"
+expect_lines "$err" 1 "warning (again)"
+printf 'a new line\n' > "$SCRATCH/src/new
+line"
+run_ssh -w "$hosts" push --no-agent "$SCRATCH/src" "$dest/tree/"
+expect_status 0
+expect_contains "$out" ": 11 B in 1 file"
+expect_lines "$out" 1 "summary (changed)"
+for i in $(seq "$n"); do same_tree "$SCRATCH/src" "$(home_of "$i")/$dest/tree/src"; done
 
 (cd "$SCRATCH" && "$PDX" pack src -o data.tar.zst --split 1M) > /dev/null || fail "pack failed"
 run_ssh -w "$hosts" push --no-agent --extract "$SCRATCH"/data.tar.zst.part-* "$dest/extracted"

@@ -5,7 +5,9 @@
 
 #include <cstdlib>
 
+#include "distribute/host_outcome.h"
 #include "distribute/remote_agent.h"
+#include "distribute/remote_commands.h"
 #include "scratch.h"
 
 namespace pdx {
@@ -93,6 +95,13 @@ int run_sh(PosixPush& push, const test::TempDir& dir) {
   return WEXITSTATUS(std::system(line.c_str()));
 }
 
+// A plan of everything: what a host without DEST lacks.
+HostPushPlan everything(const PushSources& sources) {
+  auto plan = plan_host(sources, HostListing{}, "dest");
+  EXPECT_TRUE(plan) << plan.error();
+  return plan ? *plan : HostPushPlan{};
+}
+
 TEST(PosixPush, ATreeLandsWithItsNamesModesAndTimes) {
   test::TempDir dir;
   test::write_file(dir / "src/sub dir/it's $(x)", "quoted");
@@ -101,7 +110,7 @@ TEST(PosixPush, ATreeLandsWithItsNamesModesAndTimes) {
   std::filesystem::permissions(dir / "src/-n\nline", std::filesystem::perms(0751));
   auto sources = scan_sources({dir / "src"}, "dest");
   ASSERT_TRUE(sources) << sources.error();
-  auto push = PosixPush::files(*sources, "dest");
+  auto push = PosixPush::files(*sources, everything(*sources), "dest");
   ASSERT_TRUE(push) << push.error();
   EXPECT_EQ(run_sh(**push, dir), 0) << test::read_file(dir / "err");
   EXPECT_EQ(test::read_file(dir / "out"), "c 2 13\0"s);
@@ -123,13 +132,101 @@ TEST(PosixPush, AFileUnreadableHereIsNamedAndNotPlaced) {
   auto sources = scan_sources({dir / "src/"}, "dest");
   ASSERT_TRUE(sources);
   std::filesystem::remove(dir / "src/b");  // gone since the scan
-  auto push = PosixPush::files(*sources, "dest");
+  auto push = PosixPush::files(*sources, everything(*sources), "dest");
   ASSERT_TRUE(push);
   EXPECT_EQ(run_sh(**push, dir), 0) << test::read_file(dir / "err");
   EXPECT_EQ(test::list_dir(dir / "dest"), std::vector<std::string>{"a"});
   auto errors = (*push)->finish();
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0], dir / "src/b" + ": No such file or directory");
+}
+
+// What the host has at DEST, as its find lists it (remote_commands.h, posix_list_command).
+HostListing list_with_find(const test::TempDir& dir, const PushSources& sources) {
+  test::write_file(dir / "list", posix_list_command("dest", sources.tops));
+  std::string line = "cd '" + dir.path().string() + "' && sh ./list > listing 2> err";
+  EXPECT_EQ(WEXITSTATUS(std::system(line.c_str())), 0) << test::read_file(dir / "err");
+  auto listing = parse_posix_listing(test::read_file(dir / "listing"));
+  EXPECT_TRUE(listing) << listing.error();
+  return listing ? std::move(*listing) : HostListing{};
+}
+
+// Pushed once, the tree is listed by the host's find as the agent would list it: a run again
+// needs nothing, and after a change only the changed file.
+TEST(PosixPush, ARunAgainSendsOnlyWhatChanged) {
+  test::TempDir dir;
+  test::write_file(dir / "src/sub dir/it's \"$(x)\"", "quoted");
+  test::write_file(dir / "src/-n\nline", "newline");
+  test::write_file(dir / "src/b", "b");
+  auto sources = scan_sources({dir / "src"}, "dest/");
+  ASSERT_TRUE(sources);
+  auto first = plan_host(*sources, list_with_find(dir, *sources), "dest/");
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->files.size(), 3u);
+  auto push = PosixPush::files(*sources, *first, "dest/");
+  ASSERT_TRUE(push);
+  EXPECT_EQ(run_sh(**push, dir), 0) << test::read_file(dir / "err");
+  EXPECT_TRUE(plan_host(*sources, list_with_find(dir, *sources), "dest/")->empty());
+
+  test::write_file(dir / "src/b", "b changed");
+  sources = scan_sources({dir / "src"}, "dest/");
+  auto again = plan_host(*sources, list_with_find(dir, *sources), "dest/");
+  ASSERT_TRUE(again);
+  ASSERT_EQ(again->files.size(), 1u);
+  EXPECT_EQ(sources->into.files[again->files[0]].name, "src/b");
+  EXPECT_TRUE(again->dirs.empty());
+  push = PosixPush::files(*sources, *again, "dest/");
+  EXPECT_EQ(run_sh(**push, dir), 0) << test::read_file(dir / "err");
+  EXPECT_EQ(test::read_file(dir / "out"), "c 1 9\0"s);
+  EXPECT_EQ(test::read_file(dir / "dest/src/b"), "b changed");
+  EXPECT_EQ(test::read_file(dir / "dest/src/-n\nline"), "newline");
+}
+
+// One file SRC: written as DEST, then found up to date there.
+TEST(PosixPush, OneFileAsDestIsFoundUpToDate) {
+  test::TempDir dir;
+  test::write_file(dir / "one", "1");
+  auto sources = scan_sources({dir / "one"}, "dest");
+  ASSERT_TRUE(sources);
+  auto push = PosixPush::files(*sources, everything(*sources), "dest");
+  EXPECT_EQ(run_sh(**push, dir), 0) << test::read_file(dir / "err");
+  EXPECT_EQ(test::read_file(dir / "dest"), "1");
+  EXPECT_TRUE(plan_host(*sources, list_with_find(dir, *sources), "dest")->empty());
+}
+
+TEST(PosixPush, AListingIsReadAsFindPrintsIt) {
+  auto listing = parse_posix_listing(
+      "d 4096 1700000000.2500000000 \0f 3 -1.5000000000 ./a b\0"
+      "l 1 5 ./-n\nx\0"s);
+  ASSERT_TRUE(listing) << listing.error();
+  EXPECT_EQ(listing->dest.kind, EntryKind::directory);
+  EXPECT_EQ(listing->dest.mtime_sec, 1700000000);
+  ASSERT_EQ(listing->entries.count("a b"), 1u);
+  EXPECT_EQ(listing->entries["a b"].kind, EntryKind::file);
+  EXPECT_EQ(listing->entries["a b"].size, 3u);
+  EXPECT_EQ(listing->entries["a b"].mtime_sec, -2);  // as stat's tv_sec
+  EXPECT_EQ(listing->entries["-n\nx"].kind, EntryKind::other);
+  EXPECT_EQ(parse_posix_listing("n 0 0 \0"s)->dest.kind, EntryKind::missing);
+}
+
+// A host's find that lies: names outside DEST, malformed records. Its listing is refused.
+TEST(PosixPush, AListingThatLiesIsRefused) {
+  for (std::string lie :
+       {"d 0 0 \0f 1 0 ./../x\0"s, "d 0 0 \0f 1 0 /etc/passwd\0"s, "d 0 0 \0f 1 0 ./a/../../x\0"s,
+        "d 0 0 \0f 1 0 ./\0"s, "d 0 0 \0f 1 0 ./a//b\0"s, "d 0 0 \0f 1 0 a\0"s, "f 1 0 ./a\0"s,
+        "d 0 0 \0d 0 0 \0"s, "d x 0 \0"s, "d 0 1.x \0"s, "d 0 0\0"s, "d 0 0 "s, ""s}) {
+    auto listing = parse_posix_listing(lie);
+    EXPECT_FALSE(listing) << printable(lie);
+  }
+  EXPECT_EQ(parse_posix_listing("d 0 0 \0f 1 0 ./../x\0"s).error(),
+            "an unsafe name in 'f 1 0 ./../x'");
+}
+
+TEST(PosixPush, TheUnlistedWarningFoldsHosts) {
+  EXPECT_EQ(posix_unlisted_warning({"h1", "h2"}),
+            "pdx: warning: h[1-2]: the host's find cannot list DEST (not GNU find); sending "
+            "everything\n");
+  EXPECT_EQ(posix_unlisted_warning({}), "");
 }
 
 TEST(PosixPush, AnArchiveGoesAsItIsWithItsDecompressor) {

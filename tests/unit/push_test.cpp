@@ -1,6 +1,7 @@
 #include "distribute/push.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -9,11 +10,14 @@
 
 #include "distribute/push_report.h"
 #include "distribute/remote_agent.h"
+#include "distribute/remote_commands.h"
 #include "tests/unit/fake_transport.h"
 #include "tests/unit/scratch.h"
 
 namespace pdx {
 namespace {
+
+using namespace std::string_literals;
 
 // With the fake transport: what each host's one session is asked to do.
 
@@ -41,6 +45,11 @@ FakeExec received(std::uint64_t files, std::uint64_t bytes) {
 // What a host's sh and tar reply to a POSIX push of one file of 5 bytes.
 FakeExec posix_received() {
   return agent_reply(std::string("c 1 5\0", 6));
+}
+
+// What a host's find lists (remote_commands.h, posix_list_command) where DEST does not exist.
+FakeExec nothing_found() {
+  return agent_reply("n 0 0 \0"s);
 }
 
 FakeExec agent_missing() {
@@ -71,6 +80,8 @@ class PushSessions : public ::testing::Test {
                       : c.find(" agent --receive=") != std::string::npos ? "receive"
                       : c.find(" agent --relay=") != std::string::npos   ? "relay"
                       : c.starts_with("d=")                              ? "upload"
+                      : c.starts_with("find / -maxdepth 0 -printf")      ? "find"
+                      : c.starts_with("D=")                              ? "tar"
                                                                          : c);
     return names;
   }
@@ -184,30 +195,126 @@ TEST_F(PushSessions, AHostWhereTheAgentCannotRunIsSentATarStream) {
     FakeExec cannot;
     cannot.exit_status = 126;
     cannot.err = "sh: 1: /opt/pdx: Exec format error\n";
-    if (job.index == 0) return FakeHost{{}, {}, {}, {cannot, posix_received()}};
+    if (job.index == 0) return FakeHost{{}, {}, {}, {cannot, nothing_found(), posix_received()}};
     return FakeHost{{}, {}, {}, {nothing_listed(), received(1, 5)}};
   });
   PushReport report = push(transport, hosts(2), {}, options);
   EXPECT_EQ(transport.opens(0), 1u);
-  ASSERT_EQ(transport.commands(0).size(), 2u);
-  EXPECT_EQ(steps(transport.commands(0))[0], "list");
-  EXPECT_NE(transport.commands(0)[1].find("tar"), std::string::npos) << transport.commands(0)[1];
+  EXPECT_EQ(steps(transport.commands(0)), (std::vector<std::string>{"list", "find", "tar"}));
   EXPECT_EQ(steps(transport.commands(1)), (std::vector<std::string>{"list", "receive"}));
   for (std::size_t i = 0; i < 2; ++i) EXPECT_EQ(report.hosts[i].written.bytes, 5u) << i;
   EXPECT_EQ(push_exit_status(report), 0);
 }
 
-TEST_F(PushSessions, NoAgentListsNothing) {
+// `pdx agent --list` where DEST is something other than a directory.
+FakeExec listed_as(EntryKind kind) {
+  return agent_reply(encode_frame(FrameType::entry, encode(Entry{"", kind, 0644, 4, 0})) +
+                     encode_frame(FrameType::summary, encode(Summary{})));
+}
+
+// DEST/ is listed as DEST: a file there is seen as one, and the host fails on one line before
+// anything is sent to it.
+TEST_F(PushSessions, ADestWithASlashThatIsAFileFailsTheHost) {
+  FakeTransport transport([](const Job&) {
+    return FakeHost{{}, {}, {}, {listed_as(EntryKind::file), received(1, 5)}};
+  });
+  PushReport report = push(transport, hosts(1), {}, options);
+  ASSERT_EQ(steps(transport.commands(0)), (std::vector<std::string>{"list"}));
+  EXPECT_NE(transport.commands(0)[0].find(" agent --list=/d --under="), std::string::npos)
+      << transport.commands(0)[0];
+  EXPECT_EQ(report.hosts[0].error, "Not a directory (/d/)");
+  EXPECT_EQ(push_exit_status(report), 1);
+}
+
+// DEST/ where DEST is a symlink (to a directory, say): listed again through it.
+TEST_F(PushSessions, ADestWithASlashThatIsASymlinkIsListedThroughIt) {
+  FakeTransport transport([](const Job&) {
+    return FakeHost{{}, {}, {}, {listed_as(EntryKind::other), nothing_listed(), received(1, 5)}};
+  });
+  PushReport report = push(transport, hosts(1), {}, options);
+  ASSERT_EQ(steps(transport.commands(0)), (std::vector<std::string>{"list", "list", "receive"}));
+  EXPECT_NE(transport.commands(0)[1].find(" agent --list=/d/ --under="), std::string::npos)
+      << transport.commands(0)[1];
+  EXPECT_EQ(report.hosts[0].written.files, 1u);
+  EXPECT_EQ(push_exit_status(report), 0);
+}
+
+// --no-agent: each host's find lists DEST, and its plan is made as an agent's host's is: host 1
+// has the file (its size and mtime), host 2's find cannot list (it is sent everything).
+TEST_F(PushSessions, NoAgentListsWithTheHostsFindAndSkipsWhatItHas) {
   options.no_agent = true;
-  FakeTransport transport([](const Job&) { return FakeHost{{}, {}, {}, {posix_received()}}; });
+  struct stat st;
+  ASSERT_EQ(::stat((dir_ / "src/f").c_str(), &st), 0);
+  std::string has = "d 4096 0 \0d 4096 0 ./src\0f 5 "s + std::to_string(st.st_mtim.tv_sec) +
+                    ".5000000000 ./src/f\0"s;
+  FakeTransport transport([&](const Job& job) {
+    FakeExec cannot_list;
+    cannot_list.exit_status = kNoListing;
+    FakeExec listed = job.index == 0   ? nothing_found()
+                      : job.index == 1 ? agent_reply(has)
+                                       : cannot_list;
+    return FakeHost{{}, {}, {}, {listed, posix_received()}};
+  });
   PushReport report = push(transport, hosts(3), {}, options);
   for (std::size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(transport.opens(i), 1u) << i;
-    ASSERT_EQ(transport.commands(i).size(), 1u) << i;
-    EXPECT_EQ(transport.commands(i)[0].find(" agent "), std::string::npos);
-    EXPECT_EQ(report.hosts[i].written.files, 1u) << i;
+    for (const auto& command : transport.commands(i))
+      EXPECT_EQ(command.find(" agent "), std::string::npos) << i;
   }
+  EXPECT_EQ(steps(transport.commands(0)), (std::vector<std::string>{"find", "tar"}));
+  EXPECT_EQ(report.hosts[0].written.files, 1u);
+  EXPECT_EQ(steps(transport.commands(1)), (std::vector<std::string>{"find"}));
+  EXPECT_TRUE(report.hosts[1].up_to_date);
+  EXPECT_EQ(steps(transport.commands(2)), (std::vector<std::string>{"find", "tar"}));
+  EXPECT_EQ(report.hosts[2].written.files, 1u);
   EXPECT_EQ(push_exit_status(report), 0);
+}
+
+// A listing from a host's find that names what is outside DEST fails that host only; nothing is
+// sent to it.
+TEST_F(PushSessions, AHostWhoseFindLiesFails) {
+  options.no_agent = true;
+  FakeTransport transport([](const Job& job) {
+    FakeExec listed =
+        job.index == 0 ? agent_reply(std::string("d 0 0 \0f 5 0 ./../x\0", 21)) : nothing_found();
+    return FakeHost{{}, {}, {}, {listed, posix_received()}};
+  });
+  PushReport report = push(transport, hosts(2), {}, options);
+  EXPECT_EQ(steps(transport.commands(0)), (std::vector<std::string>{"find"}));
+  EXPECT_EQ(report.hosts[0].error,
+            "malformed listing from the host's find: an unsafe name in 'f 5 0 ./../x'");
+  EXPECT_EQ(report.hosts[1].written.files, 1u);
+  EXPECT_EQ(push_exit_status(report), 1);
+}
+
+// The self-deployed agent is gone from the host between its listing and its receive (its
+// ~/.cache/pdx removed): it is deployed again and the host sent the files from the start.
+TEST_F(PushSessions, AnAgentGoneSinceTheListingIsDeployedAgain) {
+  options.agent.clear();
+  FakeTransport transport([](const Job& job) {
+    if (job.index == 0)
+      return FakeHost{{}, {}, {}, {nothing_listed(), agent_missing(), FakeExec{}, received(1, 5)}};
+    return FakeHost{{}, {}, {}, {nothing_listed(), received(1, 5)}};
+  });
+  PushReport report = push(transport, hosts(2), {}, options);
+  EXPECT_EQ(steps(transport.commands(0)),
+            (std::vector<std::string>{"list", "receive", "upload", "receive"}));
+  EXPECT_EQ(steps(transport.commands(1)), (std::vector<std::string>{"list", "receive"}));
+  for (std::size_t i = 0; i < 2; ++i) EXPECT_EQ(report.hosts[i].written.bytes, 5u) << i;
+  EXPECT_EQ(push_exit_status(report), 0);
+}
+
+// Once only: an agent gone again fails the host.
+TEST_F(PushSessions, AnAgentGoneTwiceFailsTheHost) {
+  options.agent.clear();
+  FakeTransport transport([](const Job&) {
+    return FakeHost{{}, {}, {}, {nothing_listed(), agent_missing(), FakeExec{}, agent_missing()}};
+  });
+  PushReport report = push(transport, hosts(1), {}, options);
+  EXPECT_EQ(steps(transport.commands(0)),
+            (std::vector<std::string>{"list", "receive", "upload", "receive"}));
+  EXPECT_NE(report.hosts[0].error, "");
+  EXPECT_EQ(push_exit_status(report), 1);
 }
 
 // The agents end before they link up (as where they cannot listen): the chain is called off,

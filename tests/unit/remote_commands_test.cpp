@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "scratch.h"
@@ -201,6 +202,51 @@ TEST(RemoteCommands, PosixPushOneFileAsDestOrIntoIt) {
   std::filesystem::create_directories(dir / "into");
   run_sh(dir, posix_push_command("into", as), tar, status);
   EXPECT_EQ(test::read_file(dir / "into/f"), "new");
+}
+
+TEST(RemoteCommands, PosixListNamesDestThenEachTopsEntries) {
+  test::TempDir dir;
+  test::write_file(dir / "-d 'x'/top/it's $(x)", "quoted");
+  test::write_file(dir / "-d 'x'/top/-n\nline", "nl");
+  test::write_file(dir / "-d 'x'/other", "not listed");
+  int status = 0;
+  std::string out = run_sh(dir, posix_list_command("-d 'x'", {"top"}), "/dev/null", status);
+  EXPECT_EQ(status, 0) << test::read_file(dir / "err");
+  EXPECT_TRUE(out.starts_with("d ")) << out;
+  EXPECT_EQ(out.find("other"), std::string::npos) << out;
+  EXPECT_NE(out.find(" ./top\0"s), std::string::npos) << out;
+  EXPECT_NE(out.find("f 6 "), std::string::npos) << out;
+  EXPECT_NE(out.find(" ./top/it's $(x)\0"s), std::string::npos) << out;
+  EXPECT_NE(out.find(" ./top/-n\nline\0"s), std::string::npos) << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\0'), 4);
+  std::string all = run_sh(dir, posix_list_command("-d 'x'/", {"."}), "/dev/null", status);
+  EXPECT_EQ(std::count(all.begin(), all.end(), '\0'), 5) << all;
+  EXPECT_NE(all.find(" ./other\0"s), std::string::npos) << all;
+}
+
+TEST(RemoteCommands, PosixListSaysWhatDestIsWhenItIsNoDirectory) {
+  test::TempDir dir;
+  test::write_file(dir / "file", "four");
+  int status = 0;
+  EXPECT_EQ(run_sh(dir, posix_list_command("missing/", {"."}), "/dev/null", status), "n 0 0 \0"s);
+  EXPECT_EQ(status, 0);
+  for (const char* dest : {"file", "file/"}) {
+    std::string out = run_sh(dir, posix_list_command(dest, {"."}), "/dev/null", status);
+    EXPECT_TRUE(out.starts_with("f 4 ")) << dest << ": " << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\0'), 1) << dest;
+  }
+}
+
+// A host whose find has no -printf (BusyBox, BSD): exit kNoListing, nothing printed.
+TEST(RemoteCommands, PosixListNeedsGnuFind) {
+  test::TempDir dir;
+  test::write_file(dir / "bin/find", "#!/bin/sh\necho 'find: unrecognized: -printf' >&2\nexit 1\n");
+  std::filesystem::permissions(dir / "bin/find", std::filesystem::perms(0755));
+  int status = 0;
+  std::string out = run_sh(dir, posix_list_command("d", {"."}), "/dev/null", status,
+                           "PATH='" + dir / "bin" + "':\"$PATH\"");
+  EXPECT_EQ(status, kNoListing);
+  EXPECT_EQ(out, "");
 }
 
 }  // namespace

@@ -1,0 +1,27 @@
+# The self-deployed agent is removed from the host (its ~/.cache/pdx, as on an account shared by
+# other runs) after push listed DEST and before the files go: pdx deploys it again, once, and
+# sends that host its files from the start; the push completes.
+source "$(dirname "$0")/../lib/push_common.sh"
+export HOME=$SCRATCH/home
+make_tree "$SCRATCH/src"
+sha=$(sha256sum < "$(deployed_agent)" | cut -c1-64)
+cache=$HOME/.cache/pdx/$sha
+mkdir -p "$cache"
+# The cached agent: the real one, which removes the whole cache after it has listed.
+cat > "$cache/pdx" <<WRAPPER
+#!/bin/sh
+"$(deployed_agent)" "\$@"
+s=\$?
+case "\$2" in --list=*) rm -rf "$HOME/.cache/pdx" ;; esac
+exit \$s
+WRAPPER
+chmod 0755 "$cache/pdx"
+
+run_pdx -R exec -w h1 push "$SCRATCH/src" "$SCRATCH/dest/"
+expect_status 0
+expect_eq "$out" "pdx: h1: 3.0 MiB in 8 files" "summary"
+expect_eq "$err" "" "stderr"
+same_tree "$SCRATCH/src" "$SCRATCH/dest/src"
+no_leftovers "$SCRATCH/dest"
+cmp -s "$(deployed_agent)" "$cache/pdx" || fail "the agent was not deployed again"
+
