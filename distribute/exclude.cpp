@@ -23,7 +23,7 @@ Result<ExcludeRules> ExcludeRules::parse(const std::vector<std::string>& pattern
     if (rule.anchored) p.remove_prefix(1);
     rule.directory_only = p.ends_with('/');
     while (p.ends_with('/')) p.remove_suffix(1);
-    if (p.empty())
+    if (p.empty() || p.starts_with('/'))
       return Error{"--exclude '" + typed + "': not a pattern of a name", ErrorKind::bad_input};
     rule.has_slash = p.find('/') != std::string_view::npos;
     rule.pattern = std::string(p);

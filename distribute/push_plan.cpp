@@ -37,13 +37,18 @@ LocalFile file_of(const std::string& path, const std::string& name, const struct
 
 // Adds SRC (already stat'ed, symlink followed) under `name` ("" for DEST itself).
 Result<void> add_source(const std::string& src, const std::string& name, const struct stat& top,
-                        Layout& layout, std::vector<std::string>& skipped) {
+                        PushSources& sources) {
+  Layout& layout = sources.into;
+  auto skip = [&sources](const std::string& path, const std::string& as) {
+    sources.skipped.push_back(path);
+    sources.skipped_names.push_back(as);
+  };
   if (S_ISREG(top.st_mode)) {
     layout.files.push_back(file_of(src, name, top));
     return {};
   }
   if (!S_ISDIR(top.st_mode)) {
-    skipped.push_back(src);
+    skip(src, name);
     return {};
   }
   if (!name.empty()) layout.dirs.push_back({name, static_cast<std::uint32_t>(top.st_mode & 07777)});
@@ -60,7 +65,7 @@ Result<void> add_source(const std::string& src, const std::string& name, const s
     else if (S_ISREG(st.st_mode))
       layout.files.push_back(file_of(it->path().string(), rel, st));
     else
-      skipped.push_back(it->path().string());
+      skip(it->path().string(), rel);
   }
   if (ec) return unreadable(src, ec.value());
   return {};
@@ -97,7 +102,7 @@ Result<PushSources> scan_sources(const std::vector<std::string>& sources, const 
     std::string name = base_name(src);
     if (name.empty() && !S_ISDIR(st.st_mode))
       return Error{src + ": not a directory", ErrorKind::bad_input};
-    TRY(add_source(src, name, st, result.into, result.skipped));
+    TRY(add_source(src, name, st, result));
     result.tops.push_back(name.empty() ? "." : name);
     if (as_possible) result.as->files.push_back(file_of(src, "", st));
   }

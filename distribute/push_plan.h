@@ -48,8 +48,9 @@ struct PushSources {
   Layout into;
   std::optional<Layout> as;          // only for one file SRC and a DEST without a trailing '/'
   std::vector<std::string> skipped;  // sources' symlinks, devices, fifos: not sent
-  std::vector<std::string> tops;     // what the hosts list under DEST: each SRC's name, "." for
-                                     // a DIR/'s contents (pdx agent --under)
+  std::vector<std::string> skipped_names;  // their names under DEST (sync --delete keeps them)
+  std::vector<std::string> tops;  // what the hosts list under DEST: each SRC's name, "." for
+                                  // a DIR/'s contents (pdx agent --under)
 };
 
 /// Walks the sources (a symlink given as SRC is followed; inside a tree, none is). An Error

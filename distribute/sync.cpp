@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 
 #include "archive/size.h"
 #include "archive/temp_file.h"
@@ -25,6 +27,8 @@
 #include "transport/broadcast.h"
 
 namespace pdx {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -158,16 +162,24 @@ HostNeeds needs_of(const PushSources& sources, std::vector<OldFile>& old, bool d
   return needs;
 }
 
-// The files of `needs` whose patch failed (DEST/NAME, or DEST itself for "as"), to go whole.
-void resend_failed(const PushSources& sources, const std::vector<Failed>& failed,
-                   HostNeeds& needs) {
+// The files of `needs` whose patch failed (DEST/NAME, or DEST itself for "as"), to go whole. A
+// failure that names none of them (the reply is the host's) is the host's own: it stays failed.
+void resend_failed(const PushSources& sources, const std::string& dest,
+                   const std::vector<Failed>& failed, HostNeeds& needs, SyncedHost& host) {
   const Layout& layout = needs.deltas.as ? *sources.as : sources.into;
+  std::unordered_map<std::string, std::size_t> by_path;
   for (const auto& [i, signature] : needs.deltas.files) {
     const std::string& name = layout.files[i].name;
-    bool failed_here = std::any_of(failed.begin(), failed.end(), [&](const Failed& f) {
-      return name.empty() || f.path.ends_with("/" + name);
-    });
-    if (failed_here) needs.whole.files.push_back(i);
+    by_path.emplace(name.empty() ? dest : (fs::path(dest) / name).string(), i);
+  }
+  for (const auto& f : failed) {
+    auto it = by_path.find(f.path);
+    if (it == by_path.end()) {
+      host.failed.push_back(f);
+    } else if (std::find(needs.whole.files.begin(), needs.whole.files.end(), it->second) ==
+               needs.whole.files.end()) {
+      needs.whole.files.push_back(it->second);
+    }
   }
   std::sort(needs.whole.files.begin(), needs.whole.files.end());
 }
@@ -338,7 +350,7 @@ void patch(Transport& transport, const std::vector<Host>& hosts, const JobTempla
                                      agent_command(agent, {"--patch=" + options.dest}), report)) {
     std::vector<Failed> failed;
     report.hosts[i].patched = take_receipt(reply, report.hosts[i], failed);
-    resend_failed(sources, failed, *needs[i]);
+    resend_failed(sources, options.dest, failed, *needs[i], report.hosts[i]);
   }
   for (auto& group : groups) {
     for (std::size_t i : group.hosts) report.hosts[i].delta_bytes = group.stream->bytes();

@@ -39,6 +39,9 @@ std::vector<Entry> deletions(const PushSources& sources, const HostListing& list
     scope.insert(d.name);
   }
   for (const auto& f : sources.into.files) kept.insert(f.name);
+  // What the sources have but push does not send (a symlink, a device) stays on the hosts, and
+  // all below it: rsync -a --delete would not remove it either.
+  kept.insert(sources.skipped_names.begin(), sources.skipped_names.end());
   if (std::find(sources.tops.begin(), sources.tops.end(), ".") != sources.tops.end())
     scope.insert("");
 

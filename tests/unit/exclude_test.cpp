@@ -70,7 +70,7 @@ TEST(ExcludeTest, NoRulesHideNothing) {
 }
 
 TEST(ExcludeTest, AnEmptyPatternIsAUsageError) {
-  for (const char* bad : {"", "/", "//"}) {
+  for (const char* bad : {"", "/", "//", "//a", "///a/"}) {
     auto parsed = ExcludeRules::parse({bad});
     ASSERT_FALSE(parsed.ok()) << bad;
     EXPECT_EQ(parsed.error_kind(), ErrorKind::bad_input);

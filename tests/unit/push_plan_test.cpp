@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 
@@ -82,6 +83,17 @@ TEST(PushPlan, TreeAndContents) {
   for (auto& f : contents->into.files) names.push_back(f.name);
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names, (std::vector<std::string>{"a", "s/b"}));
+}
+
+TEST(PushPlan, ASymlinkInATreeIsSkippedAndNamed) {
+  test::TempDir dir;
+  test::write_file(dir / "t/a", "1");
+  ASSERT_EQ(::symlink("a", (dir / "t/link").c_str()), 0);
+  auto s = scan_sources({dir / "t"}, "/dest/");
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->skipped, (std::vector<std::string>{dir / "t/link"}));
+  EXPECT_EQ(s->skipped_names, (std::vector<std::string>{"t/link"}));
+  ASSERT_EQ(s->into.files.size(), 1u);
 }
 
 TEST(PushPlan, SendsOnlyWhatDiffers) {

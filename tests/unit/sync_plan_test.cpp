@@ -88,6 +88,20 @@ TEST(SyncPlanTest, ExcludedNamesAndTheDirectoriesHoldingThemAreNotDeleted) {
   EXPECT_EQ(names(deletions(s, l, r)), (std::vector<std::string>{"src/gone/drop"}));
 }
 
+TEST(SyncPlanTest, WhatTheSourcesHaveButDoNotSendIsNotDeleted) {
+  // src/lib.so is a symlink here (skipped by push): the host's lib.so, and what a directory of
+  // that name holds, stay.
+  HostListing l = listing({{"src", directory},
+                           {"src/lib.so", file},
+                           {"src/dev", directory},
+                           {"src/dev/x", file},
+                           {"src/old", file}});
+  PushSources s = tree();
+  s.skipped = {"/here/src/lib.so", "/here/src/dev"};
+  s.skipped_names = {"src/lib.so", "src/dev"};
+  EXPECT_EQ(names(deletions(s, l, rules({}))), (std::vector<std::string>{"src/old"}));
+}
+
 TEST(SyncPlanTest, ADirSourceScopesDeletionsToDestItself) {
   PushSources s;
   s.into.files.push_back(LocalFile{"/here/src/a", "a"});
