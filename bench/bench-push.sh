@@ -10,6 +10,7 @@
 # Needs: pdsh (pdcp), clustershell (Debian packages). Not a test: nothing here is asserted.
 set -euo pipefail
 source "$(dirname "$0")/lib/cluster_options.sh"
+source "$(dirname "$0")/lib/cpu.sh"
 n=${BENCH_HOSTS:-16}
 mib=${BENCH_SIZE_MIB:-256}
 for tool in pdcp clush; do
@@ -27,14 +28,6 @@ head -n "$n" "$CLUSTER/hostfile" > "$work/hosts"
 hosts=$(paste -sd, "$work/hosts")
 head -c $((mib << 20)) /dev/urandom > "$work/data"
 chmod 0644 "$work/data"
-
-sshd_cpu() {  # CPU seconds of the cluster's sshd processes and their reaped children, and init's
-  local pid total=0
-  for pid in $(cat "$CLUSTER"/sshd.*.pid) 1; do
-    total=$((total + $(awk '{ sub(/.*\) /, ""); print $12 + $13 + $14 + $15 }' "/proc/$pid/stat")))
-  done
-  echo "$total $(getconf CLK_TCK)" | awk '{ printf "%.2f", $1 / $2 }'
-}
 
 # The remote directory each run writes into, fresh: bench-push-TOOL in every home.
 remote_dir() { echo "bench-push-$1"; }

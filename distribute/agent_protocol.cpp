@@ -106,7 +106,7 @@ std::string encode(const Entry& m) {
       .u32(m.mode)
       .u64(m.size)
       .i64(m.mtime_sec)
-      .str(m.sha256)
+      .str(m.digest)
       .take();
 }
 std::string encode(const Written& m) {
@@ -143,9 +143,9 @@ Result<Entry> decode_entry(std::string_view payload) {
     using enum EntryKind;
     return Entry{r.name(), r.one_of({missing, file, directory, other}),
                  r.mode(), r.u64(),
-                 r.i64(),  r.sha256(Digest::optional)};
+                 r.i64(),  r.xxh3(Digest::optional)};
   }));
-  if (!m.sha256.empty() && m.kind != EntryKind::file)  // only regular files are hashed
+  if (!m.digest.empty() && m.kind != EntryKind::file)  // only regular files are hashed
     return Error{"malformed entry frame", ErrorKind::bad_input};
   return m;
 }

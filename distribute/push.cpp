@@ -17,7 +17,7 @@
 #include "base/fd.h"
 #include "core/executor.h"
 #include "core/run_env.h"
-#include "distribute/file_input.h"
+#include "distribute/agent_start.h"
 #include "distribute/frame_stream.h"
 #include "distribute/host_outcome.h"
 #include "distribute/manifest_check.h"
@@ -359,21 +359,15 @@ asio::awaitable<Listed> list_host(PushRun& run, Session& session, const Job& job
                                   StopSignal& stop) {
   PushedHost& outcome = run.report.hosts[job.index];
   const std::string list = run.command_for(job.index, run.list);
-  Reply reply = co_await run_agent(session, job, list, nullptr, stop);
+  AgentStarted started = co_await start_agent(
+      session, job, run.agent, run.binary,
+      [&]() { return run_agent(session, job, list, nullptr, stop); }, stop);
+  const Reply& reply = started.reply;
   if (reply.result.failure != Failure::none) co_return Listed{reply.result, {}, {}};
-  if (auto why = agent_cannot_run(reply, false)) co_return Listed{{}, {}, std::move(*why)};
-  if (run.agent.installed.empty() && reply.result.exit_status == kAgentMissing &&
-      reply.out.empty()) {
-    FileInput binary(run.binary);
-    Reply upload = co_await run_agent(session, job, upload_command(run.agent), &binary, stop);
-    if (upload.result.failure != Failure::none) co_return Listed{upload.result, {}, {}};
-    if (upload.result.exit_status != 0) {
-      outcome.error = "cannot install the agent: " + host_said(upload);
-      co_return Listed{};
-    }
-    reply = co_await run_agent(session, job, list, nullptr, stop);
-    if (reply.result.failure != Failure::none) co_return Listed{reply.result, {}, {}};
-    if (auto why = agent_cannot_run(reply, true)) co_return Listed{{}, {}, std::move(*why)};
+  if (started.cannot_run) co_return Listed{{}, {}, std::move(started.cannot_run)};
+  if (!started.error.empty()) {
+    outcome.error = std::move(started.error);
+    co_return Listed{};
   }
   auto listing = parse_listing(reply.out);
   if (listing) co_return Listed{{}, std::move(*listing), {}};
@@ -492,7 +486,9 @@ class WaveEnds final : public OutputSink {
 // The warnings of the run, each said once: hosts pushed without the agent, relays called off.
 void warn(const PushRun& run) {
   for (const auto& line : run.called_off) std::fprintf(stderr, "pdx: warning: %s\n", line.c_str());
-  if (!run.posix.empty()) std::fputs(posix_push_warning(run.posix).c_str(), stderr);
+  if (!run.posix.empty())
+    std::fputs(agent_fallback_warning(run.posix, "pushing with the host's sh and tar").c_str(),
+               stderr);
 }
 
 }  // namespace
