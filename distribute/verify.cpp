@@ -253,7 +253,9 @@ VerifyReport verify(Transport& transport, const std::vector<Host>& hosts, const 
         hash_reference(*reference, options.no_agent ? FileDigest::sha256 : FileDigest::xxh3);
     if (!hashed) throw FatalError(hashed.error());
   }
-  auto agent = locate_agent(options.agent);
+  // With --no-agent nothing is deployed: this binary is not read (nor hashed for its name).
+  auto agent =
+      options.no_agent ? Result<AgentLocation>(AgentLocation{}) : locate_agent(options.agent);
   if (!agent) throw FatalError(agent.error());
   Fd binary;
   if (agent->installed.empty() && !options.no_agent) {
