@@ -53,7 +53,8 @@ Entry entry_of(const std::string& name, const struct stat& st) {
 
 // Entries on their way to `out`, sent in batches: with Hashed::yes, a batch's regular files are
 // hashed first (XXH3-128), as many at once as there are cores (archive/hash_files.h), so that
-// memory stays bounded by a batch, not the tree. A file that cannot be read goes without a hash.
+// memory stays bounded by a batch, not the tree, and a batch is one write. A file that cannot be
+// read goes without a hash.
 class ListingOut {
  public:
   ListingOut(int out, Hashed hashed) : out_(out), hashed_(hashed) {}
@@ -72,7 +73,9 @@ class ListingOut {
     auto hashes = hash_files(paths_, FileDigest::xxh3);
     for (std::size_t k = 0; k < to_hash_.size(); ++k)
       entries_[to_hash_[k]].digest = std::move(hashes[k].digest);
-    for (const auto& entry : entries_) TRY(send(out_, FrameType::entry, encode(entry)));
+    std::string frames;  // one write for the batch, not one per entry
+    for (const auto& entry : entries_) frames += encode_frame(FrameType::entry, encode(entry));
+    TRY(write_all(out_, frames.data(), frames.size(), "standard output"));
     entries_.clear();
     to_hash_.clear();
     paths_.clear();
