@@ -7,8 +7,8 @@
 #                                                  sort -z | xargs -0 sha256sum | sha256sum'
 #   (and pdx verify DIR --hash --no-agent: the hosts' find and sha256sum, as the fallback is)
 # Each the best wall time of BENCH_RUNS runs (default 3), with that run's load average (1 min,
-# at its start: the machine is shared), the CPU seconds of the tool and its children (client),
-# of the cluster's sshd side meanwhile (bench/lib/cpu.sh: /proc/PID/stat, so other work does
+# at its start: the machine is shared), the CPU seconds per run of the tool and its children
+# (client) and of the cluster's sshd side (bench/lib/cpu.sh: /proc/PID/stat, so other work does
 # not count), the tool's peak RSS, and the ratios pdx / pdsh of wall time and of all CPU. Not a
 # test: nothing is asserted.
 #
@@ -47,24 +47,25 @@ for i in range(4):
 PY
 tar -cf - -C "$work/tree" . | "$PDX" -F "$CLUSTER/ssh_config" -w "$hosts" "mkdir -p $dir && tar -xf - -C $dir"
 
-# best WHAT CMD...: of RUNS runs, the one of least wall time: WHAT, wall, load, client CPU,
-# sshd CPU, peak RSS (MiB).
+# best WHAT CMD...: RUNS runs: WHAT, the least wall time and the load at that run's start, the
+# client and sshd CPU seconds per run (over all RUNS: a session's CPU is counted when sshd reaps
+# it, which may be after the run), the peak RSS of the least (MiB).
 best() {
-  local what=$1 wall user sys rss load before after least= line=
+  local what=$1 wall user sys rss load before after least= at= client=0 peak=
   shift
+  before=$(sshd_cpu)
   for _ in $(seq "$RUNS"); do
     read -r load _ < /proc/loadavg
-    before=$(sshd_cpu)
     /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" > /dev/null 2>&1 || true
-    sleep 0.3  # the sessions' sshd processes reaped
-    after=$(sshd_cpu)
     read -r wall user sys rss < <(tail -n 1 "$work/time")  # after "Command exited with non-zero status"
+    client=$(echo "$client + $user + $sys" | bc)
     if [[ -z $least ]] || awk "BEGIN { exit !($wall < $least) }"; then
-      least=$wall
-      line="$what $wall $load $(echo "$user + $sys" | bc) $(echo "$after - $before" | bc) $((rss / 1024))"
+      least=$wall at=$load peak=$((rss / 1024))
     fi
   done
-  echo "$line"
+  sleep 1  # the last sessions reaped
+  after=$(sshd_cpu)
+  echo "$what $least $at $(echo "scale=2; $client / $RUNS" | bc) $(echo "scale=2; ($after - $before) / $RUNS" | bc) $peak"
 }
 pdsh_run() {
   PDSH_SSH_ARGS="-F $CLUSTER/ssh_config -x -a %h" pdsh -R ssh -f "$HOSTS" -w "$hosts" "$1"
