@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "archive/sha256.h"
+#include "archive/xxh3.h"
 #include "base/fd.h"
 
 namespace pdx {
@@ -18,38 +19,49 @@ namespace {
 
 constexpr std::size_t kBuffer = 1 << 20;
 
-Result<std::string> hash_with(const std::string& path, std::vector<char>& buffer) {
+template <class Hash>
+Result<void> read_into(const std::string& path, std::vector<char>& buffer, Hash& hash) {
   Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd) return Error{path + ": cannot read: " + std::strerror(errno)};
-  Sha256 sha;
   for (;;) {
     ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return Error{path + ": cannot read: " + std::strerror(errno)};
-    if (n == 0) break;
-    sha.update(buffer.data(), static_cast<std::size_t>(n));
+    if (n == 0) return {};
+    hash.update(buffer.data(), static_cast<std::size_t>(n));
   }
-  return sha.hex_digest();
+}
+
+Result<std::string> hash_with(const std::string& path, FileDigest digest,
+                              std::vector<char>& buffer) {
+  if (digest == FileDigest::sha256) {
+    Sha256 sha;
+    TRY(read_into(path, buffer, sha));
+    return sha.hex_digest();
+  }
+  StreamHash xxh;
+  TRY(read_into(path, buffer, xxh));
+  return hex(xxh.digest());
 }
 
 }  // namespace
 
-Result<std::string> hash_file(const std::string& path) {
+Result<std::string> hash_file(const std::string& path, FileDigest digest) {
   std::vector<char> buffer(kBuffer);
-  return hash_with(path, buffer);
+  return hash_with(path, digest, buffer);
 }
 
-std::vector<FileHash> hash_files(const std::vector<std::string>& paths) {
+std::vector<FileHash> hash_files(const std::vector<std::string>& paths, FileDigest digest) {
   std::vector<FileHash> hashes(paths.size());
   std::atomic<std::size_t> next{0};
   auto work = [&] {  // each thread takes the next file: a big one does not hold up the rest
     std::vector<char> buffer(kBuffer);
     for (std::size_t i; (i = next++) < paths.size();) {
-      auto digest = hash_with(paths[i], buffer);
-      if (digest)
-        hashes[i].sha256 = std::move(*digest);
+      auto hashed = hash_with(paths[i], digest, buffer);
+      if (hashed)
+        hashes[i].digest = std::move(*hashed);
       else
-        hashes[i].error = digest.error();
+        hashes[i].error = hashed.error();
     }
   };
   std::size_t cores = std::max(1u, std::thread::hardware_concurrency());

@@ -1,5 +1,5 @@
 #pragma once
-// SHA-256 of files on disk, many at once: what verify --hash, push --checksum and the agent's
+// Digests of files on disk, many at once: what verify --hash, push --checksum and the agent's
 // listing compare. Each file is read through one fixed buffer per thread, never whole.
 #include <string>
 #include <vector>
@@ -8,15 +8,19 @@
 
 namespace pdx {
 
-/// The SHA-256 (64 lower-case hex digits) of the file at `path`. An Error names it.
-Result<std::string> hash_file(const std::string& path);
+/// Which digest: XXH3-128 (32 hex digits, archive/xxh3.h) where both ends are pdx, SHA-256 (64
+/// hex digits, as sha256sum prints it) where the other end is a host's own sha256sum.
+enum class FileDigest { xxh3, sha256 };
+
+/// The digest (lower-case hex) of the file at `path`. An Error names it.
+Result<std::string> hash_file(const std::string& path, FileDigest digest);
 
 struct FileHash {
-  std::string sha256;  // empty when the file could not be read
+  std::string digest;  // empty when the file could not be read
   std::string error;   // then why, naming the file
 };
 
 /// hash_file of every path, as many at once as there are cores; result i is paths[i]'s.
-std::vector<FileHash> hash_files(const std::vector<std::string>& paths);
+std::vector<FileHash> hash_files(const std::vector<std::string>& paths, FileDigest digest);
 
 }  // namespace pdx

@@ -30,7 +30,8 @@ int cmd_agent(int argc, char** argv) {
       ->needs(list_opt)
       ->allow_extra_args(false);
   bool checksum = false;
-  app.add_flag("--checksum", checksum, "With --list: the SHA-256 of every regular file listed")
+  app.add_flag("--checksum", checksum,
+               "With --list: the XXH3-128 of every regular file listed, hashed on all cores")
       ->needs(list_opt);
   app.add_option("--receive", receive, "Write what stdin carries under DEST");
   app.add_option("--relay", relay, "As --receive, from the previous host, forwarding to the next");
@@ -48,8 +49,7 @@ int cmd_agent(int argc, char** argv) {
 
   std::signal(SIGPIPE, SIG_IGN);  // pdx gone: a failed write, and the file being written dropped
   if (!list.empty()) {
-    if (auto listed =
-            agent_list(list, under, STDOUT_FILENO, checksum ? Checksum::sha256 : Checksum::none);
+    if (auto listed = agent_list(list, under, STDOUT_FILENO, checksum ? Hashed::yes : Hashed::no);
         !listed)
       fail(listed);
     return kExitOk;

@@ -133,6 +133,13 @@ void add_report_options(CLI::App& app, ReportOptions& o) {
   app.add_flag("--no-progress", o.no_progress, "Show no progress line")->excludes("--progress");
 }
 
+void add_agent_options(CLI::App& app, AgentOptions& o, const std::string& without) {
+  app.add_option("--agent", o.agent,
+                 "Run the pdx installed at PATH on the hosts instead of deploying this one");
+  app.add_flag("--no-agent", o.no_agent,
+               without + ", not pdx agent (slower; for hosts it cannot run on)");
+}
+
 int report_outcomes(const std::vector<std::string>& labels,
                     const std::vector<HostOutcome>& outcomes, bool json) {
   if (json)

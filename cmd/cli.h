@@ -65,6 +65,13 @@ struct ReportOptions {
 };
 void add_report_options(CLI::App& app, ReportOptions& o);
 
+/// push's and verify's --agent PATH and --no-agent; `without`: what --no-agent does instead.
+struct AgentOptions {
+  std::string agent;  // empty: self-deploy
+  bool no_agent = false;
+};
+void add_agent_options(CLI::App& app, AgentOptions& o, const std::string& without);
+
 /// pull's and verify's end: the outcomes as JSON lines on stdout, or the folded report on
 /// stderr; their exit status.
 int report_outcomes(const std::vector<std::string>& labels,

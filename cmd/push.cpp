@@ -48,18 +48,16 @@ int cmd_push(int argc, char** argv) {
       "--extract", push_options.extract,
       "SRC... are an archive or its parts, in order: unpack it into DEST on every host");
   app.add_flag("--checksum", push_options.checksum,
-               "Compare files by SHA-256 (hashed on all cores, here and on the hosts), not mtime")
+               "Compare files by content (XXH3-128, hashed on all cores here and on the hosts), "
+               "not mtime")
       ->excludes(extract);
   std::string manifest;
   app.add_option("-m,--manifest", manifest,
                  "With --extract: check each host's unpacked file count and bytes against this "
                  "manifest of pdx pack -m")
       ->needs(extract);
-  app.add_option("--agent", push_options.agent,
-                 "Run the pdx installed at PATH on the hosts instead of deploying this one");
-  app.add_flag(
-      "--no-agent", push_options.no_agent,
-      "Push with the hosts' sh and tar, not pdx agent (slower; for hosts it cannot run on)");
+  AgentOptions agent;
+  add_agent_options(app, agent, "Push with the hosts' sh and tar");
   app.add_flag("--relay", push_options.relay,
                "Send host to host (a chain over TCP between the agents) instead of from here");
   app.add_option("--relay-bind", push_options.relay_options.bind,
@@ -75,6 +73,8 @@ int cmd_push(int argc, char** argv) {
   paths.pop_back();
   push_options.sources = std::move(paths);
   push_options.fanout = reach.fanout;
+  push_options.agent = std::move(agent.agent);
+  push_options.no_agent = agent.no_agent;
   if (!manifest.empty()) {
     auto read = read_manifest(manifest);
     if (!read) throw UsageError(read.error());

@@ -1,15 +1,17 @@
 // pdx verify REMOTE_DIR [--against DIR | -m MANIFEST] [--hash]: what every host holds under
 // REMOTE_DIR, checked (pdx(1), pdx verify).
 
+#include <unistd.h>
+
 #include <optional>
 #include <string>
 
 #include "base/error.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "core/output.h"
 #include "distribute/progress_meter.h"
 #include "distribute/reference.h"
-#include "distribute/remote_commands.h"
 #include "distribute/verify.h"
 
 namespace pdx {
@@ -31,7 +33,10 @@ int cmd_verify(int argc, char** argv) {
   app.add_option("-m,--manifest", manifest,
                  "Compare with the file count and bytes of a manifest (pdx pack -m)")
       ->excludes(against_option);
-  app.add_flag("--hash", hash, "Compare contents too (SHA-256, on all cores of each host)");
+  app.add_flag("--hash", hash,
+               "Compare contents too (XXH3-128 through pdx agent, on all cores of each host)");
+  AgentOptions agent;
+  add_agent_options(app, agent, "List with the hosts' find and sha256sum");
   add_report_options(app, shown);
   if (auto status = parse_cli(app, argc, argv)) return *status;
   if (hash && !manifest.empty())
@@ -45,15 +50,16 @@ int cmd_verify(int argc, char** argv) {
     if (!made) fail(made);
     reference = std::move(*made);
   }
-  run.tmpl.command = verify_command(remote_dir, hash);
-  run.tmpl.substitute = false;  // the command is pdx's own: run as written, under -R exec too
   ProgressLine line(progress_wanted(shown.progress, shown.no_progress), Measure::hosts,
                     run.hosts.size());
-  VerifyOptions options{remote_dir, reference ? &*reference : nullptr, o.fanout, line.meter()};
-  std::vector<HostOutcome> outcomes =
-      verify(*run.transport, make_jobs(run.hosts, run.tmpl), options);
+  VerifyOptions options{remote_dir,     reference ? &*reference : nullptr,
+                        hash,           std::move(agent.agent),
+                        agent.no_agent, o.fanout,
+                        line.meter()};
+  VerifyReport report = verify(*run.transport, run.hosts, run.tmpl, options);
   line.stop();
-  return report_outcomes(run.labels(), outcomes, shown.json);
+  write_all(STDERR_FILENO, report.warning);
+  return report_outcomes(run.labels(), report.hosts, shown.json);
 }
 
 }  // namespace pdx

@@ -50,16 +50,17 @@ Entry entry_of(const std::string& name, const struct stat& st) {
                static_cast<std::uint64_t>(st.st_size), st.st_mtim.tv_sec};
 }
 
-// Entries on their way to `out`, sent in batches: with Checksum::sha256, a batch's regular files
-// are hashed first, as many at once as there are cores (archive/hash_files.h), so that memory
-// stays bounded by a batch, not the tree. A file that cannot be read goes without a hash.
+// Entries on their way to `out`, sent in batches: with Hashed::yes, a batch's regular files are
+// hashed first (XXH3-128), as many at once as there are cores (archive/hash_files.h), so that
+// memory stays bounded by a batch, not the tree, and a batch is one write. A file that cannot be
+// read goes without a hash.
 class ListingOut {
  public:
-  ListingOut(int out, Checksum checksum) : out_(out), checksum_(checksum) {}
+  ListingOut(int out, Hashed hashed) : out_(out), hashed_(hashed) {}
 
   Result<void> add(Entry entry, const fs::path& path) {
-    if (checksum_ == Checksum::sha256 && entry.kind == EntryKind::file) {
-      hashed_.push_back(entries_.size());
+    if (hashed_ == Hashed::yes && entry.kind == EntryKind::file) {
+      to_hash_.push_back(entries_.size());
       paths_.push_back(path.string());
     }
     entries_.push_back(std::move(entry));
@@ -68,12 +69,14 @@ class ListingOut {
   }
 
   Result<void> flush() {
-    auto hashes = hash_files(paths_);
-    for (std::size_t k = 0; k < hashed_.size(); ++k)
-      entries_[hashed_[k]].sha256 = std::move(hashes[k].sha256);
-    for (const auto& entry : entries_) TRY(send(out_, FrameType::entry, encode(entry)));
+    auto hashes = hash_files(paths_, FileDigest::xxh3);
+    for (std::size_t k = 0; k < to_hash_.size(); ++k)
+      entries_[to_hash_[k]].digest = std::move(hashes[k].digest);
+    std::string frames;  // one write for the batch, not one per entry
+    for (const auto& entry : entries_) frames += encode_frame(FrameType::entry, encode(entry));
+    TRY(write_all(out_, frames.data(), frames.size(), "standard output"));
     entries_.clear();
-    hashed_.clear();
+    to_hash_.clear();
     paths_.clear();
     return {};
   }
@@ -81,10 +84,10 @@ class ListingOut {
  private:
   static constexpr std::size_t kBatch = 4096;
   int out_;
-  Checksum checksum_;
+  Hashed hashed_;
   std::vector<Entry> entries_;
-  std::vector<std::size_t> hashed_;  // positions in entries_ of those to hash
-  std::vector<std::string> paths_;   // their paths, for hash_files
+  std::vector<std::size_t> to_hash_;  // positions in entries_ of those to hash
+  std::vector<std::string> paths_;    // their paths, for hash_files
 };
 
 // Adds an Entry for `name` (under the listed path, at `path` here) and, for a directory,
@@ -113,14 +116,14 @@ Result<void> list_tree(const fs::path& path, const std::string& name, ListingOut
 }  // namespace
 
 Result<void> agent_list(const std::string& path, const std::vector<std::string>& under, int out,
-                        Checksum checksum) {
+                        Hashed hashed) {
   Summary summary;
   struct stat st;
   if (::lstat(path.c_str(), &st) != 0) {
     TRY(send(out, FrameType::entry, encode(Entry{"", EntryKind::missing})));
     return send(out, FrameType::summary, encode(summary));
   }
-  ListingOut listing(out, checksum);
+  ListingOut listing(out, hashed);
   TRY(listing.add(entry_of("", st), path));
   if (S_ISDIR(st.st_mode)) {
     for (const auto& name : under) {

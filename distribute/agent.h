@@ -5,20 +5,22 @@
 #include <string>
 #include <vector>
 
-#include "archive/byte_sink.h"
 #include "base/result.h"
 #include "distribute/agent_protocol.h"
 
 namespace pdx {
 
+/// Whether a listing carries each regular file's XXH3-128 (--checksum).
+enum class Hashed { no, yes };
+
 /// `pdx agent --list=PATH [--under=NAME]... [--checksum]`: writes to `out` an Entry for PATH
 /// itself (name "", kind missing when there is nothing there) and, when it is a directory, one
 /// for each NAME in `under` and everything below it ("." for all of PATH; symlinks listed as
-/// `other`, never followed), then a Summary. With Checksum::sha256 (--checksum), each regular
-/// file's Entry carries its SHA-256, hashed on all cores ("" for one that cannot be read). An
-/// Error: `out` could not be written.
+/// `other`, never followed), then a Summary. With Hashed::yes (--checksum), each regular file's
+/// Entry carries its XXH3-128, hashed on all cores a batch at a time ("" for one that cannot be
+/// read). An Error: `out` could not be written.
 Result<void> agent_list(const std::string& path, const std::vector<std::string>& under, int out,
-                        Checksum checksum = Checksum::none);
+                        Hashed hashed = Hashed::no);
 
 /// `pdx agent --receive DEST`: reads frames from `in` until `done`, writing what they carry
 /// under DEST (made as needed):

@@ -162,7 +162,7 @@ std::string encode(const Entry& m) {
       .u32(m.mode)
       .u64(m.size)
       .i64(m.mtime_sec)
-      .str(m.sha256)
+      .str(m.digest)
       .take();
 }
 std::string encode(const Written& m) {
@@ -185,7 +185,7 @@ Result<FileHeader> decode_file_header(std::string_view payload) {
 
 Result<FileEnd> decode_file_end(std::string_view payload) {
   return decode_fields<FileEnd>(
-      payload, "file end", [](PayloadReader& r) { return FileEnd{r.hex(32, Digest::required)}; });
+      payload, "file end", [](PayloadReader& r) { return FileEnd{r.xxh3(Digest::required)}; });
 }
 
 Result<Directory> decode_directory(std::string_view payload) {
@@ -199,9 +199,9 @@ Result<Entry> decode_entry(std::string_view payload) {
     using enum EntryKind;
     return Entry{r.name(), r.one_of({missing, file, directory, other}),
                  r.mode(), r.u64(),
-                 r.i64(),  r.sha256(Digest::optional)};
+                 r.i64(),  r.xxh3(Digest::optional)};
   }));
-  if (!m.sha256.empty() && m.kind != EntryKind::file)  // only regular files are hashed
+  if (!m.digest.empty() && m.kind != EntryKind::file)  // only regular files are hashed
     return Error{"malformed entry frame", ErrorKind::bad_input};
   return m;
 }

@@ -147,7 +147,8 @@ struct Entry {
   std::uint32_t mode = 0;
   std::uint64_t size = 0;
   std::int64_t mtime_sec = 0;
-  std::string sha256{};  // --checksum, a regular file the agent could read: 64 hex digits; else ""
+  std::string digest{};  // --checksum, a regular file the agent could read: its XXH3-128 in 32
+                         // hex digits (archive/hash_files.h); else ""
 };
 struct Written {
   std::string name;

@@ -12,6 +12,10 @@ Error malformed(std::string_view record, const std::string& why) {
   return Error{"malformed listing from the host (" + why + "): " + printable(record.substr(0, 80))};
 }
 
+Error malformed_frames(const std::string& why) {
+  return Error{"malformed listing from the agent (" + why + ")"};
+}
+
 bool safe_name(std::string_view name) {
   if (name.empty() || name.front() == '/') return false;
   for (std::size_t start = 0; start <= name.size();) {
@@ -43,8 +47,8 @@ Result<ListingRecord> parse_listing_record(std::string_view record) {
     r.name = rest.substr(space + 1);
   } else {
     r.kind = ListingRecord::Kind::hash;
-    r.sha256 = record.substr(0, 64);
-    if (!hex_digest(r.sha256) || record.substr(64, 4) != "  ./")
+    r.digest = record.substr(0, 64);
+    if (!hex_digest(r.digest) || record.substr(64, 4) != "  ./")
       return malformed(record, "not a size or a hash");
     r.name = record.substr(68);
   }
@@ -52,8 +56,7 @@ Result<ListingRecord> parse_listing_record(std::string_view record) {
   return r;
 }
 
-Result<void> ListingParser::feed(std::string_view bytes,
-                                 const std::function<void(const ListingRecord&)>& on_record) {
+Result<void> ListingParser::feed(std::string_view bytes, const OnRecord& on_record) {
   if (failed_) return {};
   while (!bytes.empty()) {
     std::size_t nul = bytes.find('\0');
@@ -85,6 +88,52 @@ Result<void> ListingParser::feed(std::string_view bytes,
 
 Result<void> ListingParser::end() const {
   if (!failed_ && !pending_.empty()) return malformed(pending_, "ends inside a record");
+  return {};
+}
+
+Result<void> AgentListingParser::feed(std::string_view bytes, const OnRecord& on_record) {
+  if (failed_) return {};
+  decoder_.feed(bytes);
+  for (;;) {
+    auto frame = decoder_.next();
+    Result<void> taken;
+    if (!frame)
+      taken = malformed_frames(frame.error());
+    else if (!*frame)
+      return {};
+    else
+      taken = take(**frame, on_record);
+    if (!taken) {
+      failed_ = true;
+      return taken;
+    }
+  }
+}
+
+Result<void> AgentListingParser::take(const Frame& frame, const OnRecord& on_record) {
+  if (summary_) return malformed_frames("bytes after its end");
+  if (frame.type == FrameType::summary) {
+    if (!decode_summary(frame.payload)) return malformed_frames("a bad summary");
+    summary_ = true;
+    return {};
+  }
+  if (frame.type != FrameType::entry) return malformed_frames("a frame not of a listing");
+  auto entry = decode_entry(frame.payload);
+  if (!entry) return malformed_frames(entry.error());
+  if (first_ != entry->name.empty()) return malformed_frames("out of order");
+  if (first_) {
+    first_ = false;
+    top_ = entry->kind;
+    return {};
+  }
+  if (entry->kind != EntryKind::file) return {};
+  on_record({ListingRecord::Kind::size, entry->name, entry->size, {}});
+  if (hashed_) on_record({ListingRecord::Kind::hash, entry->name, 0, entry->digest});
+  return {};
+}
+
+Result<void> AgentListingParser::end() const {
+  if (!failed_ && (!summary_ || decoder_.partial())) return malformed_frames("cut short");
   return {};
 }
 

@@ -69,16 +69,9 @@ class PayloadReader {
     return s;
   }
   /// A SHA-256 as 64 lower-case hex digits; "" too when `Digest::optional`.
-  std::string sha256(Digest digest) { return hex(64, digest); }
-  /// A digest as `digits` lower-case hex digits; "" too when `Digest::optional`.
-  std::string hex(std::size_t digits, Digest digest) {
-    std::string s = str(digits);
-    bool absent = s.empty() && digest == Digest::optional;
-    if (!absent &&
-        (s.size() != digits || s.find_first_not_of("0123456789abcdef") != std::string::npos))
-      ok_ = false;
-    return s;
-  }
+  std::string sha256(Digest digest) { return hex_digest(64, digest); }
+  /// An XXH3-128 (archive/xxh3.h) as 32 lower-case hex digits; "" too when `Digest::optional`.
+  std::string xxh3(Digest digest) { return hex_digest(32, digest); }
   /// A byte that must be one of `allowed`.
   template <class Enum>
   Enum one_of(std::initializer_list<Enum> allowed) {
@@ -104,6 +97,14 @@ class PayloadReader {
   void bad() { ok_ = false; }
   Error error() const {
     return Error{std::string("malformed ") + what_ + " frame", ErrorKind::bad_input};
+  }
+  std::string hex_digest(std::size_t digits, Digest digest) {
+    std::string s = str(digits);
+    bool absent = s.empty() && digest == Digest::optional;
+    if (!absent &&
+        (s.size() != digits || s.find_first_not_of("0123456789abcdef") != std::string::npos))
+      ok_ = false;
+    return s;
   }
   std::string str(std::size_t max) {
     std::uint64_t n = take(4);

@@ -176,31 +176,6 @@ Result<void> read_records(std::string_view out, PushedHost& outcome) {
 
 }  // namespace
 
-std::optional<std::string> agent_cannot_run(const ReplySink::Reply& reply, bool deployed) {
-  if (!reply.out.empty() || reply.result.failure != Failure::none || !reply.result.signal.empty())
-    return std::nullopt;
-  int status = reply.result.exit_status;
-  if (status == 126 || status == 127) return host_said(reply);
-  if (deployed && status == kAgentMissing)
-    return std::string("its copy in ~/.cache/pdx is not executable");
-  return std::nullopt;
-}
-
-std::string posix_push_warning(const std::vector<std::pair<std::string, std::string>>& reasons) {
-  std::vector<std::pair<std::string, std::vector<std::string>>> by_reason;
-  for (const auto& [label, reason] : reasons) {
-    auto it = std::find_if(by_reason.begin(), by_reason.end(),
-                           [&](auto& r) { return r.first == reason; });
-    if (it == by_reason.end()) it = by_reason.insert(by_reason.end(), {reason, {}});
-    it->second.push_back(label);
-  }
-  std::string text;
-  for (const auto& [reason, labels] : by_reason)
-    text += "pdx: warning: " + fold_names(labels) + ": the agent cannot run there (" + reason +
-            "); pushing with the host's sh and tar (slower)\n";
-  return text;
-}
-
 std::string posix_unlisted_warning(const std::vector<std::string>& labels) {
   if (labels.empty()) return {};
   return "pdx: warning: " + fold_names(labels) +

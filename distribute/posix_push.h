@@ -25,16 +25,6 @@
 
 namespace pdx {
 
-/// Why the agent cannot run on a host, from the reply to its listing command; nullopt when it
-/// ran (or failed in a way of its own). The shell could not execute it (exit 126 or 127 with
-/// nothing on stdout: Exec format error, Permission denied, not found), or, `deployed` (the
-/// listing after the upload), the self-deployed copy is still not executable (a noexec mount).
-std::optional<std::string> agent_cannot_run(const ReplySink::Reply& reply, bool deployed);
-
-/// "pdx: warning: HOSTS: the agent cannot run there (REASON); pushing with the host's sh and tar
-/// (slower)\n", hosts with the same reason folded. reasons: (label, reason) per host.
-std::string posix_push_warning(const std::vector<std::pair<std::string, std::string>>& reasons);
-
 /// "pdx: warning: HOSTS: the host's find cannot list DEST (not GNU find); sending everything\n".
 std::string posix_unlisted_warning(const std::vector<std::string>& labels);
 

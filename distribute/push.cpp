@@ -17,7 +17,7 @@
 #include "base/fd.h"
 #include "core/executor.h"
 #include "core/run_env.h"
-#include "distribute/file_input.h"
+#include "distribute/agent_start.h"
 #include "distribute/frame_stream.h"
 #include "distribute/host_outcome.h"
 #include "distribute/manifest_check.h"
@@ -51,15 +51,6 @@ HostResult ended_as(const PushedHost& outcome, HostResult ran) {
   if (ran.failure == Failure::none)
     ran.exit_status = outcome.error.empty() && outcome.failed.empty() ? 0 : 1;
   return ran;
-}
-
-// One command on the host's session, to its end: what it replied, and how it ended.
-asio::awaitable<Reply> run_agent(Session& session, const Job& job, const std::string& command,
-                                 InputSource* input, StopSignal& stop) {
-  ReplySink sink;
-  ExecRequest request{command, job.env, job.command_timeout, input};
-  sink.reply().result = co_await session.exec(request, sink, stop);
-  co_return std::move(sink.reply());
 }
 
 // What a receiving agent replied (distribute/reply_sink.h), into the host's outcome.
@@ -389,8 +380,7 @@ bool agent_missing(const PushRun& run, const Reply& reply) {
 // the step ended (with the host's error recorded when it said no).
 asio::awaitable<std::optional<HostResult>> deploy(PushRun& run, Session& session, const Job& job,
                                                   StopSignal& stop) {
-  FileInput binary(run.binary);
-  Reply upload = co_await run_agent(session, job, upload_command(run.agent), &binary, stop);
+  Reply upload = co_await upload_agent(session, job, run.agent, run.binary, stop);
   if (upload.result.failure != Failure::none) co_return upload.result;
   if (upload.result.exit_status == 0) co_return std::nullopt;
   run.report.hosts[job.index].error = "cannot install the agent: " + host_said(upload);
@@ -404,7 +394,7 @@ asio::awaitable<Listed> list_posix(PushRun& run, Session& session, const Job& jo
   if (run.options.extract || run.options.checksum) co_return Listed{{}, {}, std::move(why)};
   PushedHost& outcome = run.report.hosts[job.index];
   Reply reply =
-      co_await run_agent(session, job, run.command_for(job.index, run.posix_list), nullptr, stop);
+      co_await run_command(session, job, run.command_for(job.index, run.posix_list), nullptr, stop);
   if (reply.result.failure != Failure::none) co_return Listed{reply.result, {}, {}};
   if (reply.result.exit_status == kNoListing && reply.out.empty()) {
     std::lock_guard lock(run.mutex);
@@ -427,21 +417,21 @@ asio::awaitable<Listed> list_host(PushRun& run, Session& session, const Job& job
   if (run.options.no_agent) co_return co_await list_posix(run, session, job, "--no-agent", stop);
   PushedHost& outcome = run.report.hosts[job.index];
   const std::string list = run.command_for(job.index, run.list);
-  Reply reply = co_await run_agent(session, job, list, nullptr, stop);
+  AgentStarted started = co_await start_agent(
+      session, job, run.agent, run.binary,
+      [&]() { return run_command(session, job, list, nullptr, stop); }, stop);
+  Reply& reply = started.reply;
   if (reply.result.failure != Failure::none) co_return Listed{reply.result, {}, {}};
-  if (auto why = agent_cannot_run(reply, false))
-    co_return co_await list_posix(run, session, job, std::move(*why), stop);
-  if (agent_missing(run, reply)) {
-    if (auto ended = co_await deploy(run, session, job, stop)) co_return Listed{*ended, {}, {}};
-    reply = co_await run_agent(session, job, list, nullptr, stop);
-    if (reply.result.failure != Failure::none) co_return Listed{reply.result, {}, {}};
-    if (auto why = agent_cannot_run(reply, true))
-      co_return co_await list_posix(run, session, job, std::move(*why), stop);
+  if (started.cannot_run)
+    co_return co_await list_posix(run, session, job, std::move(*started.cannot_run), stop);
+  if (!started.error.empty()) {
+    outcome.error = std::move(started.error);
+    co_return Listed{};
   }
   auto listing = parse_listing(reply.out);
   if (listing && listing->dest.kind == EntryKind::other && !run.list_through.empty()) {
-    reply = co_await run_agent(session, job, run.command_for(job.index, run.list_through), nullptr,
-                               stop);
+    reply = co_await run_command(session, job, run.command_for(job.index, run.list_through),
+                                 nullptr, stop);
     if (reply.result.failure != Failure::none) co_return Listed{reply.result, {}, {}};
     listing = parse_listing(reply.out);
   }
@@ -478,7 +468,7 @@ asio::awaitable<HostResult> receive_host(PushRun& run, Session& session, const J
                                          const HostPushPlan& plan, InputSource& input,
                                          StopSignal& stop) {
   const std::string receive = run.command_for(job.index, run.receive);
-  Reply reply = co_await run_agent(session, job, receive, &input, stop);
+  Reply reply = co_await run_command(session, job, receive, &input, stop);
   if (agent_missing(run, reply)) {
     input.finish();
     if (auto ended = co_await deploy(run, session, job, stop)) co_return *ended;
@@ -489,7 +479,7 @@ asio::awaitable<HostResult> receive_host(PushRun& run, Session& session, const J
     }
     {
       BroadcastInput again(*own->source, 0);
-      reply = co_await run_agent(session, job, receive, &again, stop);
+      reply = co_await run_command(session, job, receive, &again, stop);
     }
     own->source.reset();  // before the stream it reads
     run.note_local(own->stream->errors());
@@ -503,8 +493,8 @@ asio::awaitable<HostResult> receive_host(PushRun& run, Session& session, const J
 asio::awaitable<HostResult> receive_posix(PushRun& run, Session& session, const Job& job,
                                           const Group& group, InputSource& input,
                                           StopSignal& stop) {
-  Reply reply = co_await run_agent(session, job, run.command_for(job.index, group.posix->command()),
-                                   &input, stop);
+  Reply reply = co_await run_command(
+      session, job, run.command_for(job.index, group.posix->command()), &input, stop);
   if (reply.result.failure != Failure::none) co_return reply.result;
   read_posix_reply(reply, run.report.hosts[job.index]);
   co_return HostResult{};
@@ -595,7 +585,9 @@ class WaveEnds final : public OutputSink {
 // The warnings of the run, each said once: hosts pushed without the agent, relays called off.
 void warn(const PushRun& run) {
   for (const auto& line : run.called_off) std::fprintf(stderr, "pdx: warning: %s\n", line.c_str());
-  if (!run.posix.empty()) std::fputs(posix_push_warning(run.posix).c_str(), stderr);
+  if (!run.posix.empty())
+    std::fputs(agent_fallback_warning(run.posix, "pushing with the host's sh and tar").c_str(),
+               stderr);
   std::fputs(posix_unlisted_warning(run.unlisted).c_str(), stderr);
 }
 

@@ -47,7 +47,7 @@ struct PushOptions {
   bool no_agent = false;  // --no-agent: every host through its sh and tar (distribute/posix_push.h)
   std::size_t fanout = 64;
 
-  bool checksum = false;             // --checksum: files compared by SHA-256, not mtime
+  bool checksum = false;             // --checksum: files compared by XXH3-128, not mtime
   std::optional<Manifest> manifest;  // -m, with extract: each host's counts checked against it
   bool relay = false;                // --relay: host to host (distribute/relay_chain.h)
   RelayOptions relay_options;

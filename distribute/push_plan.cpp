@@ -80,7 +80,7 @@ const Entry* find_entry(const HostListing& listing, const std::string& name) {
 
 bool up_to_date(const LocalFile& f, const Entry* have, Compare compare) {
   if (!have || have->kind != EntryKind::file || have->size != f.size) return false;
-  if (compare == Compare::contents) return !f.sha256.empty() && f.sha256 == have->sha256;
+  if (compare == Compare::contents) return !f.digest.empty() && f.digest == have->digest;
   return have->mtime_sec == f.mtime_sec;
 }
 
@@ -143,7 +143,7 @@ void compare_contents(PushSources& sources,
   auto worth_hashing = [&](const LocalFile& f) {
     return std::any_of(listings.begin(), listings.end(), [&](const auto& listed) {
       const Entry* have = find_entry(listed.second, f.name);
-      return have && have->kind == EntryKind::file && have->size == f.size && !have->sha256.empty();
+      return have && have->kind == EntryKind::file && have->size == f.size && !have->digest.empty();
     });
   };
   std::vector<LocalFile*> files;  // both layouts: the one file of `as` is also in `into`
@@ -154,14 +154,14 @@ void compare_contents(PushSources& sources,
   std::unordered_map<std::string, std::size_t> position;  // path -> index in paths
   std::vector<std::pair<LocalFile*, std::size_t>> wanted;
   for (LocalFile* f : files) {
-    if (!f->sha256.empty() || !worth_hashing(*f)) continue;  // an earlier wave hashed it
+    if (!f->digest.empty() || !worth_hashing(*f)) continue;  // an earlier wave hashed it
     auto [it, added] = position.emplace(f->path, paths.size());
     if (added) paths.push_back(f->path);
     wanted.emplace_back(f, it->second);
   }
   // A file that cannot be read here keeps no hash: it is sent, and its stream names the error.
-  auto hashes = hash_files(paths);
-  for (auto& [f, k] : wanted) f->sha256 = hashes[k].sha256;
+  auto hashes = hash_files(paths, FileDigest::xxh3);
+  for (auto& [f, k] : wanted) f->digest = hashes[k].digest;
 }
 
 const Layout& layout_of(const PushSources& sources, const HostPushPlan& plan) {

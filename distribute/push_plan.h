@@ -26,7 +26,8 @@ struct LocalFile {
   std::int64_t mtime_sec = 0;
   std::uint32_t mtime_nsec = 0;
   std::uint64_t size = 0;
-  std::string sha256{};  // with --checksum, when a host has a file of this size (compare_contents)
+  std::string digest{};  // XXH3-128, with --checksum, when a host has a file of this size
+                         // (compare_contents)
 };
 
 struct LocalDir {
@@ -40,7 +41,7 @@ struct Layout {
 };
 
 /// How a host's file is found up to date: the same size and mtime (seconds), or with --checksum
-/// the same size and SHA-256 (rsync -c: the mtime and mode of such a file are left as they are).
+/// the same size and XXH3-128 (rsync -c: the mtime and mode of such a file are left as they are).
 enum class Compare { size_and_mtime, contents };
 
 struct PushSources {

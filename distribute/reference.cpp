@@ -10,22 +10,6 @@ namespace fs = std::filesystem;
 
 namespace pdx {
 
-namespace {
-
-// Hashes every file on all cores; the first that cannot be read is the Error.
-Result<void> hash_all(const std::string& dir, std::vector<Reference::File>& files) {
-  std::vector<std::string> paths;
-  for (const auto& file : files) paths.push_back(dir + "/" + file.name);
-  auto hashes = hash_files(paths);
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    if (!hashes[i].error.empty()) return Error{hashes[i].error};
-    files[i].sha256 = std::move(hashes[i].sha256);
-  }
-  return {};
-}
-
-}  // namespace
-
 const Reference::File* Reference::find(std::string_view name) const {
   auto it = index.find(std::string(name));
   return it == index.end() ? nullptr : &files[it->second];
@@ -36,24 +20,36 @@ Result<Reference> local_reference(const std::string& dir, bool hash) {
   if (!fs::is_directory(dir, ec))
     return Error{dir + ": not a directory (--against)", ErrorKind::bad_input};
   Reference ref;
+  ref.dir = dir;
   ref.has_hashes = hash;
   fs::recursive_directory_iterator it(dir, ec), end;
   for (; !ec && it != end; it.increment(ec)) {
     if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
     auto size = it->file_size(ec);
     if (ec) break;
-    ref.files.push_back({it->path().lexically_relative(dir).generic_string(), size, {}});
+    ref.files.push_back({it->path().lexically_relative(dir).generic_string(), size, {}, {}});
   }
   if (ec) return Error{dir + ": cannot list: " + ec.message()};
   std::sort(ref.files.begin(), ref.files.end(),
             [](const auto& a, const auto& b) { return a.name < b.name; });
-  if (hash) TRY(hash_all(dir, ref.files));
   for (std::size_t i = 0; i < ref.files.size(); ++i) {
     ref.index.emplace(ref.files[i].name, i);
     ref.bytes += ref.files[i].size;
   }
   ref.file_count = ref.files.size();
   return ref;
+}
+
+Result<void> hash_reference(Reference& reference, FileDigest kind) {
+  std::vector<std::string> paths;
+  for (const auto& file : reference.files) paths.push_back(reference.dir + "/" + file.name);
+  auto hashes = hash_files(paths, kind);
+  for (std::size_t i = 0; i < reference.files.size(); ++i) {
+    if (!hashes[i].error.empty()) return Error{hashes[i].error};
+    Reference::File& file = reference.files[i];
+    (kind == FileDigest::xxh3 ? file.xxh3 : file.sha256) = std::move(hashes[i].digest);
+  }
+  return {};
 }
 
 Result<Reference> manifest_reference(const std::string& path) {

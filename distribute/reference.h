@@ -1,12 +1,13 @@
 #pragma once
 // What verify compares each host's listing with: a directory here (--against: every regular
-// file's name and size, and with --hash its SHA-256), or a manifest of pdx pack (-m: only the
+// file's name and size, and with --hash its digests), or a manifest of pdx pack (-m: only the
 // file count and bytes it holds).
 #include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "archive/hash_files.h"
 #include "base/result.h"
 
 namespace pdx {
@@ -15,12 +16,17 @@ struct Reference {
   struct File {
     std::string name;  // relative, '/'-separated
     std::uint64_t size = 0;
-    std::string sha256;  // empty unless hashed
+    std::string xxh3, sha256;  // empty unless hashed so (hash_reference)
+
+    const std::string& digest(FileDigest kind) const {
+      return kind == FileDigest::xxh3 ? xxh3 : sha256;
+    }
   };
+  std::string dir;                                     // --against: where the files are
   std::vector<File> files;                             // sorted by name; empty for a manifest
   std::unordered_map<std::string, std::size_t> index;  // name -> position in files
   bool has_names = true;                               // false: counts only (a manifest)
-  bool has_hashes = false;
+  bool has_hashes = false;                             // contents compared (--hash)
   std::uint64_t file_count = 0;
   std::uint64_t bytes = 0;
 
@@ -28,9 +34,13 @@ struct Reference {
   const File* find(std::string_view name) const;
 };
 
-/// Every regular file under dir (symlinks not followed, as find -type f), hashed on all cores
-/// when `hash`. An Error names the file that cannot be read; a missing dir is bad_input.
+/// Every regular file under dir (symlinks not followed, as find -type f), not hashed yet; with
+/// `hash` the reference says contents are to be compared. A missing dir is bad_input.
 Result<Reference> local_reference(const std::string& dir, bool hash);
+
+/// Hashes every file of a local reference with `kind`, on all cores (archive/hash_files.h). An
+/// Error names the first file that cannot be read.
+Result<void> hash_reference(Reference& reference, FileDigest kind);
 
 /// The counts of a manifest (archive/manifest.h).
 Result<Reference> manifest_reference(const std::string& path);

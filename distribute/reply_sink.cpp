@@ -18,6 +18,15 @@ void ReplySink::output(std::size_t, Stream stream, std::string_view bytes) {
   r.out.append(bytes);
 }
 
+boost::asio::awaitable<ReplySink::Reply> run_command(Session& session, const Job& job,
+                                                     const std::string& command, InputSource* input,
+                                                     StopSignal& stop) {
+  ReplySink sink;
+  ExecRequest request{command, job.env, job.command_timeout, input};
+  sink.reply().result = co_await session.exec(request, sink, stop);
+  co_return std::move(sink.reply());
+}
+
 std::string last_line(const std::string& err) {
   std::string_view text = err;
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' '))

@@ -2,9 +2,11 @@
 // Where one agent command on a host (an exec of its session) writes: its stdout (the agent's
 // reply frames) and the end of its stderr (what a shell or a failed agent said) kept in memory,
 // bounded, to be decoded once the command is done. Nothing is printed.
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
+
+#include <boost/asio/awaitable.hpp>
 #include <cstddef>
 #include <string>
-
 #include <vector>
 
 #include "distribute/agent_protocol.h"
@@ -31,6 +33,12 @@ class ReplySink final : public JobIo {
  private:
   Reply reply_;
 };
+
+/// Runs one agent command on `session` (stdin from `input`, or none) into a ReplySink of its
+/// own; its reply, the exec's result in it.
+boost::asio::awaitable<ReplySink::Reply> run_command(Session& session, const Job& job,
+                                                     const std::string& command, InputSource* input,
+                                                     StopSignal& stop);
 
 /// The last non-empty line of `err`, control characters replaced: what to show of a host's
 /// stderr in a one-line failure.

@@ -2,6 +2,7 @@
 # the first names of what is missing, extra or changed (as the host named them, escaped); a host
 # that cannot be listed has its error.
 source "$(dirname "$0")/../lib/json_lines.sh"
+export HOME=$SCRATCH/home  # where the agent is deployed
 src=$SCRATCH/src
 mkdir -p "$src"
 printf abc > "$src/a"

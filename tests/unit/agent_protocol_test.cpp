@@ -217,25 +217,26 @@ TEST(AgentProtocol, BadEntryKindIsAnError) {
 }
 
 TEST(AgentProtocol, EntryHashRoundTrips) {
-  std::string sha(64, 'f');
-  auto e = decode_entry(encode(Entry{"x", EntryKind::file, 0644, 3, 4, sha}));
+  std::string xxh3(32, 'f');
+  auto e = decode_entry(encode(Entry{"x", EntryKind::file, 0644, 3, 4, xxh3}));
   ASSERT_TRUE(e.ok()) << e.error();
-  EXPECT_EQ(e->sha256, sha);
+  EXPECT_EQ(e->digest, xxh3);
   auto none = decode_entry(encode(Entry{"x", EntryKind::file}));
   ASSERT_TRUE(none.ok());
-  EXPECT_EQ(none->sha256, "");  // not asked for, or unreadable on the host
+  EXPECT_EQ(none->digest, "");  // not asked for, or unreadable on the host
 }
 
 TEST(AgentProtocol, BadEntryHashesAreErrors) {  // from a host: untrusted
-  for (std::string bad : {std::string(63, 'a'), std::string(65, 'a'), std::string(64, 'A'),
-                          std::string(63, 'a') + "g", std::string(63, 'a') + '\0'})
+  for (std::string bad :
+       {std::string(31, 'a'), std::string(33, 'a'), std::string(64, 'a'), std::string(32, 'A'),
+        std::string(31, 'a') + "g", std::string(31, 'a') + '\0'})
     EXPECT_FALSE(decode_entry(encode(Entry{"x", EntryKind::file, 0644, 1, 2, bad})).ok()) << bad;
   // Only regular files are hashed.
   EXPECT_FALSE(
-      decode_entry(encode(Entry{"x", EntryKind::directory, 0755, 0, 0, std::string(64, 'a')}))
+      decode_entry(encode(Entry{"x", EntryKind::directory, 0755, 0, 0, std::string(32, 'a')}))
           .ok());
   // A hash length beyond the payload, and one cut short.
-  std::string p = encode(Entry{"x", EntryKind::file, 0644, 1, 2, std::string(64, 'a')});
+  std::string p = encode(Entry{"x", EntryKind::file, 0644, 1, 2, std::string(32, 'a')});
   for (std::size_t n = 0; n < p.size(); ++n) EXPECT_FALSE(decode_entry(p.substr(0, n)).ok()) << n;
   std::string huge = encode(Entry{"x", EntryKind::file});
   huge.replace(huge.size() - 4, 4, std::string("\xff\xff\xff\xff", 4));

@@ -17,6 +17,10 @@
 namespace pdx {
 namespace {
 
+std::string xxh3_of(const std::string& data) {
+  return hex(strong_hash(data.data(), data.size()));
+}
+
 std::string sha256_of(const std::string& data) {
   Sha256 h;
   h.update(data.data(), data.size());
@@ -323,9 +327,9 @@ TEST(Agent, ListsOnlyWhatIsAskedFor) {
 }
 
 std::vector<Entry> listed(const std::string& path, const std::vector<std::string>& under,
-                          Checksum checksum) {
+                          Hashed hashed) {
   test::TempFile out;
-  EXPECT_TRUE(agent_list(path, under, out.fd(), checksum).ok());
+  EXPECT_TRUE(agent_list(path, under, out.fd(), hashed).ok());
   FrameDecoder d;
   d.feed(out.read());
   std::vector<Entry> entries;
@@ -342,27 +346,27 @@ TEST(Agent, ListsHashesOfRegularFilesWithChecksum) {
   test::write_file(dir / "d/s/b", "");
   test::write_file(dir / "f", "top");
   ::symlink("a", (dir / "d/link").c_str());
-  for (const auto& e : listed(dir / "d", {"."}, Checksum::sha256)) {
+  for (const auto& e : listed(dir / "d", {"."}, Hashed::yes)) {
     if (e.name == "a")
-      EXPECT_EQ(e.sha256, sha256_of("12345"));
+      EXPECT_EQ(e.digest, xxh3_of("12345"));
     else if (e.name == "s/b")
-      EXPECT_EQ(e.sha256, sha256_of(""));
+      EXPECT_EQ(e.digest, xxh3_of(""));
     else
-      EXPECT_EQ(e.sha256, "") << e.name;  // the directories, the symlink
+      EXPECT_EQ(e.digest, "") << e.name;  // the directories, the symlink
   }
-  for (const auto& e : listed(dir / "d", {"."}, Checksum::none)) EXPECT_EQ(e.sha256, "") << e.name;
-  auto top = listed(dir / "f", {}, Checksum::sha256);  // a file as the listed path itself
+  for (const auto& e : listed(dir / "d", {"."}, Hashed::no)) EXPECT_EQ(e.digest, "") << e.name;
+  auto top = listed(dir / "f", {}, Hashed::yes);  // a file as the listed path itself
   ASSERT_EQ(top.size(), 1u);
-  EXPECT_EQ(top[0].sha256, sha256_of("top"));
+  EXPECT_EQ(top[0].digest, xxh3_of("top"));
 }
 
 TEST(Agent, ListsHashesAcrossBatches) {  // more entries than one batch of ListingOut
   test::TempDir dir;
   for (int i = 0; i < 5000; ++i) test::write_file(dir / ("d/" + std::to_string(i)), "x");
-  auto entries = listed(dir / "d", {"."}, Checksum::sha256);
+  auto entries = listed(dir / "d", {"."}, Hashed::yes);
   ASSERT_EQ(entries.size(), 5001u);
   EXPECT_EQ(entries[0].name, "");
-  for (std::size_t i = 1; i < entries.size(); ++i) ASSERT_EQ(entries[i].sha256, sha256_of("x"));
+  for (std::size_t i = 1; i < entries.size(); ++i) ASSERT_EQ(entries[i].digest, xxh3_of("x"));
 }
 
 TEST(Agent, ListsAnUnreadableFileWithoutAHash) {
@@ -370,10 +374,10 @@ TEST(Agent, ListsAnUnreadableFileWithoutAHash) {
   test::TempDir dir;
   test::write_file(dir / "d/secret", "x");
   ::chmod((dir / "d/secret").c_str(), 0);
-  auto entries = listed(dir / "d", {"."}, Checksum::sha256);
+  auto entries = listed(dir / "d", {"."}, Hashed::yes);
   ASSERT_EQ(entries.size(), 2u);
   EXPECT_EQ(entries[1].kind, EntryKind::file);
-  EXPECT_EQ(entries[1].sha256, "");
+  EXPECT_EQ(entries[1].digest, "");
 }
 
 TEST(Agent, ListsAMissingPath) {

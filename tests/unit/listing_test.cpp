@@ -4,23 +4,26 @@
 
 #include <vector>
 
+#include "distribute/host_outcome.h"
+
 namespace pdx {
 namespace {
 
 using namespace std::string_literals;
 
 struct Seen {
-  std::string name, sha256;
+  std::string name, digest;
   std::uint64_t size;
   bool hash;
 };
 
-Result<std::vector<Seen>> parse_all(const std::vector<std::string>& chunks) {
-  ListingParser parser;
+template <class Parser = ListingParser>
+Result<std::vector<Seen>> parse_all(const std::vector<std::string>& chunks,
+                                    Parser parser = Parser()) {
   std::vector<Seen> seen;
   for (const auto& chunk : chunks) {
     TRY(parser.feed(chunk, [&](const ListingRecord& r) {
-      seen.push_back({std::string(r.name), std::string(r.sha256), r.size,
+      seen.push_back({std::string(r.name), std::string(r.digest), r.size,
                       r.kind == ListingRecord::Kind::hash});
     }));
   }
@@ -39,7 +42,7 @@ TEST(Listing, SizesAndHashesAcrossChunks) {
   EXPECT_EQ((*seen)[1].name, "d\n");
   EXPECT_TRUE((*seen)[2].hash);
   EXPECT_EQ((*seen)[2].name, "a/b c");
-  EXPECT_EQ((*seen)[2].sha256, kHash);
+  EXPECT_EQ((*seen)[2].digest, kHash);
 }
 
 TEST(Listing, UnsafeNamesAreRefused) {
@@ -73,6 +76,68 @@ TEST(Listing, NothingIsTakenAfterAnError) {
   EXPECT_FALSE(parser.feed("s x\0"s, count));
   EXPECT_TRUE(parser.feed("s 1 a\0"s, count));
   EXPECT_EQ(records, 0);
+}
+
+std::string entry(const std::string& name, EntryKind kind, std::uint64_t size = 0,
+                  std::string digest = "") {
+  return encode_frame(FrameType::entry, encode(Entry{name, kind, 0644, size, 0, digest}));
+}
+const std::string kTop = entry("", EntryKind::directory);
+const std::string kEnd = encode_frame(FrameType::summary, encode(Summary{}));
+const std::string kXxh3(32, 'b');
+
+TEST(AgentListing, FilesAsSizeAndHashRecordsAcrossChunks) {
+  std::string all = kTop + entry("d", EntryKind::directory) +
+                    entry("d/a\nb -c", EntryKind::file, 12, kXxh3) + entry("l", EntryKind::other) +
+                    entry("e", EntryKind::file, 0, "") + kEnd;
+  for (std::size_t cut : {std::size_t{1}, std::size_t{7}, all.size() / 2}) {
+    AgentListingParser parser(true);
+    auto seen = parse_all({all.substr(0, cut), all.substr(cut)}, parser);
+    ASSERT_TRUE(seen) << seen.error();
+    ASSERT_EQ(seen->size(), 4u);
+    EXPECT_EQ((*seen)[0].name, "d/a\nb -c");
+    EXPECT_EQ((*seen)[0].size, 12u);
+    EXPECT_FALSE((*seen)[0].hash);
+    EXPECT_TRUE((*seen)[1].hash);
+    EXPECT_EQ((*seen)[1].digest, kXxh3);
+    EXPECT_EQ((*seen)[3].digest, "");  // the agent could not read it
+  }
+  AgentListingParser unhashed(false);
+  auto seen = parse_all({kTop + entry("a", EntryKind::file, 1) + kEnd}, unhashed);
+  ASSERT_TRUE(seen);
+  EXPECT_EQ(seen->size(), 1u);
+}
+
+TEST(AgentListing, SaysWhatTheListedPathIs) {
+  for (auto kind : {EntryKind::directory, EntryKind::missing, EntryKind::file}) {
+    AgentListingParser parser(false);
+    ASSERT_TRUE(parser.feed(entry("", kind) + kEnd, [](const ListingRecord&) {}));
+    EXPECT_TRUE(parser.end());
+    EXPECT_EQ(parser.top(), kind);
+  }
+}
+
+TEST(AgentListing, MalformedFramesAreRefused) {
+  std::string file = entry("a", EntryKind::file, 1);
+  for (std::string bad : std::vector<std::string>{
+           "\x01xyz", file + kEnd, kTop + kTop + kEnd, kTop + entry("../a", EntryKind::file) + kEnd,
+           kTop + entry("a", EntryKind::file, 1, std::string(64, 'a')) + kEnd, kTop + kEnd + file,
+           kTop + encode_frame(FrameType::written, encode(Written{"a", 1})) + kEnd, kTop,
+           kTop + file, (kTop + kEnd).substr(0, kTop.size() + 3), ""}) {
+    auto seen = parse_all({bad}, AgentListingParser(true));
+    ASSERT_FALSE(seen) << printable(bad);
+    EXPECT_TRUE(seen.error().starts_with("malformed listing from the agent (")) << seen.error();
+  }
+}
+
+TEST(AgentListing, NothingIsTakenAfterAnError) {
+  AgentListingParser parser(false);
+  int records = 0;
+  auto count = [&](const ListingRecord&) { ++records; };
+  EXPECT_FALSE(parser.feed("\x01", count));
+  EXPECT_TRUE(parser.feed(kTop + entry("a", EntryKind::file) + kEnd, count));
+  EXPECT_EQ(records, 0);
+  EXPECT_TRUE(parser.end());  // the Error was feed's
 }
 
 }  // namespace

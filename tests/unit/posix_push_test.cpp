@@ -23,28 +23,6 @@ ReplySink::Reply reply(int status, std::string out, std::string err = "") {
   return r;
 }
 
-TEST(PosixPush, TheAgentCannotRunWhenTheShellCannotExecuteIt) {
-  auto format = agent_cannot_run(reply(126, "", "sh: 1: exec: /a/pdx: Exec format error\n"), false);
-  EXPECT_EQ(format, "sh: 1: exec: /a/pdx: Exec format error");
-  EXPECT_EQ(agent_cannot_run(reply(127, ""), false), "exit 127");
-  EXPECT_EQ(agent_cannot_run(reply(kAgentMissing, ""), true),
-            "its copy in ~/.cache/pdx is not executable");
-  EXPECT_EQ(agent_cannot_run(reply(kAgentMissing, ""), false), std::nullopt);  // deploy it first
-  EXPECT_EQ(agent_cannot_run(reply(126, "L..."), false), std::nullopt);        // it ran
-  EXPECT_EQ(agent_cannot_run(reply(1, "", "pdx: error: x"), false), std::nullopt);
-  ReplySink::Reply unreachable = reply(0, "");
-  unreachable.result.failure = Failure::connect;
-  EXPECT_EQ(agent_cannot_run(unreachable, false), std::nullopt);
-}
-
-TEST(PosixPush, TheWarningFoldsHostsWithTheSameReason) {
-  EXPECT_EQ(posix_push_warning({{"h1", "--no-agent"}, {"h3", "x"}, {"h2", "--no-agent"}}),
-            "pdx: warning: h[1-2]: the agent cannot run there (--no-agent); pushing with the "
-            "host's sh and tar (slower)\n"
-            "pdx: warning: h3: the agent cannot run there (x); pushing with the host's sh and tar "
-            "(slower)\n");
-}
-
 TEST(PosixPush, ReadsFailuresAndTheCount) {
   PushedHost host;
   read_posix_reply(reply(0, "f\0d/a\nb\0Permission denied\0c 3 1024\0"s), host);

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "archive/sha256.h"
+#include "archive/xxh3.h"
 #include "tests/unit/scratch.h"
 
 namespace pdx {
@@ -115,10 +115,8 @@ TEST(PushPlan, SendsOnlyWhatDiffers) {
   EXPECT_EQ(s->into.files[plan->files[0]].name, "b");
 }
 
-std::string sha256_of(const std::string& data) {
-  Sha256 h;
-  h.update(data.data(), data.size());
-  return h.hex_digest();
+std::string xxh3_of(const std::string& data) {
+  return hex(strong_hash(data.data(), data.size()));
 }
 
 TEST(PushPlan, ChecksumComparesContentsNotMtimes) {
@@ -137,20 +135,20 @@ TEST(PushPlan, ChecksumComparesContentsNotMtimes) {
   std::vector<std::pair<std::size_t, HostListing>> hosts;
   hosts.emplace_back(
       0, listing({{"", EntryKind::directory},
-                  {"a", EntryKind::file, 0644, 1, t("a"), sha256_of("X")},       // changed
-                  {"b", EntryKind::file, 0600, 2, t("b") - 9, sha256_of("22")},  // touched
-                  {"c", EntryKind::file, 0644, 9, t("c"), sha256_of("333")},     // other size
-                  {"d", EntryKind::file, 0644, 4, t("d")}}));                    // not hashed there
+                  {"a", EntryKind::file, 0644, 1, t("a"), xxh3_of("X")},       // changed
+                  {"b", EntryKind::file, 0600, 2, t("b") - 9, xxh3_of("22")},  // touched
+                  {"c", EntryKind::file, 0644, 9, t("c"), xxh3_of("333")},     // other size
+                  {"d", EntryKind::file, 0644, 4, t("d")}}));                  // not hashed there
   HostListing before_checksum = hosts[0].second;
   auto by_mtime = plan_host(*s, before_checksum, "/dest/");
   ASSERT_TRUE(by_mtime.ok());
   EXPECT_EQ(by_mtime->files.size(), 2u);  // b (mtime) and c (size): a and d look the same
 
   compare_contents(*s, hosts);
-  EXPECT_EQ(file("a").sha256, sha256_of("1"));  // hashed: a host has a file of its size
-  EXPECT_EQ(file("b").sha256, sha256_of("22"));
-  EXPECT_EQ(file("c").sha256, "");  // no host has one of its size: not hashed
-  EXPECT_EQ(file("d").sha256, "");  // no host hash to compare with
+  EXPECT_EQ(file("a").digest, xxh3_of("1"));  // hashed: a host has a file of its size
+  EXPECT_EQ(file("b").digest, xxh3_of("22"));
+  EXPECT_EQ(file("c").digest, "");  // no host has one of its size: not hashed
+  EXPECT_EQ(file("d").digest, "");  // no host hash to compare with
   auto plan = plan_host(*s, hosts[0].second, "/dest/");
   ASSERT_TRUE(plan.ok());
   std::vector<std::string> sent;
@@ -161,7 +159,7 @@ TEST(PushPlan, ChecksumComparesContentsNotMtimes) {
   // The next wave's listings: what the first hashed is not read again.
   test::write_file(dir / "t/b", "33");
   compare_contents(*s, hosts);
-  EXPECT_EQ(file("b").sha256, sha256_of("22"));
+  EXPECT_EQ(file("b").digest, xxh3_of("22"));
 }
 
 TEST(PushPlan, ChecksumOfOneFileWrittenAsDest) {
@@ -170,11 +168,11 @@ TEST(PushPlan, ChecksumOfOneFileWrittenAsDest) {
   auto s = scan_sources({dir / "f"}, "/dest");
   ASSERT_TRUE(s.ok());
   std::vector<std::pair<std::size_t, HostListing>> hosts;
-  hosts.emplace_back(0, listing({{"", EntryKind::file, 0644, 3, 1, sha256_of("abc")}}));
-  hosts.emplace_back(1, listing({{"", EntryKind::file, 0644, 3, 1, sha256_of("abd")}}));
+  hosts.emplace_back(0, listing({{"", EntryKind::file, 0644, 3, 1, xxh3_of("abc")}}));
+  hosts.emplace_back(1, listing({{"", EntryKind::file, 0644, 3, 1, xxh3_of("abd")}}));
   compare_contents(*s, hosts);
-  EXPECT_EQ(s->as->files[0].sha256, sha256_of("abc"));
-  EXPECT_EQ(s->into.files[0].sha256, "");  // no host has DEST/f: that layout is not used
+  EXPECT_EQ(s->as->files[0].digest, xxh3_of("abc"));
+  EXPECT_EQ(s->into.files[0].digest, "");  // no host has DEST/f: that layout is not used
   auto same = plan_host(*s, hosts[0].second, "/dest");
   auto other = plan_host(*s, hosts[1].second, "/dest");
   ASSERT_TRUE(same.ok() && other.ok());

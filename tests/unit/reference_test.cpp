@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "archive/manifest.h"
+#include "archive/xxh3.h"
 #include "scratch.h"
 
 namespace pdx {
@@ -22,11 +26,38 @@ TEST(Reference, RegularFilesSortedWithSizesAndHashes) {
   EXPECT_EQ(ref->files[0].name, "a");
   EXPECT_EQ(ref->files[1].name, "b/c");
   EXPECT_EQ(ref->files[1].size, 5u);
-  EXPECT_EQ(ref->files[1].sha256, kHelloSha);
+  EXPECT_TRUE(ref->has_hashes);
+  EXPECT_EQ(ref->files[1].sha256, "");  // hashed when a kind is asked for
   EXPECT_EQ(ref->file_count, 2u);
   EXPECT_EQ(ref->bytes, 5u);
   ASSERT_NE(ref->find("b/c"), nullptr);
   EXPECT_EQ(ref->find("link"), nullptr);
+}
+
+TEST(Reference, HashedWithEitherDigest) {
+  test::TempDir dir;
+  test::write_file(dir / "b/c", "hello");
+  test::write_file(dir / "a", "");
+  auto ref = local_reference(dir.path().string(), true);
+  ASSERT_TRUE(ref) << ref.error();
+  ASSERT_TRUE(hash_reference(*ref, FileDigest::sha256));
+  EXPECT_EQ(ref->files[1].digest(FileDigest::sha256), kHelloSha);
+  EXPECT_EQ(ref->files[1].xxh3, "");
+  ASSERT_TRUE(hash_reference(*ref, FileDigest::xxh3));
+  EXPECT_EQ(ref->files[1].digest(FileDigest::xxh3), hex(strong_hash("hello", 5)));
+  EXPECT_EQ(ref->files[1].sha256, kHelloSha);
+}
+
+TEST(Reference, AnUnreadableFileFailsItsHashing) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root reads every file";
+  test::TempDir dir;
+  test::write_file(dir / "secret", "x");
+  ::chmod((dir / "secret").c_str(), 0);
+  auto ref = local_reference(dir.path().string(), true);
+  ASSERT_TRUE(ref);
+  auto hashed = hash_reference(*ref, FileDigest::xxh3);
+  ASSERT_FALSE(hashed);
+  EXPECT_NE(hashed.error().find("secret"), std::string::npos) << hashed.error();
 }
 
 TEST(Reference, WithoutHashNoneAreComputed) {

@@ -2,164 +2,270 @@
 
 #include <gtest/gtest.h>
 
+#include "archive/sha256.h"
+#include "archive/xxh3.h"
+#include "distribute/agent_protocol.h"
+#include "distribute/remote_agent.h"
 #include "distribute/remote_commands.h"
+#include "fake_transport.h"
 #include "scratch.h"
 #include "transport/local_transport.h"
 
 namespace pdx {
 namespace {
 
-ListingRecord sized(std::string_view name, std::uint64_t size) {
-  return {ListingRecord::Kind::size, name, size, {}};
+using namespace std::string_literals;
+using test::FakeExec;
+using test::FakeHost;
+using test::FakeTransport;
+
+std::string xxh3_of(const std::string& data) {
+  return hex(strong_hash(data.data(), data.size()));
 }
-ListingRecord hashed(std::string_view name, std::string_view sha) {
-  return {ListingRecord::Kind::hash, name, 0, sha};
+std::string sha256_of(const std::string& data) {
+  Sha256 h;
+  h.update(data.data(), data.size());
+  return h.hex_digest();
 }
 
-Reference reference(bool hashes) {
-  Reference ref;
-  ref.has_hashes = hashes;
-  ref.files = {{"a", 1, std::string(64, '1')},
-               {"b", 2, std::string(64, '2')},
-               {"c", 3, std::string(64, '3')}};
-  for (std::size_t i = 0; i < ref.files.size(); ++i) ref.index.emplace(ref.files[i].name, i);
-  ref.file_count = 3;
-  ref.bytes = 6;
-  return ref;
+FakeExec replying(std::string out, int status = 0, std::string err = "") {
+  FakeExec e;
+  e.out = std::move(out);
+  e.exit_status = status;
+  e.err = std::move(err);
+  return e;
 }
 
-TEST(HostTally, MatchesTheReference) {
-  Reference ref = reference(false);
-  HostTally tally(&ref);
-  for (auto r : {sized("c", 3), sized("a", 1), sized("b", 2)}) tally.add(r);
-  HostOutcome o = tally.outcome();
-  EXPECT_EQ(o.status, 0);
-  EXPECT_EQ(o.what, "match: 3 files, 6 B");
+// What `pdx agent --list=DIR --under=. [--checksum]` replies for a directory holding `files`
+// (name, contents), hashed when `hashed`.
+FakeExec agent_listing(const std::vector<std::pair<std::string, std::string>>& files, bool hashed) {
+  std::string out = encode_frame(FrameType::entry, encode(Entry{"", EntryKind::directory}));
+  for (const auto& [name, data] : files)
+    out += encode_frame(FrameType::entry, encode(Entry{name, EntryKind::file, 0644, data.size(), 0,
+                                                       hashed ? xxh3_of(data) : ""}));
+  return replying(out + encode_frame(FrameType::summary, encode(Summary{})));
 }
 
-TEST(HostTally, SaysWhatIsMissingExtraAndChanged) {
-  Reference ref = reference(false);
-  HostTally tally(&ref);
-  for (auto r : {sized("a", 9), sized("x\n", 1)}) tally.add(r);
-  HostOutcome o = tally.outcome();
-  EXPECT_EQ(o.status, 1);
-  EXPECT_EQ(o.what, "differs: 2 missing (b, c), 1 extra (x\\n), 1 changed (a)");
-  EXPECT_EQ(o.figures.object(),
-            "{\"files\":2,\"bytes\":10,\"result\":\"differs\",\"missing\":2,"
-            "\"missing_names\":[\"b\",\"c\"],\"extra\":1,\"extra_names\":[\"x\\n\"],"
-            "\"changed\":1,\"changed_names\":[\"a\"]}");
+std::vector<Host> hosts(std::size_t n) {
+  std::vector<Host> all(n);
+  for (std::size_t i = 0; i < n; ++i) all[i].name = "h" + std::to_string(i);
+  return all;
 }
 
-TEST(HostTally, ShowsTheFirstFewNames) {
-  Reference ref = reference(false);
-  HostTally tally(&ref);
-  for (auto name : {"e", "f", "g", "h"}) tally.add(sized(name, 0));
-  EXPECT_EQ(tally.outcome().what, "differs: 3 missing (a, b, c), 4 extra (e, f, g, ...)");
+// What each command was: the agent's listing, its upload, or the POSIX listing.
+std::vector<std::string> steps(const std::vector<std::string>& commands) {
+  std::vector<std::string> names;
+  for (const auto& c : commands)
+    names.push_back(c.find(" agent ") != std::string::npos ? "agent"
+                    : c.starts_with("d=")                  ? "upload"
+                    : c.starts_with("cd ")                 ? "posix"
+                                                           : c);
+  return names;
 }
 
-TEST(HostTally, HashChangedAtTheSameSize) {
-  Reference ref = reference(true);
-  HostTally tally(&ref);
-  for (auto r : {sized("a", 1), sized("b", 2), sized("c", 3)}) tally.add(r);
-  std::string other(64, 'f');
-  tally.add(hashed("a", ref.files[0].sha256));
-  tally.add(hashed("b", other));
-  tally.add(hashed("c", ref.files[2].sha256));
-  EXPECT_EQ(tally.outcome().what, "differs: 1 changed (b)");
-}
-
-TEST(HostTally, ManifestComparesCounts) {
-  Reference ref;
-  ref.has_names = false;
-  ref.file_count = 2;
-  ref.bytes = 3;
-  HostTally same(&ref), fewer(&ref);
-  for (auto r : {sized("a", 1), sized("b", 2)}) same.add(r);
-  fewer.add(sized("a", 1));
-  EXPECT_EQ(same.outcome().what, "match: 2 files, 3 B");
-  EXPECT_EQ(same.outcome().figures.object(), "{\"files\":2,\"bytes\":3,\"result\":\"match\"}");
-  EXPECT_EQ(fewer.outcome().what, "differs: 1 file, 1 B; the manifest says 2 files, 3 B");
-}
-
-TEST(HostTally, WithoutReferenceTheDigestIgnoresOrder) {
-  HostTally one(nullptr), two(nullptr), other(nullptr);
-  for (auto r : {sized("a", 1), sized("b", 2)}) one.add(r);
-  for (auto r : {sized("b", 2), sized("a", 1)}) two.add(r);
-  for (auto r : {sized("a", 2), sized("b", 1)}) other.add(r);
-  EXPECT_EQ(one.outcome().what, two.outcome().what);
-  EXPECT_NE(one.outcome().what, other.outcome().what);
-  EXPECT_TRUE(one.outcome().what.starts_with("2 files, 3 B, listing "));
-}
-
-// Hosts through -R exec, each printing its listing.
-std::vector<HostOutcome> verify_printing(const std::vector<std::string>& listings,
-                                         const Reference* ref) {
-  auto transport = make_local_transport();
-  std::vector<Job> jobs;
-  for (std::size_t i = 0; i < listings.size(); ++i) {
-    Job job;
-    job.label = "h" + std::to_string(i);
-    job.index = i;
-    job.command = listings[i];
-    jobs.push_back(job);
+class VerifyHosts : public ::testing::Test {
+ protected:
+  VerifyHosts() {
+    test::write_file(dir_ / "ref/a", "1");
+    test::write_file(dir_ / "ref/b c", "22");
+    options.remote_dir = "/d";
+    options.agent = "/opt/pdx";
+    options.fanout = 4;
   }
-  return verify(*transport, jobs, {"/d", ref, 4});
+  Reference reference(bool hash) {
+    auto made = local_reference(dir_ / "ref", hash);
+    EXPECT_TRUE(made) << made.error();
+    return std::move(*made);
+  }
+  // The POSIX listing of the same files: sizes, then with `hashed` their SHA-256s.
+  static FakeExec posix_listing(bool hashed) {
+    std::string out = "s 1 a\0s 2 b c\0"s;
+    if (hashed) out += sha256_of("1") + "  ./a\0"s + sha256_of("22") + "  ./b c\0"s;
+    return replying(out);
+  }
+
+  test::TempDir dir_;
+  VerifyOptions options;
+  const std::vector<std::pair<std::string, std::string>> files_ = {{"a", "1"}, {"b c", "22"}};
+};
+
+TEST_F(VerifyHosts, ThroughTheAgentOnOneSessionEach) {
+  Reference ref = reference(true);
+  options.reference = &ref;
+  options.hash = true;
+  FakeTransport transport([&](const Job& job) {
+    if (job.index == 1)
+      return FakeHost{{}, {}, {}, {agent_listing({{"a", "1"}, {"b c", "X!"}}, true)}};
+    if (job.index == 2) return FakeHost{{}, {}, {}, {agent_listing({{"a", "1"}}, true)}};
+    return FakeHost{{}, {}, {}, {agent_listing(files_, true)}};
+  });
+  auto outcomes = verify(transport, hosts(3), {}, options).hosts;
+  EXPECT_EQ(outcomes[0].what, "match: 2 files, 3 B");
+  EXPECT_EQ(outcomes[1].what, "differs: 1 changed (b c)");
+  EXPECT_EQ(outcomes[2].what, "differs: 1 missing (b c)");
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(transport.opens(i), 1u);
+    EXPECT_EQ(steps(transport.commands(i)), std::vector<std::string>{"agent"});
+    EXPECT_NE(transport.commands(i)[0].find("--under=. --checksum"), std::string::npos)
+        << transport.commands(i)[0];
+  }
 }
 
-TEST(Verify, OddHostStandsOutWithoutReference) {
-  std::string same = "printf 's 1 a\\0s 2 b\\0'";
-  auto outcomes = verify_printing({same, same, "printf 's 1 a\\0'", same}, nullptr);
+TEST_F(VerifyHosts, WhereTheAgentCannotRunThroughTheHostsTools) {
+  Reference ref = reference(true);
+  options.reference = &ref;
+  options.hash = true;
+  FakeTransport transport([&](const Job& job) {
+    if (job.index == 0) return FakeHost{{}, {}, {}, {agent_listing(files_, true)}};
+    // Another architecture: the reference's SHA-256s are hashed here for it, then compared.
+    return FakeHost{
+        {},
+        {},
+        {},
+        {replying("", 126, "sh: 1: /opt/pdx: Exec format error\n"), posix_listing(true)}};
+  });
+  VerifyReport report = verify(transport, hosts(3), {}, options);
+  const auto& outcomes = report.hosts;
+  const std::string& err = report.warning;
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(outcomes[i].what, "match: 2 files, 3 B") << i;
+  EXPECT_EQ(steps(transport.commands(1)), (std::vector<std::string>{"agent", "posix"}));
+  EXPECT_EQ(transport.opens(1), 1u);
+  EXPECT_EQ(err,
+            "pdx: warning: h[1-2]: the agent cannot run there (sh: 1: /opt/pdx: Exec format "
+            "error); verifying with the host's find and sha256sum (slower)\n");
+  EXPECT_EQ(ref.files[0].sha256, sha256_of("1"));
+  EXPECT_EQ(ref.files[0].xxh3, xxh3_of("1"));
+}
+
+TEST_F(VerifyHosts, NoAgentGoesThroughTheHostsToolsOnly) {
+  Reference ref = reference(true);
+  options.reference = &ref;
+  options.hash = true;
+  options.no_agent = true;
+  FakeTransport transport([&](const Job&) { return FakeHost{{}, {}, {}, {posix_listing(true)}}; });
+  VerifyReport report = verify(transport, hosts(2), {}, options);
+  const auto& outcomes = report.hosts;
+  const std::string& err = report.warning;
+  EXPECT_EQ(outcomes[0].what, "match: 2 files, 3 B");
+  EXPECT_EQ(steps(transport.commands(0)), std::vector<std::string>{"posix"});
+  EXPECT_EQ(err,
+            "pdx: warning: h[0-1]: the agent cannot run there (--no-agent); verifying with the "
+            "host's find and sha256sum (slower)\n");
+  EXPECT_EQ(ref.files[0].xxh3, "");  // no agent: only SHA-256 is needed
+}
+
+TEST_F(VerifyHosts, TheAgentIsDeployedWhereMissing) {
+  options.agent = "";  // self-deploy: this test binary stands for pdx
+  FakeTransport transport([&](const Job&) {
+    return FakeHost{
+        {}, {}, {}, {replying("", kAgentMissing), FakeExec{}, agent_listing(files_, false)}};
+  });
+  auto outcomes = verify(transport, hosts(1), {}, options).hosts;
+  EXPECT_EQ(steps(transport.commands(0)), (std::vector<std::string>{"agent", "upload", "agent"}));
+  EXPECT_TRUE(outcomes[0].what.starts_with("2 files, 3 B, listing ")) << outcomes[0].what;
+}
+
+TEST_F(VerifyHosts, AMalformedListingIsAnErrorForThatHostOnly) {
+  Reference ref = reference(false);
+  options.reference = &ref;
+  std::string dir_missing = encode_frame(FrameType::entry, encode(Entry{"", EntryKind::missing})) +
+                            encode_frame(FrameType::summary, encode(Summary{}));
+  std::string unsafe = encode_frame(FrameType::entry, encode(Entry{"", EntryKind::directory})) +
+                       encode_frame(FrameType::entry, encode(Entry{"../x", EntryKind::file}));
+  std::string cut = agent_listing(files_, false).out;
+  cut.resize(cut.size() - 3);
+  std::vector<FakeExec> replies = {replying("\x01garbage"),
+                                   replying(unsafe),
+                                   replying(cut),
+                                   replying(dir_missing),
+                                   replying("", 1, "pdx: error: /d: Permission denied\n"),
+                                   agent_listing(files_, false)};
+  FakeTransport transport([&](const Job& job) {
+    return FakeHost{{}, {}, {}, {replies[job.index]}};
+  });
+  auto outcomes = verify(transport, hosts(replies.size()), {}, options).hosts;
+  EXPECT_EQ(outcomes[0].what, "malformed listing from the agent (bad frame type 1)");
+  EXPECT_TRUE(outcomes[1].what.starts_with("malformed listing from the agent (unsafe name"))
+      << outcomes[1].what;
+  EXPECT_EQ(outcomes[2].what, "malformed listing from the agent (cut short)");
+  EXPECT_EQ(outcomes[3].what, "/d: no such directory");
+  EXPECT_EQ(outcomes[4].what, "agent failed: /d: Permission denied");
+  EXPECT_EQ(outcomes[5].what, "match: 2 files, 3 B");
+  for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(outcomes[i].status, 1) << i;
+}
+
+TEST_F(VerifyHosts, OddHostStandsOutWithoutReferenceAmongHashesOfItsKind) {
+  options.hash = true;
+  FakeTransport transport([&](const Job& job) {
+    if (job.index == 2) return FakeHost{{}, {}, {}, {agent_listing({{"a", "1"}}, true)}};
+    if (job.index == 4)  // the same files, hashed with SHA-256 by the host's tools
+      return FakeHost{{}, {}, {}, {replying("", 127), posix_listing(true)}};
+    return FakeHost{{}, {}, {}, {agent_listing(files_, true)}};
+  });
+  auto outcomes = verify(transport, hosts(5), {}, options).hosts;
   EXPECT_EQ(outcomes[0].status, 0);
   EXPECT_EQ(outcomes[2].status, 1);
   EXPECT_EQ(outcomes[0].what, outcomes[3].what);
   EXPECT_NE(outcomes[0].what, outcomes[2].what);
-  std::string json = outcome_json({"a", "b", "c", "d"}, outcomes);
+  EXPECT_EQ(outcomes[4].status, 0);  // the only one of its kind
+  std::string json = outcome_json({"a", "b", "c", "d", "e"}, outcomes);
   EXPECT_NE(json.find("\"host\":\"a\",\"status\":0,\"files\":2,\"bytes\":3,\"listing\":"),
             std::string::npos)
       << json;
-  EXPECT_NE(json.find("\"result\":\"match\",\"error\":null}\n{\"host\":\"b\""), std::string::npos);
   EXPECT_NE(json.find("\"host\":\"c\",\"status\":1,\"files\":1"), std::string::npos);
   EXPECT_NE(json.find("\"result\":\"differs\",\"error\":null}\n{\"host\":\"d\""),
             std::string::npos);
 }
 
-TEST(Verify, FailuresOfTheListingAreNamed) {
-  Reference ref = reference(false);
-  auto outcomes =
-      verify_printing({"exit 3", "printf 's x a\\0'", "echo 'find: d: denied' >&2; exit 1",
-                       "printf 's 1 a\\0s 2 b\\0s 3 c\\0'"},
-                      &ref);
-  EXPECT_EQ(outcomes[0].what, "/d: no such directory");
-  EXPECT_EQ(outcomes[0].error, "/d: no such directory");
-  EXPECT_EQ(outcomes[0].status, 1);
-  EXPECT_NE(outcomes[1].what.find("malformed listing"), std::string::npos);
-  EXPECT_EQ(outcomes[2].what, "find: d: denied");
-  EXPECT_EQ(outcomes[3].what, "match: 3 files, 6 B");
+TEST_F(VerifyHosts, UnreachableHostsAreSaidSo) {
+  FakeTransport transport([&](const Job& job) {
+    FakeHost host{{}, {}, {}, {agent_listing(files_, false)}};
+    if (job.index == 0) {
+      host.open_failure = Failure::connect;
+      host.open_error = "Connection refused";
+    }
+    return host;
+  });
+  auto outcomes = verify(transport, hosts(2), {}, options).hosts;
+  EXPECT_EQ(outcomes[0].status, 255);
+  EXPECT_EQ(outcomes[1].status, 0);
 }
 
-TEST(Verify, TheRealCommandListsAndHashes) {
-  test::TempDir dir;
-  test::write_file(dir / "d/x y", "hello");
-  test::write_file(dir / "d/sub/-z", "");
-  auto ref = local_reference(dir / "d", true);
+// The real POSIX command, through -R exec.
+std::vector<HostOutcome> verify_here(VerifyOptions options) {
+  auto transport = make_local_transport();
+  options.no_agent = true;
+  return verify(*transport, hosts(1), {}, options).hosts;
+}
+
+TEST_F(VerifyHosts, TheRealCommandListsAndHashes) {
+  for (const char* tree : {"d", "r"}) {  // on the host, and here
+    test::write_file(dir_ / (tree + std::string("/x y")), "hello");
+    test::write_file(dir_ / (tree + std::string("/sub/-z")), "");
+  }
+  auto ref = local_reference(dir_ / "r", true);
   ASSERT_TRUE(ref);
-  auto outcomes = verify_printing({verify_command(dir / "d", true)}, &*ref);
-  EXPECT_EQ(outcomes[0].what, "match: 2 files, 5 B");
-  test::write_file(dir / "d/x y", "jello");
-  outcomes = verify_printing({verify_command(dir / "d", true)}, &*ref);
-  EXPECT_EQ(outcomes[0].what, "differs: 1 changed (x y)");
+  options.remote_dir = dir_ / "d";
+  options.reference = &*ref;
+  options.hash = true;
+  EXPECT_EQ(verify_here(options)[0].what, "match: 2 files, 5 B");
+  test::write_file(dir_ / "d/x y", "jello");
+  EXPECT_EQ(verify_here(options)[0].what, "differs: 1 changed (x y)");
+  options.remote_dir = dir_ / "none";
+  EXPECT_EQ(verify_here(options)[0].what, printable(dir_ / "none") + ": no such directory");
 }
 
-TEST(Verify, ParallelHashBatchesDoNotInterleave) {
-  test::TempDir dir;
+TEST_F(VerifyHosts, ParallelHashBatchesDoNotInterleave) {
   std::string long_name(200, 'n');
   for (int i = 0; i < 2000; ++i)
-    test::write_file(dir / ("d/" + std::to_string(i % 10) + "/" + long_name + std::to_string(i)),
+    test::write_file(dir_ / ("d/" + std::to_string(i % 10) + "/" + long_name + std::to_string(i)),
                      "x");
-  auto ref = local_reference(dir / "d", true);
+  auto ref = local_reference(dir_ / "d", true);
   ASSERT_TRUE(ref);
-  auto outcomes = verify_printing({verify_command(dir / "d", true)}, &*ref);
-  EXPECT_EQ(outcomes[0].what, "match: 2000 files, 2.0 KiB");
+  options.remote_dir = dir_ / "d";
+  options.reference = &*ref;
+  options.hash = true;
+  EXPECT_EQ(verify_here(options)[0].what, "match: 2000 files, 2.0 KiB");
 }
 
 }  // namespace
