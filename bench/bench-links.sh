@@ -3,7 +3,8 @@
 # link BENCH_RATE each way, this machine's one link too): 25 MB (BENCH_SIZE_MB) to 4, 8 and 16
 # hosts (BENCH_HOSTS) with pdx push, pdx push --relay and clush --copy, against one scp of the
 # same file. Over a star every copy crosses this machine's link, so N hosts take about N times one
-# copy; a relay (host to host, a chain) sends it once from here. Wall time and the tools' CPU.
+# copy; a relay (host to host, a chain; from 16 hosts on a tree of fan-out 4 too) sends it once
+# from here. Wall time and the tools' CPU.
 #
 #   bench/bench-links.sh [-p PDX] [-c CLUSTER_DIR]
 # BENCH_RUNS: runs of each, the fastest shown (the machine's other load only slows a run down).
@@ -51,6 +52,7 @@ for n in $sizes; do
   hosts=$(head -n "$n" "$CLUSTER/hostfile" | paste -sd,)
   run "pdx-$n" "$hosts" "$PDX" -F "$config" -w "$hosts" -f "$n" push "$work/data" bench-links-pdx/
   run "relay-$n" "$hosts" "$PDX" -F "$config" -w "$hosts" -f "$n" push --relay "$work/data" bench-links-relay/
+  (( n >= 16 )) && run "tree4-$n" "$hosts" "$PDX" -F "$config" -w "$hosts" -f "$n" push --relay=tree:4 "$work/data" bench-links-relay/
   run "clush-$n" "$hosts" clush -f "$n" -w "$hosts" -o "-F $config" --copy "$work/data" --dest bench-links-clush-file
 done
 

@@ -10,6 +10,7 @@
 #include "distribute/progress_meter.h"
 #include "distribute/push.h"
 #include "distribute/push_report.h"
+#include "distribute/relay_frames.h"
 
 namespace pdx {
 
@@ -30,6 +31,16 @@ Result<std::pair<std::uint16_t, std::uint16_t>> parse_port_range(const std::stri
   std::uint16_t high = dash == std::string_view::npos ? low : TRY(number(t.substr(dash + 1)));
   if (high < low) return Error{"the range ends before it starts"};
   return std::pair{low, high};
+}
+
+// --relay's value: "chain" (the flag alone) or "tree:K", K in 2..kMaxRelayFanout; the fan-out.
+Result<std::size_t> parse_relay_shape(const std::string& text) {
+  if (text == "chain") return std::size_t(1);
+  std::string_view k = std::string_view(text).substr(text.starts_with("tree:") ? 5 : text.size());
+  if (!k.empty() && k.size() <= 2 && k.find_first_not_of("0123456789") == std::string_view::npos)
+    if (std::size_t n = std::stoul(std::string(k)); n >= 2 && n <= kMaxRelayFanout) return n;
+  return Error{"'" + text + "' is neither chain nor tree:K with K in 2-" +
+               std::to_string(kMaxRelayFanout)};
 }
 
 }  // namespace
@@ -58,8 +69,10 @@ int cmd_push(int argc, char** argv) {
       ->needs(extract);
   AgentOptions agent;
   add_agent_options(app, agent, "Push with the hosts' sh and tar");
-  app.add_flag("--relay", push_options.relay,
-               "Send host to host (a chain over TCP between the agents) instead of from here");
+  std::string relay;
+  app.add_flag("--relay{chain}", relay,
+               "Send host to host over TCP between the agents instead of from here: a chain, or "
+               "with --relay=tree:K a tree of fan-out K (2-16)");
   app.add_option("--relay-bind", push_options.relay_options.bind,
                  "With --relay: the address the agents listen on (default: the one ssh reached)");
   std::string ports;
@@ -79,6 +92,12 @@ int cmd_push(int argc, char** argv) {
     auto read = read_manifest(manifest);
     if (!read) throw UsageError(read.error());
     push_options.manifest = std::move(*read);
+  }
+  if (!relay.empty()) {
+    auto fanout = parse_relay_shape(relay);
+    if (!fanout) throw UsageError("--relay: " + fanout.error());
+    push_options.relay = true;
+    push_options.relay_options.fanout = *fanout;
   }
   if (!ports.empty()) {
     auto range = parse_port_range(ports);

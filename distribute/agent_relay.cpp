@@ -45,7 +45,7 @@ std::string own_address() {
 }
 
 // The upstream link, accepted on a thread of its own while this host links downstream (the
-// chain links up from its tail: each host's connect waits for the next one's accept). Shared,
+// relay links up from its leaves: each host's connects wait for its children's accepts). Shared,
 // so that a host whose relay is called off can leave without waiting for it.
 struct Upstream {
   std::mutex mutex;
@@ -78,30 +78,38 @@ class Source {
   std::optional<RelayLink> link_;
 };
 
-// The stream from `source` to this host's receive (`local`, a pipe) and to the next host, each
-// on a thread of its own through a RelayQueue: a host forwards while it receives and while it
-// writes. A local reader that stops (its receive failed) does not stop the forwarding; a next
-// host that breaks off does not stop the local writing; with neither left the stream is still
-// read to its end, so that upstream is not held up.
+// The stream from `source` to this host's receive (`local`, a pipe) and to each host it
+// forwards to, each on a thread of its own through a RelayQueue: a host forwards while it
+// receives and while it writes. A local reader that stops (its receive failed) does not stop
+// the forwarding; a host that breaks off does not stop the others nor the local writing; with
+// none left the stream is still read to its end, so that upstream is not held up.
 class Tee {
  public:
-  enum Reader : std::size_t { kLocal, kNext };
+  static constexpr std::size_t kLocal = 0;  // the reader of the receive; then one per link
 
-  Tee(Source& source, int local, std::optional<RelayLink>& next)
-      : source_(source), local_(local), next_(next) {
-    if (!next_) queue_.leave(kNext);
-  }
+  Tee(Source& source, int local, std::vector<RelayLink>& next)
+      : source_(source),
+        local_(local),
+        next_(next),
+        errors_(next.size()),
+        queue_(1 + next.size()) {}
 
-  // On a thread that blocks Ctrl-C: the two it starts inherit that.
+  // On a thread that blocks Ctrl-C: the ones it starts inherit that.
   void run() {
-    std::thread forwarding([this] { forward(); });
-    std::thread writing([this] { write_local(); });
+    std::vector<std::thread> readers;
+    for (std::size_t i = 0; i < next_.size(); ++i) readers.emplace_back([this, i] { forward(i); });
+    readers.emplace_back([this] { write_local(); });
     read_source();
-    forwarding.join();
-    writing.join();
+    for (auto& t : readers) t.join();
+  }
+  // What broke off downstream, one line ("" when every link went on).
+  std::string next_error() const {
+    std::string all;
+    for (const auto& e : errors_)
+      if (!e.empty()) all += (all.empty() ? "" : "; ") + e;
+    return all;
   }
   std::string source_error;  // the stream did not come whole: the host cannot be complete
-  std::string next_error;    // the next host broke off
 
  private:
   void read_source() {
@@ -115,17 +123,16 @@ class Tee {
       queue_.put(std::move(*chunk));  // false: nobody takes it, drained
     }
   }
-  void forward() {
-    if (!next_) return;
+  void forward(std::size_t i) {
     RelayQueue::End how;
-    while (auto chunk = queue_.take(kNext, how))
-      if (auto sent = next_->send(*chunk); !sent) {
-        next_error = sent.error();
-        next_.reset();
-        return queue_.leave(kNext);
+    while (auto chunk = queue_.take(1 + i, how))
+      if (auto sent = next_[i].send(*chunk); !sent) {
+        errors_[i] = sent.error();
+        next_[i].close();
+        return queue_.leave(1 + i);
       }
     if (how == RelayQueue::End::whole)
-      if (auto ended = next_->finish(); !ended) next_error = ended.error();
+      if (auto ended = next_[i].finish(); !ended) errors_[i] = ended.error();
     // broken: the next host sees its link close (when `next` goes), never a clean end
   }
   void write_local() {
@@ -140,8 +147,9 @@ class Tee {
 
   Source& source_;
   int local_;
-  std::optional<RelayLink>& next_;
-  RelayQueue queue_{2};
+  std::vector<RelayLink>& next_;
+  std::vector<std::string> errors_;  // by link
+  RelayQueue queue_;
 };
 
 }  // namespace
@@ -169,16 +177,16 @@ Result<Summary> agent_relay(const std::string& dest, int in, int out) {
   TRY(send(out, FrameType::relay_listening, encode(listening)));
 
   Frame next_frame = TRY(read_frame(in, FrameType::relay_next));
-  RelayPeer next_peer = TRY(decode_relay_peer(next_frame.payload));
-  std::optional<RelayLink> next;
+  RelayNext next_peers = TRY(decode_relay_next(next_frame.payload));
+  std::vector<RelayLink> next;
   RelayStatus linked;
-  if (!next_peer.address.empty()) {
-    auto link = RelayLink::connect(next_peer.address, next_peer.port, setup.secret,
-                                   Clock::now() + kLinkTime);
-    if (link)
-      next.emplace(std::move(*link));
-    else
+  for (const RelayPeer& peer : next_peers.peers) {
+    auto link = RelayLink::connect(peer.address, peer.port, setup.secret, Clock::now() + kLinkTime);
+    if (!link) {
       linked.error = link.error();
+      break;
+    }
+    next.push_back(std::move(*link));
   }
   TRY(send(out, FrameType::relay_linked, encode(linked)));
   auto go = read_frame(in, FrameType::relay_go);
@@ -220,7 +228,7 @@ Result<Summary> agent_relay(const std::string& dest, int in, int out) {
   auto received = agent_receive(dest, local_in.get(), out);
   local_in.reset();  // a receive that stopped early no longer holds the forwarding up
   teeing->join();
-  TRY(send(out, FrameType::relay_end, encode(RelayStatus{tee.next_error})));
+  TRY(send(out, FrameType::relay_end, encode(RelayStatus{tee.next_error()})));
   if (!received && !tee.source_error.empty()) return Error{tee.source_error};
   return received;
 }

@@ -1,10 +1,11 @@
 #pragma once
-// `pdx agent --relay=DEST`: one host of a `pdx push --relay` chain. Set up over stdin and stdout
-// (distribute/relay_frames.h), it takes the push's stream from upstream (the head: its stdin;
-// the others: the previous host, over an authenticated link, distribute/relay_link.h), writes it
-// under DEST as `pdx agent --receive` does, and forwards every chunk as it comes to the next
-// host. The receive's replies go to stdout, so that pdx hears from every host over its own ssh
-// session whatever happens to the links.
+// `pdx agent --relay=DEST`: one host of a `pdx push --relay` chain or tree. Set up over stdin
+// and stdout (distribute/relay_frames.h), it takes the push's stream from upstream (the head:
+// its stdin; the others: their parent, over an authenticated link, distribute/relay_link.h),
+// writes it under DEST as `pdx agent --receive` does, and forwards every chunk as it comes to
+// the hosts after it (in a chain the next one, in a tree each of its children). The receive's
+// replies go to stdout, so that pdx hears from every host over its own ssh session whatever
+// happens to the links.
 #include <string>
 
 #include "base/result.h"

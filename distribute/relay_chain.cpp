@@ -5,6 +5,22 @@
 
 namespace pdx {
 
+std::pair<std::size_t, std::size_t> relay_children(std::size_t k, std::size_t n,
+                                                   std::size_t fanout) {
+  std::size_t first = std::min(n, fanout * k + 1);
+  return {first, std::min(n, first + fanout)};
+}
+
+std::size_t relay_parent(std::size_t k, std::size_t fanout) {
+  return (k - 1) / fanout;
+}
+
+std::size_t relay_depth(std::size_t n, std::size_t fanout) {
+  std::size_t depth = 0;
+  for (std::size_t k = n > 0 ? n - 1 : 0; k > 0; k = relay_parent(k, fanout)) ++depth;
+  return depth;
+}
+
 Chain::Chain(std::vector<std::string> labels, std::string secret, RelayOptions options, int stream,
              Broadcast::Options head)
     : labels_(std::move(labels)),
@@ -40,12 +56,14 @@ void Chain::ended(std::size_t k, const std::string& why) {
   });
 }
 
-Chain::Step Chain::next_peer(std::size_t k, RelayPeer& peer) {
+Chain::Step Chain::next_peers(std::size_t k, RelayNext& next) {
   std::lock_guard lock(mutex_);
   if (off_) return Step::off;
-  if (k + 1 == hosts_.size()) return Step::ready;  // the last: none
-  if (!hosts_[k + 1].listening) return Step::wait;
-  peer = hosts_[k + 1].peer;
+  auto [first, last] = relay_children(k, hosts_.size(), options_.fanout);
+  for (std::size_t c = first; c < last; ++c)
+    if (!hosts_[c].listening) return Step::wait;
+  next.peers.clear();
+  for (std::size_t c = first; c < last; ++c) next.peers.push_back(hosts_[c].peer);
   return Step::ready;
 }
 
@@ -99,10 +117,10 @@ InputPiece ChainInput::next() {
       return {InputPiece::State::data, std::string_view(pending_).substr(taken_), {}};
     switch (phase_) {
       case Phase::next: {
-        RelayPeer peer;
-        auto step = chain_.next_peer(k_, peer);
+        RelayNext next;
+        auto step = chain_.next_peers(k_, next);
         if (step != Chain::Step::ready) return waiting(step);
-        refill(encode_frame(FrameType::relay_next, encode(peer)), Phase::go);
+        refill(encode_frame(FrameType::relay_next, encode(next)), Phase::go);
         continue;
       }
       case Phase::go: {

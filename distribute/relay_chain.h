@@ -1,12 +1,14 @@
 #pragma once
 // pdx's side of a relay (`pdx push --relay`): the hosts of one group of a wave run
 // `pdx agent --relay=DEST` all at once, each on its own session (distribute/push.cpp), as a
-// chain in their order. pdx hands each its setup over its session (the run's secret, made
-// here), tells each where the next one listens, and once every link is up streams the group's
-// frames to the head only; each host writes them and forwards them to the next
-// (distribute/agent_relay.h). Every host still replies to pdx over its own session, so each is
-// reported as in a star push. A chain that cannot link up (a host unreachable, a firewall
-// between two hosts) is called off before anything is sent: the caller then sends from here.
+// chain in their order, or as a tree of fan-out K (`--relay=tree:K`) in breadth-first order:
+// host k forwards to hosts K*k+1 .. K*k+K (a chain is the tree of fan-out 1). pdx hands each
+// its setup over its session (the run's secret, made here), tells each where the hosts it
+// forwards to listen, and once every link is up streams the group's frames to the head only;
+// each host writes them and forwards them to its children (distribute/agent_relay.h). Every host
+// still replies to pdx over its own session, so each is reported as in a star push. A chain that
+// cannot link up (a host unreachable, a firewall between two hosts) is called off before anything
+// is sent: the caller then sends from here.
 //
 //   Chain        what the hosts have said so far, and what follows (shared by the chain's hosts)
 //   ChainInput   host k's stdin for its --relay command
@@ -17,6 +19,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "distribute/agent_protocol.h"
@@ -30,15 +33,25 @@ namespace pdx {
 struct RelayOptions {
   std::string bind;                 // where the agents listen; "": the address ssh reached
   std::uint16_t low = 0, high = 0;  // their ports; 0, 0: any
+  std::size_t fanout = 1;           // hosts each forwards to: 1 a chain, 2..16 a tree
 };
+
+/// The relay's shape over `n` hosts, breadth-first: the hosts k forwards to, [first, last)
+/// (empty for a leaf), and the one it takes the stream from (k > 0).
+std::pair<std::size_t, std::size_t> relay_children(std::size_t k, std::size_t n,
+                                                   std::size_t fanout);
+std::size_t relay_parent(std::size_t k, std::size_t fanout);
+/// Links from the head to the farthest host: n - 1 for a chain, about log_fanout(n) for a tree.
+std::size_t relay_depth(std::size_t n, std::size_t fanout);
 
 struct RelayedHost {
   ReplySink::Reply reply;     // its replies (the receive's frames), relay frames taken out
   std::string error;          // the relay's own failure for it: a malformed frame, ...
-  std::string forward_error;  // its link to the next host broke off (that host says why)
+  std::string forward_error;  // a link to a host it forwards to broke off (that host says why)
 };
 
-/// The chain of `labels` (in order). Thread-safe: called from the hosts' strands.
+/// The relay of `labels` (in order, shaped by options.fanout). Thread-safe: called from the
+/// hosts' strands.
 class Chain {
  public:
   /// `stream`: the group's FrameStream, read by the head from the moment the chain is linked
@@ -58,8 +71,8 @@ class Chain {
 
   // ---- from the inputs ----
   enum class Step { wait, ready, off };
-  /// relay_next for host k, once the next host has said where it listens.
-  Step next_peer(std::size_t k, RelayPeer& peer);
+  /// relay_next for host k, once every host it forwards to has said where it listens.
+  Step next_peers(std::size_t k, RelayNext& next);
   Step go();
   /// `wake` once, at the next change of what next_peer() and go() say.
   void on_change(std::size_t k, std::function<void()> wake);
@@ -94,7 +107,7 @@ class Chain {
   std::shared_ptr<Broadcast> broadcast_;
 };
 
-/// Host k's stdin: its setup, the next host's address, go, and for the head the stream. The end
+/// Host k's stdin: its setup, its children's addresses, go, and for the head the stream. The end
 /// of input instead, as soon as the chain is called off.
 class ChainInput final : public InputSource {
  public:

@@ -34,6 +34,11 @@ std::uint16_t port(PayloadReader& r) {
   return std::uint16_t(v);
 }
 
+RelayPeer peer(PayloadReader& r) {
+  std::string address = r.str(kMaxAddress);
+  return RelayPeer{std::move(address), port(r)};
+}
+
 bool flag(PayloadReader& r) {
   std::uint8_t v = r.u8();
   if (v > 1) r.bad();
@@ -48,6 +53,13 @@ std::string encode(const RelaySetup& m) {
 
 std::string encode(const RelayPeer& m) {
   return PayloadWriter().str(m.address).u32(m.port).take();
+}
+
+std::string encode(const RelayNext& m) {
+  PayloadWriter w;
+  w.u32(std::uint32_t(m.peers.size()));
+  for (const auto& p : m.peers) w.str(p.address).u32(p.port);
+  return w.take();
 }
 
 std::string encode(const RelayStatus& m) {
@@ -68,8 +80,16 @@ Result<RelaySetup> decode_relay_setup(std::string_view payload) {
 }
 
 Result<RelayPeer> decode_relay_peer(std::string_view payload) {
-  return decode_fields<RelayPeer>(payload, "relay peer", [](PayloadReader& r) {
-    return RelayPeer{r.str(kMaxAddress), port(r)};
+  return decode_fields<RelayPeer>(payload, "relay peer", [](PayloadReader& r) { return peer(r); });
+}
+
+Result<RelayNext> decode_relay_next(std::string_view payload) {
+  return decode_fields<RelayNext>(payload, "relay next", [](PayloadReader& r) {
+    RelayNext m;
+    std::uint32_t count = r.u32();
+    if (count > kMaxRelayFanout) r.bad();
+    for (std::uint32_t i = 0; i < count && r.ok(); ++i) m.peers.push_back(peer(r));
+    return m;
   });
 }
 

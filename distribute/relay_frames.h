@@ -5,8 +5,9 @@
 //
 //   pdx -> agent   relay_setup      the run's secret, head or not, where to listen
 //   agent -> pdx   relay_listening  the address and port it listens on (the head: none)
-//   pdx -> agent   relay_next       the next host's, or none for the last
-//   agent -> pdx   relay_linked     its link to the next host is up, or why not
+//   pdx -> agent   relay_next       where the hosts it forwards to listen (none for a last one;
+//                                   one in a chain, up to kMaxRelayFanout in a tree)
+//   agent -> pdx   relay_linked     its links to those hosts are up, or why not
 //   pdx -> agent   relay_go         every link is up: the head's stream follows on its stdin
 //                                   (the end of stdin instead: the relay is called off)
 //   agent -> pdx   ...              the receive's frames (written, failed, summary), then
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/fd.h"
 #include "base/result.h"
@@ -31,15 +33,21 @@ struct RelayPeer {
   std::string address;  // numeric; "" for none
   std::uint16_t port = 0;
 };
+constexpr std::size_t kMaxRelayFanout = 16;
+struct RelayNext {
+  std::vector<RelayPeer> peers;  // at most kMaxRelayFanout
+};
 struct RelayStatus {
   std::string error;  // "" when fine; one line
 };
 
 std::string encode(const RelaySetup& m);
 std::string encode(const RelayPeer& m);
+std::string encode(const RelayNext& m);
 std::string encode(const RelayStatus& m);
 Result<RelaySetup> decode_relay_setup(std::string_view payload);
 Result<RelayPeer> decode_relay_peer(std::string_view payload);
+Result<RelayNext> decode_relay_next(std::string_view payload);
 Result<RelayStatus> decode_relay_status(std::string_view payload);
 
 /// Reads exactly one frame from `fd` (no byte beyond it, so what follows stays for the next

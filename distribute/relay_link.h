@@ -83,6 +83,8 @@ class RelayLink {
   Result<void> send(std::string_view bytes);
   /// Ends the stream (the peer's receive() then returns nullopt).
   Result<void> finish();
+  /// Drops the link: the peer sees it break off, never a clean end.
+  void close() { fd_.reset(); }
   /// The next chunk, or nullopt at the end of the stream; an Error when the link broke, a chunk
   /// failed its check, or nothing came for `idle`.
   Result<std::optional<std::string>> receive(std::chrono::milliseconds idle);

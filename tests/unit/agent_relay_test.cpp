@@ -114,7 +114,7 @@ void link_up(const std::vector<Agent*>& chain, const std::string& secret) {
   }
   for (std::size_t k = 0; k < chain.size(); ++k)
     chain[k]->send(FrameType::relay_next,
-                   encode(k + 1 < chain.size() ? where[k + 1] : RelayPeer{}));
+                   encode(k + 1 < chain.size() ? RelayNext{{where[k + 1]}} : RelayNext{}));
   for (Agent* a : chain) {
     Frame linked = a->reply();
     ASSERT_EQ(linked.type, FrameType::relay_linked);
@@ -145,8 +145,8 @@ TEST_F(AgentRelayTest, TheHeadWritesAndForwardsTheTailWrites) {
   RelayPeer where = *decode_relay_peer(heard.payload);
   EXPECT_EQ(where.address, "127.0.0.1");
   EXPECT_EQ(head.reply().type, FrameType::relay_listening);
-  tail.send(FrameType::relay_next, encode(RelayPeer{}));
-  head.send(FrameType::relay_next, encode(where));
+  tail.send(FrameType::relay_next, encode(RelayNext{}));
+  head.send(FrameType::relay_next, encode(RelayNext{{where}}));
   for (Agent* a : {&head, &tail}) {
     Frame linked = a->reply();
     ASSERT_EQ(linked.type, FrameType::relay_linked);
@@ -165,11 +165,34 @@ TEST_F(AgentRelayTest, TheHeadWritesAndForwardsTheTailWrites) {
   EXPECT_EQ(read(dir_ / "tail" / "file"), data);
 }
 
+TEST_F(AgentRelayTest, TheHeadForwardsToEachOfItsChildren) {
+  Agent head(dir_ / "head"), left(dir_ / "left"), right(dir_ / "right");
+  std::vector<Agent*> all{&head, &left, &right};
+  std::vector<RelayPeer> where;
+  for (std::size_t k = 0; k < all.size(); ++k)
+    all[k]->send(FrameType::relay_setup, encode(RelaySetup{secret_, k == 0, "127.0.0.1", 0, 0}));
+  for (Agent* a : all) where.push_back(*decode_relay_peer(a->reply().payload));
+  head.send(FrameType::relay_next, encode(RelayNext{{where[1], where[2]}}));
+  left.send(FrameType::relay_next, encode(RelayNext{}));
+  right.send(FrameType::relay_next, encode(RelayNext{}));
+  for (Agent* a : all) {
+    Frame linked = a->reply();
+    ASSERT_EQ(linked.type, FrameType::relay_linked);
+    EXPECT_EQ(decode_relay_status(linked.payload)->error, "");
+  }
+  for (Agent* a : all) a->send(FrameType::relay_go, "");
+  std::string data(9 * 1024 * 1024 + 3, 't');  // more than a RelayQueue holds
+  head.write(stream_of("file", data));
+  head.close_stdin();
+  for (Agent* a : all) ASSERT_TRUE(a->result()) << a->result().error();
+  for (const char* host : {"head", "left", "right"}) EXPECT_EQ(read(dir_ / host / "file"), data);
+}
+
 TEST_F(AgentRelayTest, AnEndOfInputBeforeGoCallsTheRelayOff) {
   Agent tail(dir_ / "tail");
   tail.send(FrameType::relay_setup, encode(RelaySetup{secret_, false, "127.0.0.1", 0, 0}));
   EXPECT_EQ(tail.reply().type, FrameType::relay_listening);
-  tail.send(FrameType::relay_next, encode(RelayPeer{}));
+  tail.send(FrameType::relay_next, encode(RelayNext{}));
   EXPECT_EQ(tail.reply().type, FrameType::relay_linked);
   ASSERT_FALSE(tail.result());
   EXPECT_EQ(tail.result().error(), "the relay was called off");
@@ -183,7 +206,7 @@ TEST_F(AgentRelayTest, ANextHostNobodyListensOnIsALinkError) {
   Agent head(dir_ / "head");
   head.send(FrameType::relay_setup, encode(RelaySetup{secret_, true, "127.0.0.1", 0, 0}));
   EXPECT_EQ(head.reply().type, FrameType::relay_listening);
-  head.send(FrameType::relay_next, encode(RelayPeer{"127.0.0.1", port}));
+  head.send(FrameType::relay_next, encode(RelayNext{{RelayPeer{"127.0.0.1", port}}}));
   Frame linked = head.reply();
   ASSERT_EQ(linked.type, FrameType::relay_linked);
   EXPECT_EQ(decode_relay_status(linked.payload)->error,

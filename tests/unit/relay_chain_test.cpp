@@ -33,6 +33,55 @@ std::string said(FrameType type, const std::string& payload) {
   return encode_frame(type, payload);
 }
 
+TEST(RelayShape, AChainIsTheTreeOfFanOutOne) {
+  EXPECT_EQ(relay_children(0, 4, 1), (std::pair<std::size_t, std::size_t>{1, 2}));
+  EXPECT_EQ(relay_children(3, 4, 1), (std::pair<std::size_t, std::size_t>{4, 4}));  // the tail
+  EXPECT_EQ(relay_parent(3, 1), 2u);
+  EXPECT_EQ(relay_depth(4, 1), 3u);
+  EXPECT_EQ(relay_depth(1, 1), 0u);
+}
+
+TEST(RelayShape, ATreeIsBreadthFirstEveryHostOnceUnderItsParent) {
+  // 7 hosts, fan-out 2: 0 -> 1 2, 1 -> 3 4, 2 -> 5 6.
+  EXPECT_EQ(relay_children(0, 7, 2), (std::pair<std::size_t, std::size_t>{1, 3}));
+  EXPECT_EQ(relay_children(2, 7, 2), (std::pair<std::size_t, std::size_t>{5, 7}));
+  EXPECT_EQ(relay_children(3, 7, 2), (std::pair<std::size_t, std::size_t>{7, 7}));
+  EXPECT_EQ(relay_depth(7, 2), 2u);
+  for (std::size_t n : {2, 7, 10, 16, 17, 100})
+    for (std::size_t fanout : {2, 3, 4, 16}) {
+      std::vector<int> parents(n, 0);
+      for (std::size_t k = 0; k < n; ++k) {
+        auto [first, last] = relay_children(k, n, fanout);
+        EXPECT_LE(last - first, fanout);
+        for (std::size_t c = first; c < last; ++c) {
+          ++parents[c];
+          EXPECT_EQ(relay_parent(c, fanout), k);
+        }
+      }
+      EXPECT_EQ(parents[0], 0) << "the head takes from nobody";
+      for (std::size_t k = 1; k < n; ++k)
+        EXPECT_EQ(parents[k], 1) << n << " " << fanout << " " << k;
+    }
+}
+
+TEST(RelayShape, NotAMultipleOfTheFanOutLeavesTheLastParentShort) {
+  // 10 hosts, fan-out 4: 0 -> 1..4, 1 -> 5..8, 2 -> 9 only.
+  EXPECT_EQ(relay_children(1, 10, 4), (std::pair<std::size_t, std::size_t>{5, 9}));
+  EXPECT_EQ(relay_children(2, 10, 4), (std::pair<std::size_t, std::size_t>{9, 10}));
+  EXPECT_EQ(relay_children(3, 10, 4), (std::pair<std::size_t, std::size_t>{10, 10}));
+  EXPECT_EQ(relay_depth(10, 4), 2u);
+  EXPECT_EQ(relay_depth(16, 4), 2u);
+  EXPECT_EQ(relay_depth(21, 4), 2u);
+  EXPECT_EQ(relay_depth(22, 4), 3u);
+}
+
+TEST(RelayShape, AFanOutOfAtLeastTheHostsIsAStarFromTheHead) {
+  EXPECT_EQ(relay_children(0, 5, 16), (std::pair<std::size_t, std::size_t>{1, 5}));
+  EXPECT_EQ(relay_children(1, 5, 16), (std::pair<std::size_t, std::size_t>{5, 5}));
+  EXPECT_EQ(relay_depth(5, 16), 1u);
+  EXPECT_EQ(relay_depth(6, 4), 2u);
+}
+
 struct RelayChain : ::testing::Test {
   RelayChain() {
     int fds[2];
@@ -76,6 +125,33 @@ TEST_F(RelayChain, SetupNextAndGoThenTheHeadStreams) {
   EXPECT_TRUE(streamed.ends_with("frames")) << streamed;
   std::string reason;
   EXPECT_FALSE(chain->called_off(reason));
+}
+
+TEST_F(RelayChain, ATreesHeadIsToldWhereAllItsChildrenListen) {
+  RelayOptions tree;
+  tree.fanout = 2;
+  Chain three({"h1", "h2", "h3"}, std::string(32, 's'), tree, read_end.get(), {});
+  ChainInput head(three, 0);
+  ChainReply left(three, 1), right(three, 2);
+  drain(head);
+  left.output(1, Stream::out,
+              said(FrameType::relay_listening, encode(RelayPeer{"127.0.0.2", 4000})));
+  EXPECT_EQ(drain(head).second, InputPiece::State::wait);  // for h3's address too
+  right.output(2, Stream::out,
+               said(FrameType::relay_listening, encode(RelayPeer{"127.0.0.3", 4001})));
+  FrameDecoder decoder;
+  decoder.feed(drain(head).first);
+  auto frame = decoder.next();
+  ASSERT_TRUE(frame && *frame);
+  ASSERT_EQ((*frame)->type, FrameType::relay_next);
+  auto next = decode_relay_next((*frame)->payload);
+  ASSERT_TRUE(next);
+  ASSERT_EQ(next->peers.size(), 2u);
+  EXPECT_EQ(next->peers[0].address, "127.0.0.2");
+  EXPECT_EQ(next->peers[1].port, 4001);
+  ChainInput leaf(three, 2);
+  auto [sent, state] = drain(leaf);
+  EXPECT_EQ(types(sent), (std::vector<FrameType>{FrameType::relay_setup, FrameType::relay_next}));
 }
 
 TEST_F(RelayChain, AHostThatEndsBeforeTheLinkCallsItOff) {

@@ -21,6 +21,12 @@ TEST(RelayFrames, RoundTrip) {
   ASSERT_TRUE(p);
   EXPECT_EQ(p->address, "127.0.0.3");
   EXPECT_EQ(p->port, 40001);
+  auto n = decode_relay_next(encode(RelayNext{{{"127.0.0.4", 1}, {"127.0.0.5", 2}}}));
+  ASSERT_TRUE(n);
+  ASSERT_EQ(n->peers.size(), 2u);
+  EXPECT_EQ(n->peers[1].address, "127.0.0.5");
+  EXPECT_EQ(n->peers[1].port, 2);
+  EXPECT_TRUE(decode_relay_next(encode(RelayNext{}))->peers.empty());
   auto st = decode_relay_status(encode(RelayStatus{"refused"}));
   ASSERT_TRUE(st);
   EXPECT_EQ(st->error, "refused");
@@ -33,6 +39,8 @@ TEST(RelayFrames, HostileFieldsAreRefused) {
   EXPECT_FALSE(decode_relay_peer(bad_port));
   EXPECT_FALSE(decode_relay_peer(encode(RelayPeer{"a", 1}) + "x"));
   EXPECT_FALSE(decode_relay_status(""));
+  EXPECT_FALSE(decode_relay_next(encode(RelayNext{std::vector<RelayPeer>(17, {"a", 1})})));
+  EXPECT_FALSE(decode_relay_next(std::string("\xff\xff\xff\xff", 4)));  // a count, no peers
   EXPECT_FALSE(decode_relay_peer(encode(RelayPeer{std::string(300, 'a'), 1})));
 }
 
@@ -56,7 +64,7 @@ TEST(RelayFrames, ReadFrameTakesOneFrameAndLeavesTheRest) {
 }
 
 TEST(RelayFrames, ReadFrameRefusesAnotherTypeACutFrameAndTheEnd) {
-  int fd = pipe_with(encode_frame(FrameType::relay_next, encode(RelayPeer{"a", 1})));
+  int fd = pipe_with(encode_frame(FrameType::relay_next, encode(RelayNext{{{"a", 1}}})));
   EXPECT_EQ(read_frame(fd, FrameType::relay_go).error(),
             "unexpected frame while setting up the relay");
   ::close(fd);

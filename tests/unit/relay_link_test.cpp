@@ -118,6 +118,21 @@ TEST(RelayLink, ChunksArriveWholeAndInOrder) {
   EXPECT_EQ(got.bytes, "one " + big + " two");
 }
 
+TEST(RelayLink, ALinkClosedBeforeItsEndIsBrokenForThePeer) {
+  auto listener = relay_listen("127.0.0.1", 0, 0);
+  ASSERT_TRUE(listener) << listener.error();
+  Received got;
+  std::thread downstream(
+      [&] { got = receive_all(listener->fd.get(), secret('k'), Clock::now() + 5s); });
+  auto link = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 5s);
+  ASSERT_TRUE(link) << link.error();
+  EXPECT_TRUE(link->send("some"));
+  link->close();
+  downstream.join();
+  EXPECT_EQ(got.error, "the relay link closed");
+  EXPECT_EQ(got.bytes, "some");
+}
+
 TEST(RelayLink, APeerWithoutTheSecretIsRefusedAndTheListenerWaitsOn) {
   auto listener = relay_listen("127.0.0.1", 0, 0);
   ASSERT_TRUE(listener);
