@@ -27,11 +27,6 @@ namespace {
 constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 const std::string kStreamPath = "/proc/self/fd/";  // unpack reads the pipe as a part
 
-Result<void> send(int out, FrameType type, const std::string& payload) {
-  std::string frame = encode_frame(type, payload);
-  return write_all(out, frame.data(), frame.size(), "standard output");
-}
-
 std::string join_path(const std::string& dir, const std::string& name) {
   if (name.empty()) return dir;
   return dir.ends_with('/') ? dir + name : dir + "/" + name;
@@ -120,8 +115,8 @@ Result<void> agent_list(const std::string& path, const std::vector<std::string>&
   Summary summary;
   struct stat st;
   if (::lstat(path.c_str(), &st) != 0) {
-    TRY(send(out, FrameType::entry, encode(Entry{"", EntryKind::missing})));
-    return send(out, FrameType::summary, encode(summary));
+    TRY(write_frame(out, FrameType::entry, encode(Entry{"", EntryKind::missing})));
+    return write_frame(out, FrameType::summary, encode(summary));
   }
   ListingOut listing(out, hashed);
   TRY(listing.add(entry_of("", st), path));
@@ -134,7 +129,7 @@ Result<void> agent_list(const std::string& path, const std::vector<std::string>&
     }
   }
   TRY(listing.flush());
-  return send(out, FrameType::summary, encode(summary));
+  return write_frame(out, FrameType::summary, encode(summary));
 }
 
 namespace {
@@ -241,9 +236,9 @@ class Receiver {
   Result<void> report() {
     for (auto& [failed, more] : failures_) {
       if (more > 0) failed.path += " and " + std::to_string(more) + " more";
-      TRY(send(out_, FrameType::failed, encode(failed)));
+      TRY(write_frame(out_, FrameType::failed, encode(failed)));
     }
-    return send(out_, FrameType::summary, encode(summary_));
+    return write_frame(out_, FrameType::summary, encode(summary_));
   }
 
   // The directory DEST, made if missing (its own path may hold symlinks: the user named it).
@@ -327,7 +322,7 @@ class Receiver {
     if (!committed) return fail(in.path, committed.error());
     ++summary_.files;
     summary_.bytes += in.header.size;
-    return send(out_, FrameType::written, encode(Written{in.header.name, in.header.size}));
+    return write_frame(out_, FrameType::written, encode(Written{in.header.name, in.header.size}));
   }
 
   Result<void> directory(const Directory& d) {

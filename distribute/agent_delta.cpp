@@ -23,30 +23,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::size_t kReadSize = 256 * 1024;
 constexpr int kFileFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;  // never a FIFO's wait
-
-Result<void> send(int out, FrameType type, std::string_view payload) {
-  std::string frame = encode_frame(type, payload);
-  return write_all(out, frame.data(), frame.size(), "standard output");
-}
 
 // Frames from `in` to `handle` until it says the stream is done.
 template <class Handle>
 Result<void> read_frames(int in, Handle handle) {
-  FrameDecoder decoder;
-  std::string buffer(kReadSize, '\0');
+  FrameReader reader(in);
   for (;;) {
-    ssize_t n = ::read(in, buffer.data(), buffer.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Error{std::string("cannot read standard input: ") + std::strerror(errno)};
-    if (n == 0) return Error{"input ended before the sync was complete"};
-    decoder.feed(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
-    for (;;) {
-      auto frame = TRY(decoder.next());
-      if (!frame) break;
-      if (TRY(handle(*frame))) return {};
-    }
+    auto frame = TRY(reader.next());
+    if (!frame) return Error{"input ended before the sync was complete"};
+    if (TRY(handle(*frame))) return {};
   }
 }
 
@@ -120,14 +106,15 @@ Result<void> answer(const std::string& dest, const SignatureRequest& rq, int out
     reply.size = static_cast<std::uint64_t>(st.st_size);
     reply.block = block_length(reply.size);
   }
-  TRY(send(out, FrameType::sig_reply, encode(reply)));
+  TRY(write_frame(out, FrameType::sig_reply, encode(reply)));
   if (!signature) return {};
   ++summary.files;
   summary.bytes += signature->size;
   const auto& blocks = signature->blocks;
   for (std::size_t i = 0; i < blocks.size(); i += kBlocksPerFrame)
-    TRY(send(out, FrameType::sig_blocks,
-             encode_blocks(blocks.data() + i, std::min(kBlocksPerFrame, blocks.size() - i))));
+    TRY(write_frame(
+        out, FrameType::sig_blocks,
+        encode_blocks(blocks.data() + i, std::min(kBlocksPerFrame, blocks.size() - i))));
   return {};
 }
 
@@ -146,7 +133,7 @@ class PatchReceiver {
   PatchReceiver(std::string dest, int out) : dest_(std::move(dest)), out_(out) {}
 
   // True at `done`.
-  Result<bool> handle(const Frame& frame) {
+  Result<bool> handle(const FrameView& frame) {
     switch (frame.type) {
       case FrameType::delta_file: {
         if (incoming_) return Error{"delta file frame inside another file"};
@@ -166,7 +153,7 @@ class PatchReceiver {
       }
       case FrameType::done:
         if (incoming_) return Error{"stream ended inside a file"};
-        TRY(send(out_, FrameType::summary, encode(summary_)));
+        TRY(write_frame(out_, FrameType::summary, encode(summary_)));
         return true;
       default:
         return Error{"unexpected frame type " + std::to_string(int(frame.type))};
@@ -179,7 +166,7 @@ class PatchReceiver {
     in.file.reset();
     in.patcher.reset();
     ++summary_.failures;
-    return send(out_, FrameType::failed, encode(Failed{in.path, reason}));
+    return write_frame(out_, FrameType::failed, encode(Failed{in.path, reason}));
   }
 
   Result<void> begin(DeltaHeader header) {
@@ -238,7 +225,7 @@ class PatchReceiver {
     if (!committed) return fail(in, committed.error());
     ++summary_.files;
     summary_.bytes += e.size;
-    return send(out_, FrameType::written, encode(Written{in.header.name, e.size}));
+    return write_frame(out_, FrameType::written, encode(Written{in.header.name, e.size}));
   }
 
   std::string dest_;
@@ -254,7 +241,7 @@ Result<void> remove_entry(const std::string& dest, const Entry& entry, int out, 
   auto failed = [&](const std::string& reason) {
     ++summary.failures;
     std::string path = entry.name.empty() ? dest : (fs::path(dest) / entry.name).string();
-    return send(out, FrameType::failed, encode(Failed{path, reason}));
+    return write_frame(out, FrameType::failed, encode(Failed{path, reason}));
   };
   if (entry.name.empty()) return failed("the destination itself is never deleted");
   auto placed = place(dest, entry.name);
@@ -272,7 +259,7 @@ Result<void> remove_entry(const std::string& dest, const Entry& entry, int out, 
 
 Result<void> agent_signatures(const std::string& dest, int in, int out, unsigned threads) {
   Summary summary;
-  auto handle = [&](const Frame& frame) -> Result<bool> {
+  auto handle = [&](const FrameView& frame) -> Result<bool> {
     if (frame.type == FrameType::done) return true;
     if (frame.type != FrameType::sig_request)
       return Error{"unexpected frame type " + std::to_string(int(frame.type))};
@@ -281,18 +268,18 @@ Result<void> agent_signatures(const std::string& dest, int in, int out, unsigned
     return false;
   };
   TRY(read_frames(in, handle));
-  return send(out, FrameType::summary, encode(summary));
+  return write_frame(out, FrameType::summary, encode(summary));
 }
 
 Result<Summary> agent_patch(const std::string& dest, int in, int out) {
   PatchReceiver receiver(dest, out);
-  TRY(read_frames(in, [&](const Frame& frame) { return receiver.handle(frame); }));
+  TRY(read_frames(in, [&](const FrameView& frame) { return receiver.handle(frame); }));
   return receiver.summary();
 }
 
 Result<Summary> agent_delete(const std::string& dest, int in, int out) {
   Summary summary;
-  auto handle = [&](const Frame& frame) -> Result<bool> {
+  auto handle = [&](const FrameView& frame) -> Result<bool> {
     if (frame.type == FrameType::done) return true;
     if (frame.type != FrameType::entry)
       return Error{"unexpected frame type " + std::to_string(int(frame.type))};
@@ -301,7 +288,7 @@ Result<Summary> agent_delete(const std::string& dest, int in, int out) {
     return false;
   };
   TRY(read_frames(in, handle));
-  TRY(send(out, FrameType::summary, encode(summary)));
+  TRY(write_frame(out, FrameType::summary, encode(summary)));
   return summary;
 }
 

@@ -1,5 +1,6 @@
 #include "distribute/agent_protocol.h"
 
+#include "archive/temp_file.h"
 #include "distribute/payload_fields.h"
 
 #include <fcntl.h>
@@ -64,6 +65,11 @@ std::string encode_frame(FrameType type, std::string_view payload) {
   out.append(header.data(), header.size());
   out.append(payload);
   return out;
+}
+
+Result<void> write_frame(int fd, FrameType type, std::string_view payload) {
+  std::string frame = encode_frame(type, payload);
+  return write_all(fd, frame.data(), frame.size(), "standard output");
 }
 
 void FrameDecoder::feed(std::string_view bytes) {
@@ -184,8 +190,8 @@ Result<FileHeader> decode_file_header(std::string_view payload) {
 }
 
 Result<FileEnd> decode_file_end(std::string_view payload) {
-  return decode_fields<FileEnd>(
-      payload, "file end", [](PayloadReader& r) { return FileEnd{r.xxh3(Digest::required)}; });
+  return decode_fields<FileEnd>(payload, "file end",
+                                [](PayloadReader& r) { return FileEnd{r.xxh3(Digest::required)}; });
 }
 
 Result<Directory> decode_directory(std::string_view payload) {

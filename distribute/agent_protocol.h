@@ -73,6 +73,8 @@ struct FrameView {
 
 /// The bytes of one frame. `payload` must be at most kMaxPayload bytes.
 std::string encode_frame(FrameType type, std::string_view payload);
+/// One frame written whole to `fd` (an agent's reply on its standard output).
+Result<void> write_frame(int fd, FrameType type, std::string_view payload);
 /// The header of a frame whose payload is `length` bytes (at most kMaxPayload), to be followed
 /// by the payload: encode_frame without a copy of the payload.
 std::array<char, kFrameHeaderBytes> frame_header(FrameType type, std::size_t length);

@@ -31,11 +31,6 @@ constexpr auto kLinkTime = 30s;  // for the chain to link up, from this host's s
 constexpr std::chrono::milliseconds kIdle = 120s;  // upstream silent this long: it is gone
 constexpr std::size_t kChunk = 1024 * 1024;
 
-Result<void> send(int out, FrameType type, const std::string& payload) {
-  std::string frame = encode_frame(type, payload);
-  return write_all(out, frame.data(), frame.size(), "standard output");
-}
-
 // The address this host's ssh session came in on (SSH_CONNECTION's third field): the one pdx
 // reached it by, so the one its neighbours are most likely to reach it by too.
 std::string own_address() {
@@ -174,7 +169,7 @@ Result<Summary> agent_relay(const std::string& dest, int in, int out) {
         upstream->error = link.error();
     }).detach();
   }
-  TRY(send(out, FrameType::relay_listening, encode(listening)));
+  TRY(write_frame(out, FrameType::relay_listening, encode(listening)));
 
   Frame next_frame = TRY(read_frame(in, FrameType::relay_next));
   RelayNext next_peers = TRY(decode_relay_next(next_frame.payload));
@@ -188,7 +183,7 @@ Result<Summary> agent_relay(const std::string& dest, int in, int out) {
     }
     next.push_back(std::move(*link));
   }
-  TRY(send(out, FrameType::relay_linked, encode(linked)));
+  TRY(write_frame(out, FrameType::relay_linked, encode(linked)));
   auto go = read_frame(in, FrameType::relay_go);
   if (!go) return Error{"the relay was called off"};
 
@@ -228,7 +223,7 @@ Result<Summary> agent_relay(const std::string& dest, int in, int out) {
   auto received = agent_receive(dest, local_in.get(), out);
   local_in.reset();  // a receive that stopped early no longer holds the forwarding up
   teeing->join();
-  TRY(send(out, FrameType::relay_end, encode(RelayStatus{tee.next_error()})));
+  TRY(write_frame(out, FrameType::relay_end, encode(RelayStatus{tee.next_error()})));
   if (!received && !tee.source_error.empty()) return Error{tee.source_error};
   return received;
 }
