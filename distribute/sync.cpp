@@ -54,8 +54,8 @@ class PassReplies final : public OutputSink {
 // One pass: `command` on the hosts `which`, job k's stdin from `inputs[k]` (or none). A host
 // that fails to run it (unreachable, interrupted) is recorded and left out of what is returned.
 // (Each pass opens a session per host again; push runs a host's steps as one task on one
-// session, core/executor.h's execute_tasks, which sync is to share once push's run_agent and
-// its wave are out of push.cpp.)
+// session, core/executor.h's execute_tasks with reply_sink's run_command, which sync is to
+// share once push's wave is out of push.cpp.)
 std::vector<std::pair<std::size_t, Reply>> run_pass(
     Transport& transport, const std::vector<Host>& hosts, JobTemplate tmpl, std::size_t fanout,
     const Indices& which, const std::string& command,
@@ -316,6 +316,22 @@ bool interrupted(const SyncReport& report) {
                      [](auto& h) { return h.result.failure == Failure::interrupted; });
 }
 
+// The hosts for which `key_of(i)` gives something (not nullptr), grouped by equal values, in
+// the order first seen: the hosts that can share one stream.
+template <class Key, class KeyOf>
+std::vector<std::pair<const Key*, Indices>> equal_groups(std::size_t count, KeyOf key_of) {
+  std::vector<std::pair<const Key*, Indices>> groups;
+  for (std::size_t i = 0; i < count; ++i) {
+    const Key* key = key_of(i);
+    if (!key) continue;
+    auto same =
+        std::find_if(groups.begin(), groups.end(), [&](auto& g) { return *g.first == *key; });
+    if (same == groups.end()) same = groups.insert(groups.end(), {key, {}});
+    same->second.push_back(i);
+  }
+  return groups;
+}
+
 // Passes 2 and 3: each group's delta, made once, to its hosts. A file that failed to patch is
 // added to what the host gets whole.
 void patch(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
@@ -327,13 +343,11 @@ void patch(Transport& transport, const std::vector<Host>& hosts, const JobTempla
     std::unique_ptr<DeltaStream> stream;
   };
   std::vector<Group> groups;
-  for (std::size_t i = 0; i < needs.size(); ++i) {
-    if (!needs[i] || needs[i]->deltas.files.empty()) continue;
-    const HostDeltas& d = needs[i]->deltas;
-    auto same = std::find_if(groups.begin(), groups.end(), [&](auto& g) { return *g.deltas == d; });
-    if (same == groups.end()) same = groups.insert(groups.end(), Group{&d, {}, nullptr});
-    same->hosts.push_back(i);
-  }
+  for (auto& [deltas, members] :
+       equal_groups<HostDeltas>(needs.size(), [&](std::size_t i) -> const HostDeltas* {
+         return needs[i] && !needs[i]->deltas.files.empty() ? &needs[i]->deltas : nullptr;
+       }))
+    groups.push_back(Group{deltas, std::move(members), nullptr});
   if (groups.empty()) return;
   std::vector<StreamGroup> streams;
   for (auto& group : groups) {
@@ -368,14 +382,11 @@ void send_whole(Transport& transport, const std::vector<Host>& hosts, const JobT
     std::unique_ptr<FrameStream> stream;
   };
   std::vector<Group> groups;
-  for (std::size_t i = 0; i < needs.size(); ++i) {
-    if (!needs[i] || needs[i]->whole.empty()) continue;
-    const HostPushPlan& plan = needs[i]->whole;
-    auto same =
-        std::find_if(groups.begin(), groups.end(), [&](auto& g) { return *g.plan == plan; });
-    if (same == groups.end()) same = groups.insert(groups.end(), Group{&plan, {}, nullptr});
-    same->hosts.push_back(i);
-  }
+  for (auto& [plan, members] :
+       equal_groups<HostPushPlan>(needs.size(), [&](std::size_t i) -> const HostPushPlan* {
+         return needs[i] && !needs[i]->whole.empty() ? &needs[i]->whole : nullptr;
+       }))
+    groups.push_back(Group{plan, std::move(members), nullptr});
   if (groups.empty()) return;
   std::vector<StreamGroup> streams;
   for (auto& group : groups) {
@@ -399,17 +410,15 @@ void send_whole(Transport& transport, const std::vector<Host>& hosts, const JobT
 void delete_extras(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
                    const SyncOptions& options, const AgentLocation& agent,
                    const std::vector<std::optional<HostNeeds>>& needs, SyncReport& report) {
-  std::vector<std::pair<std::string, Indices>> lists;  // entry frames, the hosts they are for
+  std::vector<std::optional<std::string>> frames(needs.size());  // each host's entry frames
   for (std::size_t i = 0; i < needs.size(); ++i) {
     if (!needs[i] || needs[i]->extras.empty() || !complete(report.hosts[i])) continue;
-    std::string frames;
-    for (const auto& e : needs[i]->extras) frames += encode_frame(FrameType::entry, encode(e));
-    frames += encode_frame(FrameType::done, "");
-    auto same =
-        std::find_if(lists.begin(), lists.end(), [&](auto& l) { return l.first == frames; });
-    if (same == lists.end()) same = lists.insert(lists.end(), {std::move(frames), {}});
-    same->second.push_back(i);
+    frames[i].emplace();
+    for (const auto& e : needs[i]->extras) *frames[i] += encode_frame(FrameType::entry, encode(e));
+    *frames[i] += encode_frame(FrameType::done, "");
   }
+  auto lists = equal_groups<std::string>(
+      needs.size(), [&](std::size_t i) { return frames[i] ? &*frames[i] : nullptr; });
   if (lists.empty()) return;
   if (!report.local.empty()) {
     report.local.push_back("nothing deleted on the hosts: a source could not be read here");
@@ -417,8 +426,8 @@ void delete_extras(Transport& transport, const std::vector<Host>& hosts, const J
   }
   std::vector<Fd> files;
   std::vector<StreamGroup> streams;
-  for (const auto& [frames, which] : lists) {
-    files.push_back(memory_file(frames));
+  for (const auto& [list, which] : lists) {
+    files.push_back(memory_file(*list));
     streams.push_back({files.back().get(), &which});
   }
   for (auto& [i, reply] : group_pass(transport, hosts, tmpl, options.fanout, streams,
