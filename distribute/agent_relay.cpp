@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 #include "archive/temp_file.h"
@@ -91,11 +92,16 @@ class Tee {
 
   // On a thread that blocks Ctrl-C: the ones it starts inherit that.
   void run() {
-    std::vector<std::thread> readers;
-    for (std::size_t i = 0; i < next_.size(); ++i) readers.emplace_back([this, i] { forward(i); });
-    readers.emplace_back([this] { write_local(); });
+    std::vector<std::jthread> readers;  // joined on every way out, after the queue has ended
+    try {
+      for (std::size_t i = 0; i < next_.size(); ++i)
+        readers.emplace_back([this, i] { forward(i); });
+      readers.emplace_back([this] { write_local(); });
+    } catch (const std::system_error& e) {
+      source_error = std::string("cannot start a thread: ") + e.what();
+      return queue_.end(RelayQueue::End::broken);
+    }
     read_source();
-    for (auto& t : readers) t.join();
   }
   // What broke off downstream, one line ("" when every link went on).
   std::string next_error() const {

@@ -15,12 +15,6 @@ std::size_t relay_parent(std::size_t k, std::size_t fanout) {
   return (k - 1) / fanout;
 }
 
-std::size_t relay_depth(std::size_t n, std::size_t fanout) {
-  std::size_t depth = 0;
-  for (std::size_t k = n > 0 ? n - 1 : 0; k > 0; k = relay_parent(k, fanout)) ++depth;
-  return depth;
-}
-
 Chain::Chain(std::vector<std::string> labels, std::string secret, RelayOptions options, int stream,
              Broadcast::Options head)
     : labels_(std::move(labels)),

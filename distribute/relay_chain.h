@@ -41,8 +41,6 @@ struct RelayOptions {
 std::pair<std::size_t, std::size_t> relay_children(std::size_t k, std::size_t n,
                                                    std::size_t fanout);
 std::size_t relay_parent(std::size_t k, std::size_t fanout);
-/// Links from the head to the farthest host: n - 1 for a chain, about log_fanout(n) for a tree.
-std::size_t relay_depth(std::size_t n, std::size_t fanout);
 
 struct RelayedHost {
   ReplySink::Reply reply;     // its replies (the receive's frames), relay frames taken out

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -35,31 +36,44 @@ namespace {
 using Reply = ReplySink::Reply;
 using Indices = std::vector<std::size_t>;
 
+// A host's reply handed over as the host finishes (from its strand: hosts run in parallel).
+using TakeReply = std::function<void(std::size_t host, Reply& reply)>;
+
 // Every job's reply of one execute(): a ReplySink per job, its result set when it finishes.
+// With `take`, a reply that ran is handed to it then and its bytes dropped, so that at most the
+// replies of the hosts running at once (-f) are held.
 class PassReplies final : public OutputSink {
  public:
-  explicit PassReplies(std::size_t jobs) : sinks_(jobs) {}
+  PassReplies(std::size_t jobs, TakeReply take) : sinks_(jobs), take_(std::move(take)) {}
   void output(std::size_t index, Stream stream, std::string_view bytes) override {
     sinks_[index].output(index, stream, bytes);
   }
   void finished(std::size_t index, const HostResult& result) override {
-    sinks_[index].reply().result = result;
+    Reply& reply = sinks_[index].reply();
+    reply.result = result;
+    if (!take_ || result.failure != Failure::none) return;
+    take_(index, reply);
+    std::string().swap(reply.out);
+    std::string().swap(reply.err);
   }
   Reply& reply(std::size_t index) { return sinks_[index].reply(); }
 
  private:
   std::vector<ReplySink> sinks_;
+  TakeReply take_;
 };
 
 // One pass: `command` on the hosts `which`, job k's stdin from `inputs[k]` (or none). A host
-// that fails to run it (unreachable, interrupted) is recorded and left out of what is returned.
+// that fails to run it (unreachable, interrupted) is recorded and left out of what is returned;
+// with `take`, the others' replies go to it as they come, and none is returned.
 // (Each pass opens a session per host again; push runs a host's steps as one task on one
 // session, core/executor.h's execute_tasks with reply_sink's run_command, which sync is to
 // share once push's wave is out of push.cpp.)
 std::vector<std::pair<std::size_t, Reply>> run_pass(
     Transport& transport, const std::vector<Host>& hosts, JobTemplate tmpl, std::size_t fanout,
     const Indices& which, const std::string& command,
-    const std::vector<std::shared_ptr<Broadcast>>& inputs, SyncReport& report) {
+    const std::vector<std::shared_ptr<Broadcast>>& inputs, SyncReport& report,
+    const TakeReply& take = {}) {
   std::vector<std::pair<std::size_t, Reply>> ran;
   if (which.empty()) return ran;
   tmpl.command = command;
@@ -71,13 +85,15 @@ std::vector<std::pair<std::size_t, Reply>> run_pass(
     jobs.back().index = jobs.size() - 1;
     if (!inputs.empty()) jobs.back().stdin_source = inputs[jobs.size() - 1];
   }
-  PassReplies sink(jobs.size());
+  TakeReply by_host;
+  if (take) by_host = [&](std::size_t k, Reply& reply) { take(which[k], reply); };
+  PassReplies sink(jobs.size(), by_host);
   execute(transport, jobs, sink, {fanout, 0});
   for (std::size_t k = 0; k < which.size(); ++k) {
     Reply& reply = sink.reply(k);
     if (reply.result.failure != Failure::none)
       report.hosts[which[k]].result = reply.result;
-    else
+    else if (!take)
       ran.emplace_back(which[k], std::move(reply));
   }
   return ran;
@@ -245,18 +261,20 @@ void extras(Transport& transport, const std::vector<Host>& hosts, const JobTempl
     if (needs[i]) which.push_back(i);
   std::vector<std::string> args = {"--list=" + options.dest};
   for (const auto& top : sources.tops) args.push_back("--under=" + top);
-  for (auto& [i, reply] : run_pass(transport, hosts, tmpl, options.fanout, which,
-                                   agent_command(agent, args), {}, report)) {
-    auto listing = parse_listing(reply.out);
-    if (!listing) {
-      report.hosts[i].error = reply_error(reply, listing.error());
-      continue;
-    }
-    needs[i]->extras = deletions(sources, *listing, excludes);
-    if (options.dry_run)
-      for (const auto& e : needs[i]->extras)
-        report.hosts[i].to_delete.push_back(e.kind == EntryKind::directory ? e.name + "/" : e.name);
-  }
+  // Each listing read as its host finishes, and dropped: a host's own elements only.
+  run_pass(transport, hosts, tmpl, options.fanout, which, agent_command(agent, args), {}, report,
+           [&](std::size_t i, Reply& reply) {
+             auto listing = parse_listing(reply.out);
+             if (!listing) {
+               report.hosts[i].error = reply_error(reply, listing.error());
+               return;
+             }
+             needs[i]->extras = deletions(sources, *listing, excludes);
+             if (options.dry_run)
+               for (const auto& e : needs[i]->extras)
+                 report.hosts[i].to_delete.push_back(e.kind == EntryKind::directory ? e.name + "/"
+                                                                                    : e.name);
+           });
 }
 
 // Runs `command` on the members of each group, a group's hosts reading its `input` (one

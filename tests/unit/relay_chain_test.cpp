@@ -29,6 +29,14 @@ std::vector<FrameType> types(const std::string& bytes) {
   return out;
 }
 
+// Links from the head to the farthest host (the last): n - 1 for a chain, about log_fanout(n)
+// for a tree.
+std::size_t relay_depth(std::size_t n, std::size_t fanout) {
+  std::size_t depth = 0;
+  for (std::size_t k = n > 0 ? n - 1 : 0; k > 0; k = relay_parent(k, fanout)) ++depth;
+  return depth;
+}
+
 std::string said(FrameType type, const std::string& payload) {
   return encode_frame(type, payload);
 }
