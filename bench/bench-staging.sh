@@ -18,6 +18,8 @@
 # run, so no deployment is timed; today's writes are synced before pdx runs. The load average is
 # printed with the figures: on a loaded machine a tool of many processes (pdcp, pdsh: an ssh each)
 # gets a larger share of the CPU than pdx's two threads do.
+# The floor: 16 unpacks of the parts here at once, no ssh (each into a directory of its own on
+# the hosts' disk): the writes alone, which neither side can beat on this one disk.
 # Not a test: nothing is asserted, but what each side found on the hosts is printed.
 #
 #   bench/bench-staging.sh [-p PDX] [-c CLUSTER_DIR]
@@ -110,6 +112,11 @@ step pdx stage "$PDX" -F "$CLUSTER/ssh_config" -w "$hosts" push --agent "$work/a
   "$work/pdx/$parts"* "$dir/" --extract
 step pdx verify "$PDX" -F "$CLUSTER/ssh_config" -w "$hosts" verify "$dir/tree" \
   --against "$work/tree" --hash
+pdx "rm -rf $dir" && sync
+mkdir "$work/floor"
+step floor unpack bash -c "for i in \$(seq $HOSTS); do mkdir $work/floor/\$i &&
+  { cat $work/today/$parts* | tar --zstd -x -C $work/floor/\$i & }; done; wait"
+rm -rf "$work/floor"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 printf 'staging day: %d files, %d MB (%d MB as tar.zst in %d parts) to %d hosts, %d cores\n' \
@@ -121,7 +128,7 @@ echo "  today: counts $(grep -c ": $count\$" "$work/today.count.out")/$HOSTS hos
   "hashes $(grep -cF ": $(local_hash)" "$work/today.hash.out")/$HOSTS hosts = here" \
   "(by eye; here by grep)"
 echo "  pdx:   $(grep -v '^$' "$work/pdx.verify.out" | tr '\n' ' ')"
-awk '
+awk -v hosts="$HOSTS" '
   { key = $1 " " $2; wall[key] = $3; cpu[key] = $4; rss[key] = $5; order[$1] = order[$1] " " $2 }
   # sum(SIDE, "STEP STEP...", ARRAY): ARRAY summed over those steps of SIDE ("": all of them).
   function sum(side, steps, a,   n, names, i, t) {
@@ -152,4 +159,6 @@ awk '
     ratio("issue 12: pdcp + pdsh cat parts | tar -x vs push --extract", "copy unpack", "stage")
     ratio("check: find | wc -l + sha256sum vs verify --hash", "count hash", "verify")
     ratio("the whole day", "", "")
+    printf "floor (the disk): %d unpacks here at once, no ssh: %.2f s; push --extract x%.2f of it\n",
+      hosts, wall["floor unpack"], wall["pdx stage"] / wall["floor unpack"]
   }' "$work/steps"
