@@ -18,8 +18,9 @@
 # run, so no deployment is timed; today's writes are synced before pdx runs. The load average is
 # printed with the figures: on a loaded machine a tool of many processes (pdcp, pdsh: an ssh each)
 # gets a larger share of the CPU than pdx's two threads do.
-# The floor: 16 unpacks of the parts here at once, no ssh (each into a directory of its own on
-# the hosts' disk): the writes alone, which neither side can beat on this one disk.
+# Then push --relay --extract (the stream sent once from here, then host to host), and the
+# floor: 16 unpacks of the parts here at once, no ssh (each into a directory of its own on the
+# hosts' disk): the writes alone, which neither side can beat on this one disk.
 # Not a test: nothing is asserted, but what each side found on the hosts is printed.
 #
 #   bench/bench-staging.sh [-p PDX] [-c CLUSTER_DIR]
@@ -113,6 +114,9 @@ step pdx stage "$PDX" -F "$CLUSTER/ssh_config" -w "$hosts" push --agent "$work/a
 step pdx verify "$PDX" -F "$CLUSTER/ssh_config" -w "$hosts" verify "$dir/tree" \
   --against "$work/tree" --hash
 pdx "rm -rf $dir" && sync
+step relay stage "$PDX" -F "$CLUSTER/ssh_config" -w "$hosts" push --relay --agent "$work/agent" \
+  "$work/pdx/$parts"* "bench-staging-relay/" --extract
+pdx "rm -rf bench-staging-relay" && sync
 mkdir "$work/floor"
 step floor unpack bash -c "for i in \$(seq $HOSTS); do mkdir $work/floor/\$i &&
   { cat $work/today/$parts* | tar --zstd -x -C $work/floor/\$i & }; done; wait"
@@ -159,6 +163,9 @@ awk -v hosts="$HOSTS" '
     ratio("issue 12: pdcp + pdsh cat parts | tar -x vs push --extract", "copy unpack", "stage")
     ratio("check: find | wc -l + sha256sum vs verify --hash", "count hash", "verify")
     ratio("the whole day", "", "")
+    printf "push --relay --extract: %.2f s, %.2f s CPU; x%.2f of the stage today\n",
+      wall["relay stage"], cpu["relay stage"],
+      wall["relay stage"] / sum("today", "mkdir copy unpack", wall)
     printf "floor (the disk): %d unpacks here at once, no ssh: %.2f s; push --extract x%.2f of it\n",
       hosts, wall["floor unpack"], wall["pdx stage"] / wall["floor unpack"]
   }' "$work/steps"
