@@ -11,21 +11,15 @@
 #include "archive/pack.h"
 #include "archive/sha256.h"
 #include "archive/xxh3.h"
+#include "tests/unit/digests.h"
 #include "tests/unit/pipe_feeder.h"
 #include "tests/unit/scratch.h"
 
 namespace pdx {
 namespace {
 
-std::string xxh3_of(const std::string& data) {
-  return hex(strong_hash(data.data(), data.size()));
-}
-
-std::string sha256_of(const std::string& data) {
-  Sha256 h;
-  h.update(data.data(), data.size());
-  return h.hex_digest();
-}
+using test::sha256_of;
+using test::xxh3_of;
 
 std::string hash_of(const std::string& data) {  // as a file_end carries it
   return hex(strong_hash(data.data(), data.size()));

@@ -3,18 +3,17 @@
 #include <gtest/gtest.h>
 
 #include "archive/xxh3.h"
+#include "tests/unit/digests.h"
 #include "tests/unit/scratch.h"
 
 namespace pdx {
 namespace {
 
+using test::xxh3_of;
+
 // sha256sum of "", "abc" and 3 MiB of 'x' (several reads of the fixed buffer).
 constexpr const char* kEmpty = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 constexpr const char* kAbc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
-
-std::string xxh3_of(const std::string& data) {
-  return hex(strong_hash(data.data(), data.size()));
-}
 
 TEST(HashFiles, HashesEveryFileInPlace) {
   test::TempDir dir;

@@ -7,10 +7,13 @@
 #include <algorithm>
 
 #include "archive/xxh3.h"
+#include "tests/unit/digests.h"
 #include "tests/unit/scratch.h"
 
 namespace pdx {
 namespace {
+
+using test::xxh3_of;
 
 std::string listing_reply(const std::vector<Entry>& entries) {
   std::string s;
@@ -113,10 +116,6 @@ TEST(PushPlan, SendsOnlyWhatDiffers) {
   ASSERT_TRUE(plan.ok());
   ASSERT_EQ(plan->files.size(), 1u);
   EXPECT_EQ(s->into.files[plan->files[0]].name, "b");
-}
-
-std::string xxh3_of(const std::string& data) {
-  return hex(strong_hash(data.data(), data.size()));
 }
 
 TEST(PushPlan, ChecksumComparesContentsNotMtimes) {

@@ -7,10 +7,13 @@
 #include <string>
 
 #include "archive/sha256.h"
+#include "tests/unit/digests.h"
 #include "tests/unit/scratch.h"
 
 namespace pdx {
 namespace {
+
+using test::sha256_of;
 
 TEST(RemoteAgent, InstalledAgentIsQuoted) {
   AgentLocation agent = *locate_agent("/opt/my pdx/pdx");
@@ -42,12 +45,6 @@ const std::string kMark = std::string("pdx agent of version " PDX_VERSION) + '\0
 void write_executable(const std::string& path, const std::string& data) {
   test::write_file(path, data);
   ::chmod(path.c_str(), 0755);
-}
-
-std::string sha256_of(const std::string& data) {
-  Sha256 hash;
-  hash.update(data.data(), data.size());
-  return hash.hex_digest();
 }
 
 TEST(RemoteAgent, DeploysTheStaticBuildBesideThisPdx) {

@@ -9,24 +9,19 @@
 #include "distribute/remote_commands.h"
 #include "fake_transport.h"
 #include "scratch.h"
+#include "tests/unit/digests.h"
 #include "transport/local_transport.h"
 
 namespace pdx {
 namespace {
 
+using test::sha256_of;
+using test::xxh3_of;
+
 using namespace std::string_literals;
 using test::FakeExec;
 using test::FakeHost;
 using test::FakeTransport;
-
-std::string xxh3_of(const std::string& data) {
-  return hex(strong_hash(data.data(), data.size()));
-}
-std::string sha256_of(const std::string& data) {
-  Sha256 h;
-  h.update(data.data(), data.size());
-  return h.hex_digest();
-}
 
 FakeExec replying(std::string out, int status = 0, std::string err = "") {
   FakeExec e;
