@@ -12,7 +12,8 @@
 #   pdsh 'find DIR -type f | wc -l', and find here          pdx verify DIR --against tree --hash
 #   pdsh 'cd DIR && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum', and here
 # One run of each (today's first): wall and CPU time per step and in all (CPU: the tool's and its
-# children's here, such as pdsh's ssh clients; not the hosts'), today / pdx for packing, staging
+# children's here, such as pdsh's ssh clients; hosts: the hosts' sshd sessions and what ran in
+# them, from /proc, so other work on the machine does not count), today / pdx for packing, staging
 # (mkdir + pdcp + tar -x against push --extract: issue 12's benchmark), checking and in all, and
 # pdx's peak RSS. The hosts run this pdx as the agent (a copy, push --agent), as a deployed one is
 # run, so no deployment is timed; today's writes are synced before pdx runs. The load average is
@@ -21,12 +22,19 @@
 # Then push --relay --extract (the stream sent once from here, then host to host), and the
 # floor: 16 unpacks of the parts here at once, no ssh (each into a directory of its own on the
 # hosts' disk): the writes alone, which neither side can beat on this one disk.
+# The hosts stage into a journaled ext4 of their own (a loop image here, bind-mounted as each
+# host's ~/bench-staging), as a cluster's disks are: this machine's root is ext4 without a journal,
+# where creating files within a minute of deleting many (the other side's 480,000) scans past every
+# recently deleted inode (ext4's recently_deleted(), 60 s, 360 s while unwritten): whichever side
+# ran second paid for the first one's cleanup, up to 8x the unpack's CPU (perf: 86% in
+# find_inode_bit).
 # Not a test: nothing is asserted, but what each side found on the hosts is printed.
 #
 #   bench/bench-staging.sh [-p PDX] [-c CLUSTER_DIR]
 # Needs: pdsh (pdsh, pdcp), zstd, root.
 set -euo pipefail
 source "$(dirname "$0")/lib/cluster_options.sh"
+source "$(dirname "$0")/lib/cpu.sh"
 HOSTS=16
 FILES=${BENCH_FILES:-30000}
 for tool in pdsh pdcp zstd; do
@@ -41,12 +49,14 @@ work=$(mktemp -d)
 chmod 0755 "$work"
 hosts=$(head -n "$HOSTS" "$CLUSTER/hostfile" | paste -sd,)
 pdx() { "$PDX" -F "$CLUSTER/ssh_config" -w "$hosts" "$@"; }
+accounts=$(awk '$1 == "User" { print $2 }' "$CLUSTER/ssh_config" | head -n "$HOSTS")
 cleanup() {
-  pdx 'rm -rf bench-staging-*' > /dev/null || true
+  local account
+  for account in $accounts; do umount "$(getent passwd "$account" | cut -d: -f6)/bench-staging"; done
+  umount "$work/hostfs"
   rm -rf "$work"
-}
+} 2> /dev/null
 trap cleanup EXIT
-pdx 'rm -rf bench-staging-*'
 
 python3 - "$work/tree" "$FILES" << 'PY'
 import os, random, sys
@@ -64,9 +74,22 @@ for i in range(4):
         f.write(rng.randbytes(40 << 20))
 PY
 chmod -R a+rX "$work"
-mkdir "$work/today" "$work/pdx"
 count=$(find "$work/tree" -type f | wc -l)
 bytes=$(du -sb "$work/tree" | cut -f1)
+
+# The hosts' disk: room for every host's tree and parts, written out now (no lazy init during the
+# runs), blocks given back to this machine's disk as they are freed.
+truncate -s $((HOSTS * bytes * 5 / 2 / 1048576 + 1024))M "$work/hosts.img"
+mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "$work/hosts.img"
+mkdir "$work/hostfs"
+mount -o loop,discard "$work/hosts.img" "$work/hostfs"
+for account in $accounts; do
+  home=$(getent passwd "$account" | cut -d: -f6)
+  mkdir -p "$work/hostfs/$account" "$home/bench-staging"
+  chown "$account:" "$work/hostfs/$account"
+  mount --bind "$work/hostfs/$account" "$home/bench-staging"
+done
+mkdir "$work/today" "$work/pdx"
 
 pdsh_run() {
   PDSH_SSH_ARGS="-F $CLUSTER/ssh_config -x -a %h" pdsh -R ssh -f "$HOSTS" -w "$hosts" "$@"
@@ -79,15 +102,30 @@ local_hash() { (cd "$work/tree" && eval "$hash_pipeline"); }
 export -f pdsh_run pdcp_run local_hash
 export CLUSTER HOSTS hosts work hash_pipeline
 
+# Waits (up to 10 s) until the cluster's sshd sessions have ended: a host's CPU reaches sshd_cpu
+# only once its session's process is reaped, a second or more after the client saw the end.
+sessions_ended() {
+  local pid
+  for _ in $(seq 100); do
+    for pid in $(cat "$CLUSTER"/sshd.*.pid); do pgrep -P "$pid" > /dev/null && break; done ||
+      return 0
+    sleep 0.1
+  done
+}
+
 # step SIDE NAME CMD...: runs CMD once, its output to $work/SIDE.NAME.out; appends
-# "SIDE NAME wall cpu rss_MiB" to $work/steps (CMD's CPU, its children's here included).
+# "SIDE NAME wall cpu rss_MiB hosts_cpu" to $work/steps (CMD's CPU, its children's here included;
+# the hosts': their sshd sessions and what ran in them, such as tar or pdx's agent).
 step() {
-  local side=$1 name=$2 wall user sys rss
+  local side=$1 name=$2 wall user sys rss hosts_before
   shift 2
+  hosts_before=$(sshd_cpu)
   /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" > "$work/$side.$name.out" 2>&1 ||
     echo "bench-staging: $side $name failed: $(tail -3 "$work/$side.$name.out")" >&2
   read -r wall user sys rss < <(tail -n 1 "$work/time")  # after "Command exited with non-zero..."
-  echo "$side $name $wall $(echo "$user + $sys" | bc) $((rss / 1024))" >> "$work/steps"
+  sessions_ended
+  echo "$side $name $wall $(echo "$user + $sys" | bc) $((rss / 1024))" \
+    "$(echo "$(sshd_cpu) - $hosts_before" | bc)" >> "$work/steps"
 }
 
 # The agent, for the hosts to run from here: no deployment is timed, and none is lost to another
@@ -95,7 +133,7 @@ step() {
 cp "$PDX" "$work/agent"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 : > "$work/steps"
-dir=bench-staging-today
+dir=bench-staging/today
 parts=tree.tar.zst.part-
 step today pack bash -c "tar -cf - -C $work tree | zstd -T0 -q |
   split -b 64M -d - $work/today/$parts"
@@ -107,7 +145,7 @@ step today count bash -c "pdsh_run 'find $dir/tree -type f | wc -l' &&
 step today hash bash -c "pdsh_run 'cd $dir/tree && $hash_pipeline' && local_hash"
 pdx "rm -rf $dir" && sync
 
-dir=bench-staging-pdx
+dir=bench-staging/pdx
 step pdx pack bash -c "cd $work && exec $PDX pack tree -o pdx/tree.tar.zst --split 64M"
 step pdx stage "$PDX" -F "$CLUSTER/ssh_config" -w "$hosts" push --agent "$work/agent" \
   "$work/pdx/$parts"* "$dir/" --extract
@@ -115,12 +153,12 @@ step pdx verify "$PDX" -F "$CLUSTER/ssh_config" -w "$hosts" verify "$dir/tree" \
   --against "$work/tree" --hash
 pdx "rm -rf $dir" && sync
 step relay stage "$PDX" -F "$CLUSTER/ssh_config" -w "$hosts" push --relay --agent "$work/agent" \
-  "$work/pdx/$parts"* "bench-staging-relay/" --extract
-pdx "rm -rf bench-staging-relay" && sync
-mkdir "$work/floor"
-step floor unpack bash -c "for i in \$(seq $HOSTS); do mkdir $work/floor/\$i &&
-  { cat $work/today/$parts* | tar --zstd -x -C $work/floor/\$i & }; done; wait"
-rm -rf "$work/floor"
+  "$work/pdx/$parts"* "bench-staging/relay/" --extract
+pdx "rm -rf bench-staging/relay" && sync
+mkdir "$work/hostfs/floor"
+step floor unpack bash -c "for i in \$(seq $HOSTS); do mkdir $work/hostfs/floor/\$i &&
+  { cat $work/today/$parts* | tar --zstd -x -C $work/hostfs/floor/\$i & }; done; wait"
+rm -rf "$work/hostfs/floor"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 printf 'staging day: %d files, %d MB (%d MB as tar.zst in %d parts) to %d hosts, %d cores\n' \
@@ -133,7 +171,8 @@ echo "  today: counts $(grep -c ": $count\$" "$work/today.count.out")/$HOSTS hos
   "(by eye; here by grep)"
 echo "  pdx:   $(grep -v '^$' "$work/pdx.verify.out" | tr '\n' ' ')"
 awk -v hosts="$HOSTS" '
-  { key = $1 " " $2; wall[key] = $3; cpu[key] = $4; rss[key] = $5; order[$1] = order[$1] " " $2 }
+  { key = $1 " " $2; wall[key] = $3; cpu[key] = $4; rss[key] = $5; hcpu[key] = $6
+    order[$1] = order[$1] " " $2 }
   # sum(SIDE, "STEP STEP...", ARRAY): ARRAY summed over those steps of SIDE ("": all of them).
   function sum(side, steps, a,   n, names, i, t) {
     n = split(steps == "" ? order[side] : steps, names, " ")
@@ -141,30 +180,33 @@ awk -v hosts="$HOSTS" '
     return t
   }
   function show(side,   n, names, i, k) {
-    printf "%-10s %8s %8s%s\n", side, "wall_s", "cpu_s", side == "pdx" ? "  rss_MiB" : ""
+    printf "%-10s %8s %8s %8s%s\n", side, "wall_s", "cpu_s", "hosts_s",
+      side == "pdx" ? "  rss_MiB" : ""
     n = split(order[side], names, " ")
     for (i = 1; i <= n; i++) {
       k = side " " names[i]
-      printf "  %-8s %8.2f %8.2f%s\n", names[i], wall[k], cpu[k],
+      printf "  %-8s %8.2f %8.2f %8.2f%s\n", names[i], wall[k], cpu[k], hcpu[k],
         side == "pdx" ? sprintf(" %8d", rss[k]) : ""
     }
-    printf "  %-8s %8.2f %8.2f\n", "total", sum(side, "", wall), sum(side, "", cpu)
+    printf "  %-8s %8.2f %8.2f %8.2f\n", "total", sum(side, "", wall), sum(side, "", cpu),
+      sum(side, "", hcpu)
   }
   function ratio(what, t, p) {  # today / pdx over steps T of today and P of pdx
-    printf "  %-55s x%-6.2f x%.2f\n", what, sum("today", t, wall) / sum("pdx", p, wall),
-      sum("today", t, cpu) / sum("pdx", p, cpu)
+    printf "  %-55s x%-6.2f x%-6.2f %s\n", what, sum("today", t, wall) / sum("pdx", p, wall),
+      sum("today", t, cpu) / sum("pdx", p, cpu),
+      (sum("pdx", p, hcpu) > 0 ? sprintf("x%.2f", sum("today", t, hcpu) / sum("pdx", p, hcpu)) : "-")
   }
   END {
     show("today")
     show("pdx")
-    printf "%-57s %-7s %s\n", "today / pdx", "wall", "cpu"
+    printf "%-57s %-7s %-7s %s\n", "today / pdx", "wall", "cpu", "hosts"
     ratio("pack: tar | zstd | split vs pdx pack", "pack", "pack")
     ratio("stage: mkdir + pdcp + tar -x vs push --extract", "mkdir copy unpack", "stage")
     ratio("issue 12: pdcp + pdsh cat parts | tar -x vs push --extract", "copy unpack", "stage")
     ratio("check: find | wc -l + sha256sum vs verify --hash", "count hash", "verify")
     ratio("the whole day", "", "")
-    printf "push --relay --extract: %.2f s, %.2f s CPU; x%.2f of the stage today\n",
-      wall["relay stage"], cpu["relay stage"],
+    printf "push --relay --extract: %.2f s, %.2f s CPU, hosts %.2f s; x%.2f of the stage today\n",
+      wall["relay stage"], cpu["relay stage"], hcpu["relay stage"],
       wall["relay stage"] / sum("today", "mkdir copy unpack", wall)
     printf "floor (the disk): %d unpacks here at once, no ssh: %.2f s; push --extract x%.2f of it\n",
       hosts, wall["floor unpack"], wall["pdx stage"] / wall["floor unpack"]

@@ -27,7 +27,7 @@ account() { if [[ $EUID -eq 0 ]]; then printf 'pdx%03d' "$1"; else id -un; fi; }
 pids() { cat "$DIR"/sshd.*.pid 2>/dev/null || true; }
 
 # True if pid $1 is an sshd started with one of our config files (a recycled pid is not ours).
-ours() { tr '\0' ' ' < "/proc/$1/cmdline" 2>/dev/null | grep -q -- "-f $DIR/sshd."; }
+ours() { tr '\0' ' ' 2>/dev/null < "/proc/$1/cmdline" | grep -q -- "-f $DIR/sshd."; }
 
 stop() {
   local pid
