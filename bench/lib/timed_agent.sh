@@ -9,7 +9,7 @@ timed_agent() {  # timed_agent DIR PDX
   mkdir -m 1777 "$1/agent-times"  # as root every host is an account of its own
   # shellcheck disable=SC2016 # $SSH_CONNECTION and $$ are the host's, expanded there
   printf '#!/bin/sh\nhost=$(echo "$SSH_CONNECTION" | cut -d" " -f3)\nexec /usr/bin/time -f "%%U %%S %%M" -o "%s/agent-times/${host:-$(id -un)}.$$" "%s" "$@"\n' \
-    "$1" "$PDX" > "$AGENT"
+    "$1" "$2" > "$AGENT"
   chmod 0755 "$AGENT" "$1"  # the hosts' accounts run it
 }
 
@@ -17,12 +17,14 @@ timed_agent() {  # timed_agent DIR PDX
 # seconds over all hosts, the most one host spent, the largest peak RSS of one agent; "- - -"
 # when none ran. Then forgets them.
 agents_cpu() {
-  local times=${AGENT%/timed-agent}/agent-times
-  find "$times" -type f -printf '%f ' -exec tail -n 1 {} \; |  # the last line: time may say why it ended first
+  local times=${AGENT%/timed-agent}/agent-times f
+  for f in "$times"/*; do  # the last line: time may say why the agent ended first
+    if [[ -f $f ]]; then echo "${f##*/} $(tail -n 1 "$f")"; fi
+  done |
     awk '{ sub(/\.[0-9]+$/, "", $1); cpu = $2 + $3; host[$1] += cpu; s += cpu
            if ($4 > rss) rss = $4; k++ }
          END { if (!k) { print "- - -"; exit }
                for (h in host) if (host[h] > most) most = host[h]
                printf "%.2f %.2f %d\n", s, most, rss / 1024 }'
-  find "$times" -type f -delete
+  rm -f "$times"/*
 }
