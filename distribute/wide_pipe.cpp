@@ -10,7 +10,6 @@
 #include <limits>
 #include <mutex>
 #include <set>
-#include <string>
 
 #include "distribute/agent_protocol.h"
 
