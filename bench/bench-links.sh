@@ -4,13 +4,17 @@
 # hosts (BENCH_HOSTS) with pdx push, pdx push --relay and clush --copy, against one scp of the
 # same file. Over a star every copy crosses this machine's link, so N hosts take about N times one
 # copy; a relay (host to host, a chain; from 16 hosts on a tree of fan-out 4 too) sends it once
-# from here. Wall time and the tools' CPU.
+# from here. Wall time, the tool's CPU (user+sys, its children's too) and peak RSS, and for pdx
+# its agents' on the hosts (bench/lib/timed_agent.sh, each agent run through /usr/bin/time: CPU
+# over all hosts, the most one host spent, one agent's largest peak RSS; per agent, so that what
+# runs in the hosts' namespaces counts, which /proc/stat-based figures may miss).
 #
 #   bench/bench-links.sh [-p PDX] [-c CLUSTER_DIR]
 # BENCH_RUNS: runs of each, the fastest shown (the machine's other load only slows a run down).
 # Root only (namespaces). Needs: clustershell. Not a test: nothing here is asserted.
 set -euo pipefail
 source "$(dirname "$0")/lib/cluster_options.sh"
+source "$(dirname "$0")/lib/timed_agent.sh"
 [[ $CLUSTER == /tmp/pdx-bench-cluster ]] && CLUSTER=/tmp/pdx-bench-links
 sizes=${BENCH_HOSTS:-4 8 16}
 mb=${BENCH_SIZE_MB:-25}
@@ -29,18 +33,20 @@ trap '"$cluster" stop "$CLUSTER"; rm -rf "$work"' EXIT
 chmod 0755 "$work"
 head -c $((mb * 1000 * 1000)) /dev/urandom > "$work/data"
 chmod 0644 "$work/data"
+timed_agent "$work" "$PDX"  # pdx's rows pass --agent "$AGENT"
 config=$CLUSTER/ssh_config
 in_client() { "$cluster" run "$CLUSTER" "$@"; }
 
-run() {  # run LABEL HOSTS CMD...: wall and CPU of CMD, in the client's namespace; the fastest
-  local label=$1 hosts=$2 i                # of BENCH_RUNS, whose load was the least
+run() {  # run LABEL HOSTS CMD...: CMD in the client's namespace, the fastest of BENCH_RUNS
+  local label=$1 hosts=$2 i  # (whose load was the least): LABEL wall cpu rss agents (3 columns)
   shift 2
   for ((i = 0; i < runs; i++)); do
     in_client "$PDX" -F "$config" -w "$hosts" "rm -rf bench-links-*" > /dev/null
-    /usr/bin/time -f '%e %U %S' -o "$work/time" "$cluster" run "$CLUSTER" "$@" > /dev/null 2> "$work/err" ||
+    agents_cpu > /dev/null
+    /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$cluster" run "$CLUSTER" "$@" > /dev/null 2> "$work/err" ||
       { echo "bench-links: $label failed: $(tail -3 "$work/err")" >&2; return; }
-    read -r wall user sys < "$work/time"
-    echo "$label $wall $(echo "$user + $sys" | bc)"
+    read -r wall user sys rss < "$work/time"
+    echo "$label $wall $(echo "$user + $sys" | bc) $((rss / 1024)) $(agents_cpu)"
   done | sort -k2,2n | head -1 >> "$work/runs"
 }
 
@@ -50,12 +56,15 @@ in_client "$PDX" -F "$config" -w "$all" push "$here/../README.md" bench-links-wa
 run scp-one "$(head -1 "$CLUSTER/hostfile")" scp -q -F "$config" "$work/data" "$(head -1 "$CLUSTER/hostfile"):bench-links-scp"
 for n in $sizes; do
   hosts=$(head -n "$n" "$CLUSTER/hostfile" | paste -sd,)
-  run "pdx-$n" "$hosts" "$PDX" -F "$config" -w "$hosts" -f "$n" push "$work/data" bench-links-pdx/
-  run "relay-$n" "$hosts" "$PDX" -F "$config" -w "$hosts" -f "$n" push --relay "$work/data" bench-links-relay/
-  (( n >= 16 )) && run "tree4-$n" "$hosts" "$PDX" -F "$config" -w "$hosts" -f "$n" push --relay=tree:4 "$work/data" bench-links-relay/
+  run "pdx-$n" "$hosts" "$PDX" -F "$config" -w "$hosts" -f "$n" push --agent "$AGENT" "$work/data" bench-links-pdx/
+  run "relay-$n" "$hosts" "$PDX" -F "$config" -w "$hosts" -f "$n" push --relay --agent "$AGENT" "$work/data" bench-links-relay/
+  (( n >= 16 )) && run "tree4-$n" "$hosts" "$PDX" -F "$config" -w "$hosts" -f "$n" push --relay=tree:4 --agent "$AGENT" "$work/data" bench-links-relay/
   run "clush-$n" "$hosts" clush -f "$n" -w "$hosts" -o "-F $config" --copy "$work/data" --dest bench-links-clush-file
 done
 
 echo "$mb MB over $rate links (this machine's too), best of $runs ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
-printf '%-10s %8s %8s %14s\n' run wall_s cpu_s x_one_copy
-awk '{ if (NR == 1) one = $2; printf "%-10s %8.2f %8.2f %14.2f\n", $1, $2, $3, $2 / one }' "$work/runs"
+printf '%-10s %8s %8s %8s %9s %11s %9s %11s\n' run wall_s cpu_s rss_MiB agents_s agent_max_s \
+  agent_MiB x_one_copy
+awk '{ if (NR == 1) one = $2
+       printf "%-10s %8.2f %8.2f %8d %9s %11s %9s %11.2f\n", $1, $2, $3, $4, $5, $6, $7, $2 / one }' \
+  "$work/runs"

@@ -3,7 +3,8 @@
 # cluster: 256 MiB of random data to 16 hosts (BENCH_SIZE_MIB, BENCH_HOSTS), each tool into a
 # fresh directory of every host's home; pdx twice, as a star from here and with --relay (host to
 # host). For each: wall time, CPU (user+sys of the tool and its children), the tool's own peak
-# RSS, the CPU of pdx's agents on the hosts (each run through /usr/bin/time by --agent), the CPU
+# RSS, the CPU of pdx's agents on the hosts (each run through /usr/bin/time by --agent,
+# bench/lib/timed_agent.sh: all hosts, the most one host spent, and one agent's peak RSS), the CPU
 # the whole machine spent meanwhile (/proc/stat: user, nice, system, irq, softirq; so sshd, the
 # hosts' side and anything else running are in it), and the wall-time floor that sets:
 # machine CPU / cores, then the 1-minute load average as the run began (another load inflates
@@ -14,6 +15,7 @@
 # Needs: pdsh (pdcp), clustershell (Debian packages). Not a test: nothing here is asserted.
 set -euo pipefail
 source "$(dirname "$0")/lib/cluster_options.sh"
+source "$(dirname "$0")/lib/timed_agent.sh"
 n=${BENCH_HOSTS:-16}
 mib=${BENCH_SIZE_MIB:-256}
 for tool in pdcp clush; do
@@ -32,21 +34,10 @@ head -n "$n" "$CLUSTER/hostfile" > "$work/hosts"
 hosts=$(paste -sd, "$work/hosts")
 head -c $((mib << 20)) /dev/urandom > "$work/data"
 chmod 0644 "$work/data"
-# pdx's agent, timed: each host's account writes its own file under agent-times (as root every
-# host is an account of its own).
-mkdir -m 1777 "$work/agent-times"
-agent=$work/timed-agent
-printf '#!/bin/sh\nexec /usr/bin/time -f "%%U %%S" -o "%s/agent-times/$$" "%s" "$@"\n' \
-  "$work" "$PDX" > "$agent"
-chmod 0755 "$agent"
+timed_agent "$work" "$PDX"
 
 machine_ticks() {  # CPU ticks the machine spent since boot, all cores: user nice system irq softirq
   awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat
-}
-agents_cpu() {  # CPU seconds of the timed agents ("-": none ran), then forgets them
-  find "$work/agent-times" -type f -exec cat {} + |
-    awk '{ s += $1 + $2; k++ } END { if (k) printf "%.2f", s; else printf "-" }'
-  find "$work/agent-times" -type f -delete
 }
 
 # The remote directory each run writes into, fresh: bench-push-TOOL in every home.
@@ -73,19 +64,20 @@ run() {  # run LABEL CMD...
 }
 
 pdx=("$PDX" -F "$config" -w "$hosts" -f "$n")
-"${pdx[@]}" push --agent "$agent" "$here/../README.md" bench-push-warm/ > /dev/null
+"${pdx[@]}" push --agent "$AGENT" "$here/../README.md" bench-push-warm/ > /dev/null
 : > "$work/runs"
-run pdx "${pdx[@]}" push --agent "$agent" "$work/data" "$(remote_dir pdx)/"
-run pdx-relay "${pdx[@]}" push --relay --agent "$agent" "$work/data" "$(remote_dir relay)/"
+run pdx "${pdx[@]}" push --agent "$AGENT" "$work/data" "$(remote_dir pdx)/"
+run pdx-relay "${pdx[@]}" push --relay --agent "$AGENT" "$work/data" "$(remote_dir relay)/"
 run pdcp env PDSH_SSH_ARGS="-F $config -x -a %h" \
   pdcp -R ssh -f "$n" -w "$hosts" "$work/data" "$(remote_dir pdcp)"
 run clush clush -f "$n" -w "$hosts" -o "-F $config" --copy "$work/data" --dest "$(remote_dir clush)"
 clean
 
 echo "$mib MiB to $n hosts, one run each ($(nproc) cores)"
-printf '%-9s %7s %7s %8s %9s %9s %8s %5s\n' tool wall_s cpu_s rss_MiB agents_s machine_s floor_s load
+printf '%-9s %7s %7s %8s %9s %10s %10s %9s %8s %5s\n' tool wall_s cpu_s rss_MiB agents_s \
+  agent_max_s agent_MiB machine_s floor_s load
 awk -v cores="$(nproc)" '
-  { printf "%-9s %7.2f %7.2f %8d %9s %9.2f %8.2f %5.2f\n", $1, $2, $3, $4, $5, $6, $6 / cores, $7
+  { printf "%-9s %7.2f %7.2f %8d %9s %10s %10s %9.2f %8.2f %5.2f\n", $1, $2, $3, $4, $5, $6, $7, $8, $8 / cores, $9
     wall[$1] = $2; order[++k] = $1 }
   END { for (i = 2; i <= k; i++) printf "  %-9s wall x%.2f of pdx\n", order[i], wall[order[i]] / wall["pdx"] }' \
   "$work/runs"

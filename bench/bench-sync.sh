@@ -6,13 +6,16 @@
 #   a tree:   pdx sync --delete --exclude  vs  pdsh -R exec rsync -a --delete --exclude, on the
 #             16 hosts: 2000 files of 4 KiB (BENCH_TREE_FILES), 100 changed and 100 new here,
 #             and on each host 100 extras to delete and a cache/ of 100 files that stays
-# For each: wall time, CPU (user+sys), peak RSS, and bytes sent: rsync's "Total bytes sent";
+# For each: wall time, CPU (user+sys, its children's too), peak RSS, for pdx its agents' on the
+# hosts (bench/lib/timed_agent.sh, each agent run through /usr/bin/time: CPU over all hosts, the
+# most one host spent, one agent's largest peak RSS), and bytes sent: rsync's "Total bytes sent";
 # pdx's delta as it reports it (per host; a star sends it to each host of the group). Before
 # each run every host gets the old version back (pdx push, not timed). Not a test.
 #
 #   bench/bench-sync.sh [-p PDX] [-c CLUSTER_DIR]
 set -euo pipefail
 source "$(dirname "$0")/lib/cluster_options.sh"
+source "$(dirname "$0")/lib/timed_agent.sh"
 n=${BENCH_HOSTS:-16}
 mib=${BENCH_SIZE_MIB:-256}
 for tool in pdsh rsync python3; do
@@ -23,7 +26,7 @@ done
 "$here/../scripts/loopback-cluster.sh" start "$CLUSTER" "$n"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-chmod 0755 "$work"
+timed_agent "$work" "$PDX"  # pdx's rows pass --agent "$AGENT"
 config=$work/ssh_config
 { printf 'Host *\n  KexAlgorithms curve25519-sha256\n'; cat "$CLUSTER/ssh_config"; } > "$config"
 head -n "$n" "$CLUSTER/hostfile" > "$work/hosts"
@@ -60,14 +63,15 @@ reset_tree() {  # every host of $1 holds the tree as it was, extras and a cache/
     for i in $(seq 100); do echo "$i" > "extra$i"; echo "$i" > "cache/c$i"; done' > /dev/null
 }
 resets=reset
-run() {  # run LABEL HOSTS CMD...: LABEL wall cpu rss-MiB, the output in $work/out.LABEL
-  local label=$1 hosts=$2
+run() {  # run LABEL HOSTS CMD...: LABEL wall cpu rss-MiB agents (3 columns), the output in
+  local label=$1 hosts=$2  # $work/out.LABEL
   shift 2
   "$resets" "$hosts"
+  agents_cpu > /dev/null
   /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" > "$work/out.$label" 2> "$work/err" ||
     { echo "bench-sync: $label failed: $(tail -3 "$work/err")" >&2; return; }
   read -r wall user sys rss < "$work/time"
-  echo "$label $wall $(echo "$user + $sys" | bc) $((rss / 1024))" >> "$work/runs"
+  echo "$label $wall $(echo "$user + $sys" | bc) $((rss / 1024)) $(agents_cpu)" >> "$work/runs"
 }
 
 # pdx reports "N KiB sent" (or MiB) per host: in bytes.
@@ -80,13 +84,13 @@ rsync_sent() { grep -h 'Total bytes sent' "$work/out.$1" | tr -d , | awk '{ s +=
 "$PDX" -F "$config" -w "$all" push "$here/../README.md" bench-sync-warm/ > /dev/null  # deploy
 : > "$work/runs"
 rsh="ssh -F $config"
-run pdx-1 "$one" "$PDX" -F "$config" -w "$one" sync "$work/new/data" bench-sync/
+run pdx-1 "$one" "$PDX" -F "$config" -w "$one" sync --agent "$AGENT" "$work/new/data" bench-sync/
 run rsync-1 "$one" rsync -I --stats -e "$rsh" "$work/new/data" "$one:bench-sync/"
-run pdx-$n "$all" "$PDX" -F "$config" -w "$all" -f "$n" sync "$work/new/data" bench-sync/
+run pdx-$n "$all" "$PDX" -F "$config" -w "$all" -f "$n" sync --agent "$AGENT" "$work/new/data" bench-sync/
 run pdsh-rsync-$n "$all" pdsh -R exec -f "$n" -w "$all" rsync -I --stats -e "$rsh" "$work/new/data" "%h:bench-sync/"
 for i in $(seq 100); do head -c 4096 /dev/urandom > "$work/tree/f$i"; head -c 4096 /dev/urandom > "$work/tree/new$i"; done
 resets=reset_tree
-run pdx-tree-$n "$all" "$PDX" -F "$config" -w "$all" -f "$n" sync --delete --exclude cache/ "$work/tree/" bench-tree/
+run pdx-tree-$n "$all" "$PDX" -F "$config" -w "$all" -f "$n" sync --agent "$AGENT" --delete --exclude cache/ "$work/tree/" bench-tree/
 run pdsh-rsync-tree-$n "$all" pdsh -R exec -f "$n" -w "$all" rsync -a --delete --exclude cache/ -e "$rsh" "$work/tree/" "%h:bench-tree/"
 "$PDX" -F "$config" -w "$all" -f "$n" "rm -rf bench-tree" > /dev/null
 for i in $(seq "$n"); do  # every host now holds the new version
@@ -96,14 +100,16 @@ done
 "$PDX" -F "$config" -w "$all" -f "$n" "rm -rf bench-sync bench-sync-warm" > /dev/null
 
 echo "pdx sync vs rsync: $mib MiB, 64 edits of 40 KiB, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-16s %8s %8s %8s %14s\n' tool wall cpu rss-MiB bytes-sent
+printf '%-16s %8s %8s %8s %8s %10s %10s %14s\n' tool wall cpu rss-MiB agents agent-max \
+  agent-MiB bytes-sent
 p1=$(pdx_sent pdx-1) r1=$(rsync_sent rsync-1) pn=$(pdx_sent pdx-$n) rn=$(rsync_sent pdsh-rsync-$n)
-while read -r label wall cpu rss; do
+while read -r label wall cpu rss agents agent_max agent_rss; do
   case $label in
     pdx-1) sent=$p1 ;; rsync-1) sent=$r1 ;; pdx-$n) sent="$((pn * n)) ($pn/host)" ;;
     *tree*) sent=- ;; *) sent=$rn ;;
   esac
-  printf '%-16s %8s %8s %8s %14s\n' "$label" "$wall" "$cpu" "$rss" "$sent"
+  printf '%-16s %8s %8s %8s %8s %10s %10s %14s\n' "$label" "$wall" "$cpu" "$rss" "$agents" \
+    "$agent_max" "$agent_rss" "$sent"
 done < "$work/runs"
 wall() { awk -v l="$1" '$1 == l { print $2 }' "$work/runs"; }
 echo "1 host:   pdx/rsync bytes $(echo "scale=2; $p1 / $r1" | bc)x, wall $(echo "scale=2; $(wall pdx-1) / $(wall rsync-1)" | bc)x"

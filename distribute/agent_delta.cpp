@@ -44,36 +44,46 @@ int open_beneath(int dir, const std::string& path, std::uint64_t flags) {
   return static_cast<int>(::syscall(SYS_openat2, dir, path.c_str(), &how, sizeof how));
 }
 
-// The directory NAME is in, opened, and NAME's last component. "" is DEST itself.
-Result<std::pair<Fd, std::string>> place(const std::string& dest, const std::string& name) {
-  fs::path where = name.empty() ? fs::path(dest) : fs::path(dest) / name;
-  std::string leaf = where.filename().string();
+// Where NAME is: the directory it is in, opened, and its last component ("" is DEST itself). When
+// that directory cannot be opened, `dir` is not valid and `error` holds the errno of why, taken
+// as the call failed: what runs after it (closing DEST, freeing) may change errno.
+struct Place {
   Fd dir;
+  std::string leaf;
+  int error = 0;
+  std::string reason() const {
+    return error == ELOOP ? "a symlink on the way is not followed" : std::strerror(error);
+  }
+};
+
+Place place(const std::string& dest, const std::string& name) {
+  fs::path where = name.empty() ? fs::path(dest) : fs::path(dest) / name;
+  Place placed{Fd(), where.filename().string()};
   if (name.empty()) {
     fs::path parent = where.parent_path().empty() ? "." : where.parent_path();
-    dir = Fd(::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  } else {
-    Fd root(::open(dest.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (!root) return Error{std::strerror(errno)};
-    auto slash = name.rfind('/');
-    std::string up = slash == std::string::npos ? "." : name.substr(0, slash);
-    dir = Fd(open_beneath(root.get(), up, O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (!dir && errno == ELOOP) return Error{"a symlink on the way is not followed"};
+    placed.dir = Fd(::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!placed.dir) placed.error = errno;
+    return placed;
   }
-  if (!dir) return Error{std::strerror(errno)};
-  return std::pair{std::move(dir), leaf};
+  auto slash = name.rfind('/');
+  std::string up = slash == std::string::npos ? "." : name.substr(0, slash);
+  Fd root(::open(dest.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (root) placed.dir = Fd(open_beneath(root.get(), up, O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!placed.dir) placed.error = errno;  // root's open, or open_beneath's
+  return placed;
 }
 
 // The old file NAME, opened, with how it stands; an Fd only for a regular file.
 std::pair<Fd, OldState> open_old(const std::string& dest, const std::string& name,
                                  struct stat& st) {
-  auto placed = place(dest, name);
-  if (!placed)
-    return {Fd(), errno == ENOENT || errno == ENOTDIR ? OldState::missing : OldState::other};
-  Fd fd(::openat(placed->first.get(), placed->second.c_str(), kFileFlags));
+  Place placed = place(dest, name);
+  if (!placed.dir)
+    return {Fd(), placed.error == ENOENT || placed.error == ENOTDIR ? OldState::missing
+                                                                    : OldState::other};
+  Fd fd(::openat(placed.dir.get(), placed.leaf.c_str(), kFileFlags));
   if (!fd) {
     if (errno == ENOENT || errno == ENOTDIR) return {Fd(), OldState::missing};
-    if (::fstatat(placed->first.get(), placed->second.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+    if (::fstatat(placed.dir.get(), placed.leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
         S_ISDIR(st.st_mode))
       return {Fd(), OldState::directory};
     return {Fd(), OldState::other};
@@ -173,10 +183,10 @@ class PatchReceiver {
     Incoming& in = incoming_.emplace();
     in.path = header.name.empty() ? dest_ : (fs::path(dest_) / header.name).string();
     in.header = std::move(header);
-    auto placed = place(dest_, in.header.name);
-    if (!placed) return fail(in, placed.error());
-    in.dir = std::move(placed->first);
-    const std::string& leaf = placed->second;
+    Place placed = place(dest_, in.header.name);
+    if (!placed.dir) return fail(in, placed.reason());
+    in.dir = std::move(placed.dir);
+    const std::string& leaf = placed.leaf;
     in.basis = Fd(::openat(in.dir.get(), leaf.c_str(), kFileFlags));
     struct stat st {};
     if (!in.basis || ::fstat(in.basis.get(), &st) != 0 || !S_ISREG(st.st_mode) ||
@@ -244,9 +254,10 @@ Result<void> remove_entry(const std::string& dest, const Entry& entry, int out, 
     return write_frame(out, FrameType::failed, encode(Failed{path, reason}));
   };
   if (entry.name.empty()) return failed("the destination itself is never deleted");
-  auto placed = place(dest, entry.name);
-  if (!placed) return errno == ENOENT ? Result<void>{} : failed(placed.error());
-  const auto& [dir, leaf] = *placed;
+  Place placed = place(dest, entry.name);
+  if (!placed.dir) return placed.error == ENOENT ? Result<void>{} : failed(placed.reason());
+  const Fd& dir = placed.dir;
+  const std::string& leaf = placed.leaf;
   struct stat st {};
   if (::fstatat(dir.get(), leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
       ::unlinkat(dir.get(), leaf.c_str(), S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0) != 0)

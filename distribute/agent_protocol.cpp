@@ -3,7 +3,6 @@
 #include "archive/temp_file.h"
 #include "distribute/payload_fields.h"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -88,10 +87,6 @@ Result<std::optional<Frame>> FrameDecoder::next() {
   Frame frame{static_cast<FrameType>(held[0]), std::string(held.substr(kHeader, *length))};
   start_ += kHeader + *length;
   return std::optional<Frame>(std::move(frame));
-}
-
-void widen_pipe(int fd) {
-  ::fcntl(fd, F_SETPIPE_SZ, static_cast<int>(kDataChunk));
 }
 
 FrameReader::FrameReader(int fd)

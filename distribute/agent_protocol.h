@@ -24,6 +24,7 @@
 #include <string_view>
 
 #include "base/result.h"
+#include "distribute/wide_pipe.h"  // widen_pipe, for the ends of the protocol
 
 namespace pdx {
 
@@ -93,11 +94,6 @@ class FrameDecoder {
   std::string buffer_;
   std::size_t start_ = 0;  // bytes of buffer_ already decoded
 };
-
-/// Makes the pipe `fd` hold a data frame's worth (1 MiB, the most an unprivileged process may ask
-/// for by default): its writer blocks less often, its reader takes more at a time. Where `fd` is
-/// not a pipe, or the kernel refuses, nothing changes.
-void widen_pipe(int fd);
 
 /// Frames read from a descriptor into one buffer and handed out where they lie: no copy of a
 /// payload between read(2) and the caller, and no allocation after the reader's own.

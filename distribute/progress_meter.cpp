@@ -36,6 +36,7 @@ ProgressMeter::ProgressMeter(Measure measure, std::size_t hosts, Write write, Cl
       last_(start_) {}
 
 void ProgressMeter::tick() {
+  std::lock_guard lock(mutex_);
   auto now = clock_();
   if (now - last_ < kRedrawEvery) return;
   last_ = now;
@@ -44,9 +45,29 @@ void ProgressMeter::tick() {
 }
 
 void ProgressMeter::erase() {
+  std::lock_guard lock(mutex_);
   if (!drawn_) return;
   drawn_ = false;
   write_(kClearLine);
+}
+
+void ProgressMeter::print(std::string_view text) {
+  std::lock_guard lock(mutex_);
+  if (!drawn_) {
+    write_(text);
+    return;
+  }
+  auto now = clock_();
+  last_ = now;
+  write_(std::string(kClearLine) + std::string(text) + line(now));
+}
+
+void print_above(ProgressMeter* meter, std::string_view text) {
+  if (text.empty()) return;
+  if (meter)
+    meter->print(text);
+  else
+    (void)write_all(STDERR_FILENO, text);
 }
 
 std::string ProgressMeter::line(std::chrono::steady_clock::time_point now) const {

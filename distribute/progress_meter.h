@@ -47,12 +47,15 @@ class ProgressMeter {
     (failed ? failed_ : done_).fetch_add(1, std::memory_order_relaxed);
   }
 
-  // From one thread at a time (the ticker's, then the one that stopped it).
+  // From any thread (one lock: the terminal gets whole writes).
   /// Draws the line if it was last drawn, or the meter made, kRedrawEvery ago or more (a run
   /// shorter than that shows nothing).
   void tick();
   /// Clears the line if it is drawn.
   void erase();
+  /// Writes `text` (whole lines) above the line: the line is cleared, `text` written, and the
+  /// line drawn again below it, so that the two do not end up on one garbled row.
+  void print(std::string_view text);
 
  private:
   std::string line(std::chrono::steady_clock::time_point now) const;
@@ -61,12 +64,17 @@ class ProgressMeter {
   const std::size_t hosts_;
   Write write_;
   Clock clock_;
+  std::mutex mutex_;  // what is drawn: drawn_, last_, and the writes
   const std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point last_;
   bool drawn_ = false;
   std::atomic<std::uint64_t> total_{0}, bytes_{0};
   std::atomic<std::size_t> done_{0}, failed_{0};
 };
+
+/// `text` (whole lines: a warning) on stderr, above the progress line when `meter` is not null
+/// (ProgressMeter::print).
+void print_above(ProgressMeter* meter, std::string_view text);
 
 /// --progress, --no-progress, or neither: on when stderr is a terminal.
 bool progress_wanted(bool progress, bool no_progress);

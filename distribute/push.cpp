@@ -583,12 +583,14 @@ class WaveEnds final : public OutputSink {
 };
 
 // The warnings of the run, each said once: hosts pushed without the agent, relays called off.
+// Above the progress line, which is still drawn.
 void warn(const PushRun& run) {
-  for (const auto& line : run.called_off) std::fprintf(stderr, "pdx: warning: %s\n", line.c_str());
+  std::string text;
+  for (const auto& line : run.called_off) text += "pdx: warning: " + line + "\n";
   if (!run.posix.empty())
-    std::fputs(agent_fallback_warning(run.posix, "pushing with the host's sh and tar").c_str(),
-               stderr);
-  std::fputs(posix_unlisted_warning(run.unlisted).c_str(), stderr);
+    text += agent_fallback_warning(run.posix, "pushing with the host's sh and tar");
+  text += posix_unlisted_warning(run.unlisted);
+  print_above(run.options.progress, text);
 }
 
 }  // namespace

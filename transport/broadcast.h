@@ -78,7 +78,9 @@ class Broadcast {
  private:
   struct Chunk {
     std::uint64_t offset = 0;
-    std::string bytes;
+    std::unique_ptr<char[]> data;  // options_.chunk bytes, the first `size` of them read
+    std::size_t size = 0;
+    std::string_view bytes() const { return {data.get(), size}; }
   };
   struct Reader {
     std::uint64_t position = 0;

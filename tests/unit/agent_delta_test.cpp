@@ -234,6 +234,20 @@ TEST(AgentDeltaTest, DeleteRemovesTheNamesChildrenFirst) {
   EXPECT_TRUE(fs::exists(dir / "d/kept"));
 }
 
+TEST(AgentDeltaTest, DeleteSaysWhyTheNamesDirectoryCannotBeOpened) {
+  test::TempDir dir;
+  fs::create_directories(dir / "d");
+  write_file(dir / "d/file", "f");
+  Patched p = remove(dir / "d", {{"file/x", EntryKind::file}});  // its directory is a file
+  ASSERT_TRUE(p.result.ok()) << p.result.error();
+  EXPECT_EQ(p.result->failures, 1u);
+  ASSERT_EQ(p.replies.size(), 2u);
+  EXPECT_EQ(decode_failed(p.replies[0].payload)->reason, "Not a directory");
+  Patched no_dest = remove(dir / "none", {{"x", EntryKind::file}});  // nothing there to delete
+  ASSERT_TRUE(no_dest.result.ok()) << no_dest.result.error();
+  EXPECT_EQ(no_dest.result->failures, 0u);
+}
+
 TEST(AgentDeltaTest, DeleteNeverLeavesDestNorFollowsASymlink) {
   test::TempDir dir;
   fs::create_directories(dir / "d/full");

@@ -1,6 +1,5 @@
 #include "distribute/agent_protocol.h"
 
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -114,16 +113,6 @@ std::pair<std::vector<Frame>, Result<void>> read_all(std::string bytes) {
     if (!*f) return {frames, {}};
     frames.push_back(Frame{(*f)->type, std::string((*f)->payload)});
   }
-}
-
-TEST(AgentProtocol, WidenedPipeHoldsADataFrame) {
-  int fds[2];
-  ASSERT_EQ(::pipe(fds), 0);
-  widen_pipe(fds[1]);
-  EXPECT_GE(::fcntl(fds[0], F_GETPIPE_SZ), static_cast<int>(kDataChunk));
-  ::close(fds[0]);
-  ::close(fds[1]);
-  widen_pipe(-1);  // not a pipe: nothing happens
 }
 
 TEST(AgentProtocol, FrameReaderReadsEveryFrameWhole) {

@@ -52,6 +52,29 @@ TEST(ProgressMeter, DrawsAtMostTenTimesASecond) {
             "\r\033[Kpdx: hosts: 0 done, 0 failed, of 4\r\033[Kpdx: hosts: 1 done, 0 failed, of 4");
 }
 
+TEST(ProgressMeter, APrintedLineGoesAboveTheLineWhichIsDrawnAgain) {
+  Metered m(Measure::hosts, 2);
+  m.meter.print("pdx: warning: before any draw\n");  // nothing to clear
+  EXPECT_EQ(m.out, "pdx: warning: before any draw\n");
+  m.out.clear();
+  m.now += 1s;
+  m.meter.tick();
+  m.meter.host_ended(false);
+  m.meter.print("pdx: warning: h1: the agent cannot run there\n");
+  EXPECT_EQ(m.out,
+            "\r\033[Kpdx: hosts: 0 done, 0 failed, of 2"
+            "\r\033[Kpdx: warning: h1: the agent cannot run there\n"
+            "pdx: hosts: 1 done, 0 failed, of 2");
+  m.meter.erase();
+  EXPECT_TRUE(m.out.ends_with("of 2\r\033[K"));
+}
+
+TEST(ProgressMeter, PrintAboveWithoutAMeterIsStderr) {
+  testing::internal::CaptureStderr();
+  print_above(nullptr, "pdx: warning: w\n");
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "pdx: warning: w\n");
+}
+
 TEST(ProgressMeter, PullHasNoTotal) {
   Metered m(Measure::bytes, 2);
   m.meter.add_bytes(3 << 10);
