@@ -18,10 +18,12 @@
 #include "base/fd.h"
 #include "base/strings.h"
 #include "core/executor.h"
+#include "core/run_env.h"
 #include "core/summary.h"
 #include "distribute/delta_protocol.h"
 #include "distribute/delta_stream.h"
 #include "distribute/frame_stream.h"
+#include "distribute/relay_group.h"
 #include "distribute/remote_agent.h"
 #include "distribute/reply_sink.h"
 #include "distribute/sync_plan.h"
@@ -308,6 +310,110 @@ std::vector<std::pair<std::size_t, Reply>> group_pass(Transport& transport,
   return run_pass(transport, hosts, tmpl, fanout, receivers, command, inputs, report);
 }
 
+// The agent's commands of a pass that streams to groups: `star` reads the group's stream on
+// its stdin; with --relay, a group of two hosts or more runs `relay` instead, host to host.
+struct StreamCommands {
+  std::string star, relay;
+};
+
+// group_pass with --relay, over one wave (at most -f hosts, all running at once): a group of
+// two hosts or more as a RelayGroup, a host alone from here. A relay that could not link up is
+// sent from here, and said once in report.called_off.
+std::vector<std::pair<std::size_t, Reply>> relay_pass(
+    Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
+    const SyncOptions& options, const std::vector<StreamGroup>& groups,
+    const StreamCommands& commands, SyncReport& report) {
+  struct Seat {
+    std::size_t host, group, member;
+  };
+  std::vector<Seat> seats;  // by job
+  std::vector<std::unique_ptr<RelayGroup>> relays(groups.size());
+  std::vector<std::shared_ptr<Broadcast>> alone(groups.size());
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const Indices& members = *groups[g].hosts;
+    std::vector<std::string> labels;
+    for (std::size_t j = 0; j < members.size(); ++j) {
+      seats.push_back({members[j], g, j});
+      labels.push_back(hosts[members[j]].label());
+    }
+    if (members.size() > 1)
+      relays[g] =
+          std::make_unique<RelayGroup>(std::move(labels), options.relay_options, groups[g].input);
+    else
+      alone[g] = broadcast(groups[g].input, 1, options.fanout, groups.size());
+  }
+  std::vector<Job> all = make_jobs(hosts, tmpl), jobs;
+  for (const Seat& seat : seats) {
+    jobs.push_back(std::move(all[seat.host]));
+    jobs.back().index = jobs.size() - 1;
+  }
+  auto command_for = [&](const std::string& command, std::size_t i) {
+    const Host& host = hosts[i];
+    return substitute_exec(command, host, host.user.empty() ? tmpl.default_user : host.user, i);
+  };
+  std::vector<RelayGroup::Ran> ran(jobs.size());
+  // Each member's end tells its group, so that a chain or broadcast never waits for it.
+  class Ends final : public OutputSink {
+   public:
+    Ends(const std::vector<Seat>& seats, std::vector<std::unique_ptr<RelayGroup>>& relays)
+        : seats_(seats), relays_(relays) {}
+    void output(std::size_t, Stream, std::string_view) override {}
+    void finished(std::size_t k, const HostResult&) override {
+      if (auto& relay = relays_[seats_[k].group]) relay->ended(seats_[k].member);
+    }
+
+   private:
+    const std::vector<Seat>& seats_;
+    std::vector<std::unique_ptr<RelayGroup>>& relays_;
+  } ends(seats, relays);
+  auto results = execute_tasks(
+      transport, jobs, ends, {jobs.size(), 0},
+      [&](Session& session, const Job& job, JobIo&,
+          StopSignal& stop) -> boost::asio::awaitable<HostResult> {
+        const Seat& seat = seats[job.index];
+        RelayGroup::Ran& mine = ran[job.index];
+        const std::string star = command_for(commands.star, seat.host);
+        if (auto& relay = relays[seat.group]) {
+          mine = co_await relay->run(session, job, seat.member,
+                                     command_for(commands.relay, seat.host), star, stop);
+        } else {
+          BroadcastInput input(*alone[seat.group], 0);
+          mine.reply = co_await run_command(session, job, star, &input, stop);
+        }
+        co_return mine.reply.result;
+      });
+  std::vector<std::pair<std::size_t, Reply>> replies;
+  for (std::size_t k = 0; k < jobs.size(); ++k) {
+    SyncedHost& host = report.hosts[seats[k].host];
+    if (results[k].failure != Failure::none)
+      host.result = results[k];
+    else if (!ran[k].error.empty())
+      host.error = std::move(ran[k].error);
+    else
+      replies.emplace_back(seats[k].host, std::move(ran[k].reply));
+  }
+  for (auto& relay : relays) {
+    auto line = relay ? relay->called_off() : std::nullopt;
+    if (!line) continue;
+    // Once per run for the same hosts: the whole-file pass may call off what the patch did.
+    std::string hosts_of = line->substr(0, line->find(": the relay"));
+    if (std::none_of(report.called_off.begin(), report.called_off.end(),
+                     [&](auto& said) { return said.starts_with(hosts_of + ": "); }))
+      report.called_off.push_back(std::move(*line));
+  }
+  std::sort(replies.begin(), replies.end(), [](auto& a, auto& b) { return a.first < b.first; });
+  return replies;
+}
+
+// A pass of group streams: over a star, or with --relay host to host (relay_pass).
+std::vector<std::pair<std::size_t, Reply>> stream_pass(
+    Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
+    const SyncOptions& options, const std::vector<StreamGroup>& groups,
+    const StreamCommands& commands, SyncReport& report) {
+  if (options.relay) return relay_pass(transport, hosts, tmpl, options, groups, commands, report);
+  return group_pass(transport, hosts, tmpl, options.fanout, groups, commands.star, report);
+}
+
 // What a receiving, patching or deleting agent replied (distribute/reply_sink.h): its failures,
 // into the host's outcome, and its summary.
 Summary take_receipt(const Reply& reply, SyncedHost& host, std::vector<Failed>& failed) {
@@ -334,12 +440,12 @@ bool interrupted(const SyncReport& report) {
                      [](auto& h) { return h.result.failure == Failure::interrupted; });
 }
 
-// The hosts for which `key_of(i)` gives something (not nullptr), grouped by equal values, in
-// the order first seen: the hosts that can share one stream.
+// The hosts of `which` for which `key_of(i)` gives something (not nullptr), grouped by equal
+// values, in the order first seen: the hosts that can share one stream.
 template <class Key, class KeyOf>
-std::vector<std::pair<const Key*, Indices>> equal_groups(std::size_t count, KeyOf key_of) {
+std::vector<std::pair<const Key*, Indices>> equal_groups(const Indices& which, KeyOf key_of) {
   std::vector<std::pair<const Key*, Indices>> groups;
-  for (std::size_t i = 0; i < count; ++i) {
+  for (std::size_t i : which) {
     const Key* key = key_of(i);
     if (!key) continue;
     auto same =
@@ -350,11 +456,23 @@ std::vector<std::pair<const Key*, Indices>> equal_groups(std::size_t count, KeyO
   return groups;
 }
 
-// Passes 2 and 3: each group's delta, made once, to its hosts. A file that failed to patch is
-// added to what the host gets whole.
+// Every host, in one wave; with --relay in waves of -f hosts, so that each group's hosts (a
+// chain) run at once; each wave makes its groups' streams again.
+std::vector<Indices> waves(std::size_t hosts, const SyncOptions& options) {
+  std::size_t size = options.relay ? std::max<std::size_t>(options.fanout, 1) : hosts;
+  std::vector<Indices> all;
+  for (std::size_t i = 0; i < hosts; ++i) {
+    if (i % size == 0) all.emplace_back();
+    all.back().push_back(i);
+  }
+  return all;
+}
+
+// Passes 2 and 3 for the hosts of `wave`: each group's delta, made once, to its hosts. A file
+// that failed to patch is added to what the host gets whole.
 void patch(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
            const SyncOptions& options, const AgentLocation& agent, const PushSources& sources,
-           std::vector<std::optional<HostNeeds>>& needs, SyncReport& report) {
+           const Indices& wave, std::vector<std::optional<HostNeeds>>& needs, SyncReport& report) {
   struct Group {
     const HostDeltas* deltas;
     Indices hosts;
@@ -362,7 +480,7 @@ void patch(Transport& transport, const std::vector<Host>& hosts, const JobTempla
   };
   std::vector<Group> groups;
   for (auto& [deltas, members] :
-       equal_groups<HostDeltas>(needs.size(), [&](std::size_t i) -> const HostDeltas* {
+       equal_groups<HostDeltas>(wave, [&](std::size_t i) -> const HostDeltas* {
          return needs[i] && !needs[i]->deltas.files.empty() ? &needs[i]->deltas : nullptr;
        }))
     groups.push_back(Group{deltas, std::move(members), nullptr});
@@ -378,8 +496,9 @@ void patch(Transport& transport, const std::vector<Host>& hosts, const JobTempla
     group.stream = std::move(*stream);
     streams.push_back({group.stream->input(), &group.hosts});
   }
-  for (auto& [i, reply] : group_pass(transport, hosts, tmpl, options.fanout, streams,
-                                     agent_command(agent, {"--patch=" + options.dest}), report)) {
+  StreamCommands commands{agent_command(agent, {"--patch=" + options.dest}),
+                          agent_command(agent, {"--relay-patch=" + options.dest})};
+  for (auto& [i, reply] : stream_pass(transport, hosts, tmpl, options, streams, commands, report)) {
     std::vector<Failed> failed;
     report.hosts[i].patched = take_receipt(reply, report.hosts[i], failed);
     resend_failed(sources, options.dest, failed, *needs[i], report.hosts[i]);
@@ -390,10 +509,12 @@ void patch(Transport& transport, const std::vector<Host>& hosts, const JobTempla
   }
 }
 
-// Pass 4: what each host still lacks, whole; hosts with equal needs share one stream.
+// Pass 4 for the hosts of `wave`: what each still lacks, whole; hosts with equal needs share
+// one stream.
 void send_whole(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
                 const SyncOptions& options, const AgentLocation& agent, const PushSources& sources,
-                std::vector<std::optional<HostNeeds>>& needs, SyncReport& report) {
+                const Indices& wave, std::vector<std::optional<HostNeeds>>& needs,
+                SyncReport& report) {
   struct Group {
     const HostPushPlan* plan;
     Indices hosts;
@@ -401,7 +522,7 @@ void send_whole(Transport& transport, const std::vector<Host>& hosts, const JobT
   };
   std::vector<Group> groups;
   for (auto& [plan, members] :
-       equal_groups<HostPushPlan>(needs.size(), [&](std::size_t i) -> const HostPushPlan* {
+       equal_groups<HostPushPlan>(wave, [&](std::size_t i) -> const HostPushPlan* {
          return needs[i] && !needs[i]->whole.empty() ? &needs[i]->whole : nullptr;
        }))
     groups.push_back(Group{plan, std::move(members), nullptr});
@@ -413,8 +534,9 @@ void send_whole(Transport& transport, const std::vector<Host>& hosts, const JobT
     group.stream = std::move(*stream);
     streams.push_back({group.stream->input(), &group.hosts});
   }
-  for (auto& [i, reply] : group_pass(transport, hosts, tmpl, options.fanout, streams,
-                                     agent_command(agent, {"--receive=" + options.dest}), report))
+  StreamCommands commands{agent_command(agent, {"--receive=" + options.dest}),
+                          agent_command(agent, {"--relay=" + options.dest})};
+  for (auto& [i, reply] : stream_pass(transport, hosts, tmpl, options, streams, commands, report))
     report.hosts[i].written = take_receipt(reply, report.hosts[i], report.hosts[i].failed);
   for (auto& group : groups)
     for (auto& e : group.stream->errors())
@@ -435,8 +557,10 @@ void delete_extras(Transport& transport, const std::vector<Host>& hosts, const J
     for (const auto& e : needs[i]->extras) *frames[i] += encode_frame(FrameType::entry, encode(e));
     *frames[i] += encode_frame(FrameType::done, "");
   }
+  Indices all(needs.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
   auto lists = equal_groups<std::string>(
-      needs.size(), [&](std::size_t i) { return frames[i] ? &*frames[i] : nullptr; });
+      all, [&](std::size_t i) { return frames[i] ? &*frames[i] : nullptr; });
   if (lists.empty()) return;
   if (!report.local.empty()) {
     report.local.push_back("nothing deleted on the hosts: a source could not be read here");
@@ -481,12 +605,14 @@ SyncReport sync(Transport& transport, const std::vector<Host>& hosts, const JobT
   if (options.delete_extras && !interrupted(report))
     extras(transport, hosts, tmpl, options, *agent, sources, *excludes, needs, report);
   if (options.dry_run || interrupted(report)) return report;
-  drop_failed(report, needs);
-  patch(transport, hosts, tmpl, options, *agent, sources, needs, report);
-  if (interrupted(report)) return report;
-  drop_failed(report, needs);
-  send_whole(transport, hosts, tmpl, options, *agent, sources, needs, report);
-  if (interrupted(report)) return report;
+  for (const Indices& wave : waves(hosts.size(), options)) {
+    drop_failed(report, needs);
+    patch(transport, hosts, tmpl, options, *agent, sources, wave, needs, report);
+    if (interrupted(report)) return report;
+    drop_failed(report, needs);
+    send_whole(transport, hosts, tmpl, options, *agent, sources, wave, needs, report);
+    if (interrupted(report)) return report;
+  }
   delete_extras(transport, hosts, tmpl, options, *agent, needs, report);
   return report;
 }
@@ -528,6 +654,7 @@ PushText sync_text(const std::vector<std::string>& labels, const SyncReport& rep
   PushText text{folded_lines(out_labels, outs), folded_lines(err_labels, errs)};
   for (const auto& s : report.skipped)
     text.err += "pdx: warning: " + s + ": not a file or directory, not sent\n";
+  for (const auto& line : report.called_off) text.err += "pdx: warning: " + line + "\n";
   for (const auto& e : report.local) text.err += "pdx: error: " + e + "\n";
   return text;
 }

@@ -12,6 +12,11 @@
 //   3. patch       `pdx agent --patch DEST` on every host with a group: rebuilt, checked, renamed
 //   4. whole       `pdx agent --receive DEST`: what is missing (or failed as a delta) goes whole,
 //                  one FrameStream (distribute/frame_stream.h) per group of hosts with equal needs
+//
+// With --relay, passes 2-4 go a wave of -f hosts at a time (each wave's groups made and their
+// streams read again), and a group of two hosts or more gets its stream host to host
+// (distribute/relay_group.h): `pdx agent --relay-patch DEST` and `--relay DEST`, the head alone
+// reading it from here; a relay that cannot link up is sent from here, said once.
 //   5. delete      --delete, on each host where all went well: `pdx agent --delete DEST`, the
 //                  extras listed in pass 1 (rsync's --delete-after)
 //
@@ -24,6 +29,7 @@
 
 #include "distribute/agent_protocol.h"
 #include "distribute/push_report.h"
+#include "distribute/relay_chain.h"
 #include "transport/transport.h"
 
 namespace pdx {
@@ -36,6 +42,8 @@ struct SyncOptions {
   bool delete_extras = false;         // --delete
   bool dry_run = false;
   std::size_t fanout = 64;
+  bool relay = false;  // --relay: each group's deltas and whole files host to host
+  RelayOptions relay_options;
 };
 
 struct SyncedHost {
@@ -52,9 +60,10 @@ struct SyncedHost {
 };
 
 struct SyncReport {
-  std::vector<SyncedHost> hosts;     // by host index
-  std::vector<std::string> local;    // what could not be read here
-  std::vector<std::string> skipped;  // sources' symlinks, devices, fifos: not sent
+  std::vector<SyncedHost> hosts;        // by host index
+  std::vector<std::string> local;       // what could not be read here
+  std::vector<std::string> skipped;     // sources' symlinks, devices, fifos: not sent
+  std::vector<std::string> called_off;  // --relay: "HOSTS: the relay could not link up (...)"
   bool dry_run = false;
 };
 
