@@ -10,11 +10,9 @@
 #include <cstring>
 #include <deque>
 #include <exception>
-#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <unordered_map>
 
 #include "archive/size.h"
 #include "archive/temp_file.h"
@@ -32,13 +30,12 @@
 #include "distribute/relay_group.h"
 #include "distribute/remote_agent.h"
 #include "distribute/reply_sink.h"
+#include "distribute/sync_needs.h"
 #include "distribute/sync_plan.h"
 #include "distribute/wave.h"
 #include "transport/broadcast.h"
 
 namespace pdx {
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -67,81 +64,6 @@ std::string reply_error(const Reply& reply, const std::string& malformed) {
   if (reply.result.exit_status != 0) return "agent failed: " + host_said(reply);
   if (reply.overflow) return "the agent's reply is over its limit";
   return "malformed reply from the agent: " + malformed;
-}
-
-// What every host is asked in step 1: each file of the `into` layout, each directory (whether
-// it is there), then, when the sources may land `as` DEST, DEST itself ("").
-std::vector<SignatureRequest> requests(const PushSources& sources, bool want) {
-  std::vector<SignatureRequest> asked;
-  for (const auto& f : sources.into.files) asked.push_back({f.name, f.size, f.mtime_sec, want});
-  for (const auto& d : sources.into.dirs) asked.push_back({d.name, 0, 0, false});
-  if (sources.as) {
-    const LocalFile& f = sources.as->files.front();
-    asked.push_back({"", f.size, f.mtime_sec, want});
-  }
-  return asked;
-}
-
-// One host's changed files, by index into its layout, with their old signatures.
-struct HostDeltas {
-  bool as = false;
-  std::vector<std::pair<std::size_t, Signature>> files;
-  bool operator==(const HostDeltas&) const = default;
-};
-
-// What step 1 found a host needs: its deltas, what is to go whole (missing, not a file there, a
-// directory missing), with --delete its extras.
-struct HostNeeds {
-  HostDeltas deltas;
-  HostPushPlan whole;
-  std::vector<Entry> extras;
-};
-
-HostNeeds needs_of(const PushSources& sources, std::vector<OldFile>& old, bool dry_run,
-                   SyncedHost& host) {
-  HostNeeds needs;
-  HostDeltas& d = needs.deltas;
-  d.as = sources.as && old.back().state != OldState::directory;
-  needs.whole.into = !d.as;
-  const Layout& layout = d.as ? *sources.as : sources.into;
-  for (std::size_t i = 0; i < layout.files.size(); ++i) {
-    OldFile& f = d.as ? old.back() : old[i];
-    const std::string& name = layout.files[i].name;
-    if (f.state == OldState::changed) {
-      if (dry_run)
-        host.to_patch.push_back(name);
-      else
-        d.files.emplace_back(i, std::move(f.signature));
-    } else if (f.state != OldState::same) {
-      needs.whole.files.push_back(i);
-      if (dry_run) host.to_send.push_back(name);
-    }
-  }
-  for (std::size_t k = 0; !d.as && k < layout.dirs.size(); ++k)
-    if (old[layout.files.size() + k].state != OldState::directory) needs.whole.dirs.push_back(k);
-  return needs;
-}
-
-// The files of `needs` whose patch failed (DEST/NAME, or DEST itself for "as"), to go whole. A
-// failure that names none of them (the reply is the host's) is the host's own: it stays failed.
-void resend_failed(const PushSources& sources, const std::string& dest,
-                   const std::vector<Failed>& failed, HostNeeds& needs, SyncedHost& host) {
-  const Layout& layout = needs.deltas.as ? *sources.as : sources.into;
-  std::unordered_map<std::string, std::size_t> by_path;
-  for (const auto& [i, signature] : needs.deltas.files) {
-    const std::string& name = layout.files[i].name;
-    by_path.emplace(name.empty() ? dest : (fs::path(dest) / name).string(), i);
-  }
-  for (const auto& f : failed) {
-    auto it = by_path.find(f.path);
-    if (it == by_path.end()) {
-      host.failed.push_back(f);
-    } else if (std::find(needs.whole.files.begin(), needs.whole.files.end(), it->second) ==
-               needs.whole.files.end()) {
-      needs.whole.files.push_back(it->second);
-    }
-  }
-  std::sort(needs.whole.files.begin(), needs.whole.files.end());
 }
 
 // What a receiving, patching or deleting agent replied (distribute/reply_sink.h): its failures,
@@ -553,7 +475,7 @@ SyncReport sync(Transport& transport, const std::vector<Host>& hosts, const JobT
   report.dry_run = options.dry_run;
   report.skipped = sources.skipped;
   report.hosts.resize(hosts.size());
-  std::vector<SignatureRequest> asked = requests(sources, !options.dry_run);
+  std::vector<SignatureRequest> asked = signature_requests(sources, !options.dry_run);
   std::string frames;
   for (const auto& rq : asked) frames += encode_frame(FrameType::sig_request, encode(rq));
   frames += encode_frame(FrameType::done, "");
