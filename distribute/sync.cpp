@@ -199,6 +199,10 @@ struct SyncWave {
 
 template <class Key, class KeyOf, class Start>
 std::vector<Group> SyncWave::seat(const Indices& arrived, KeyOf key_of, Start start) {
+  {
+    std::lock_guard lock(run.mutex);
+    if (run.fatal) return {};  // sync() throws it once the run is over: nothing more is sent
+  }
   try {
     std::vector<Group> groups;
     for (auto& [key, members] : equal_groups<Key>(arrived, key_of)) {
