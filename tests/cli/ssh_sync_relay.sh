@@ -67,13 +67,20 @@ expect_lines "$out" 2 "two groups"
 expect_contains "$out" "pdx: $(host 3): 1 file patched"
 all_synced "two groups"
 
-# Every agent on 127.0.0.1 and one port: only one can listen, the chain cannot link up, and
-# both the delta and a new file go from here; said once.
+# Every agent on 127.0.0.1 and a port already taken: none can listen, the chain cannot link
+# up, and both the delta and a new file go from here; said once.
 edit 7000000 4096
 printf 'new\n' > "$SCRATCH/src/new"
-port=$(( 20000 + RANDOM % 20000 ))
+# A port this test holds, so that no agent can listen on it whatever the timing.
+python3 -c 'import socket, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+print(s.getsockname()[1], flush=True); time.sleep(120)' > "$SCRATCH/port" &
+holder=$!
+for _ in $(seq 100); do [[ -s $SCRATCH/port ]] && break; sleep 0.05; done
+port=$(cat "$SCRATCH/port")
 run_ssh -w "$hosts" sync --relay --relay-bind 127.0.0.1 --relay-ports "$port" "$SCRATCH/src" 'syncr/'
 expect_status 0
+kill "$holder"
 expect_contains "$out" "1 file patched" "sent from here"
 expect_contains "$out" "1 file sent whole (4 B)"
 expect_contains "$err" "pdx: warning: $folded: the relay could not link up ("
