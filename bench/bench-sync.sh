@@ -2,7 +2,8 @@
 # pdx sync against rsync, on the loopback sshd cluster: a 256 MiB file (BENCH_SIZE_MIB) whose
 # new version has 64 scattered edits of 40 KiB (1%), to hosts that all hold the old version.
 #   1 host:   pdx sync  vs  rsync -I (one delta, one host)
-#   16 hosts: pdx sync  vs  pdsh -R exec rsync -I (a delta computed per host) (BENCH_HOSTS)
+#   16 hosts: pdx sync  vs  pdsh -R exec rsync -I (a delta computed per host) (BENCH_HOSTS);
+#             pdx sync --relay too (the delta sent from here once, then host to host)
 #   a tree:   pdx sync --delete --exclude  vs  pdsh -R exec rsync -a --delete --exclude, on the
 #             16 hosts: 2000 files of 4 KiB (BENCH_TREE_FILES), 100 changed and 100 new here,
 #             and on each host 100 extras to delete and a cache/ of 100 files that stays
@@ -88,6 +89,9 @@ run pdx-1 "$one" "$PDX" -F "$config" -w "$one" sync --agent "$AGENT" "$work/new/
 run rsync-1 "$one" rsync -I --stats -e "$rsh" "$work/new/data" "$one:bench-sync/"
 run pdx-$n "$all" "$PDX" -F "$config" -w "$all" -f "$n" sync --agent "$AGENT" "$work/new/data" bench-sync/
 run pdsh-rsync-$n "$all" pdsh -R exec -f "$n" -w "$all" rsync -I --stats -e "$rsh" "$work/new/data" "%h:bench-sync/"
+
+# pdx sync --relay: the group's one delta from here to the first host, then host to host.
+run pdx-relay-$n "$all" "$PDX" -F "$config" -w "$all" -f "$n" sync --relay "$work/new/data" bench-sync/
 for i in $(seq 100); do head -c 4096 /dev/urandom > "$work/tree/f$i"; head -c 4096 /dev/urandom > "$work/tree/new$i"; done
 resets=reset_tree
 run pdx-tree-$n "$all" "$PDX" -F "$config" -w "$all" -f "$n" sync --agent "$AGENT" --delete --exclude cache/ "$work/tree/" bench-tree/
@@ -106,6 +110,7 @@ p1=$(pdx_sent pdx-1) r1=$(rsync_sent rsync-1) pn=$(pdx_sent pdx-$n) rn=$(rsync_s
 while read -r label wall cpu rss agents agent_max agent_rss; do
   case $label in
     pdx-1) sent=$p1 ;; rsync-1) sent=$r1 ;; pdx-$n) sent="$((pn * n)) ($pn/host)" ;;
+    pdx-relay-$n) sent="$(pdx_sent pdx-relay-$n) (once)" ;;
     *tree*) sent=- ;; *) sent=$rn ;;
   esac
   printf '%-16s %8s %8s %8s %8s %10s %10s %14s\n' "$label" "$wall" "$cpu" "$rss" "$agents" \
@@ -115,3 +120,4 @@ wall() { awk -v l="$1" '$1 == l { print $2 }' "$work/runs"; }
 echo "1 host:   pdx/rsync bytes $(echo "scale=2; $p1 / $r1" | bc)x, wall $(echo "scale=2; $(wall pdx-1) / $(wall rsync-1)" | bc)x"
 echo "$n hosts: pdx/pdsh+rsync bytes $(echo "scale=2; $pn * $n / $rn" | bc)x (one delta: $(echo "scale=3; $pn / $rn" | bc)x), wall $(echo "scale=2; $(wall pdx-$n) / $(wall pdsh-rsync-$n)" | bc)x"
 echo "a tree:   pdx sync --delete/pdsh+rsync --delete wall $(echo "scale=2; $(wall pdx-tree-$n) / $(wall pdsh-rsync-tree-$n)" | bc)x ($files files, 200 to send, 100 to delete per host)"
+echo "$n hosts, --relay: pdx/pdsh+rsync bytes from here $(echo "scale=3; $(pdx_sent pdx-relay-$n) / $rn" | bc)x, wall $(echo "scale=2; $(wall pdx-relay-$n) / $(wall pdsh-rsync-$n)" | bc)x"

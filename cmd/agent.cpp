@@ -1,7 +1,7 @@
 // pdx agent --list PATH [--checksum] | --receive DEST | --relay DEST | --signatures DEST |
-// --patch DEST | --delete DEST: pdx on a host, run by `pdx push` and `pdx sync` over its exec
-// channel (pdx(1), DISTRIBUTION). Frames on stdin, replies on stdout (distribute/agent_protocol.h,
-// distribute/delta_protocol.h).
+// --patch DEST | --relay-patch DEST | --delete DEST: pdx on a host, run by `pdx push` and `pdx
+// sync` over its exec channel (pdx(1), DISTRIBUTION). Frames on stdin, replies on stdout
+// (distribute/agent_protocol.h, distribute/delta_protocol.h).
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,12 +18,13 @@
 namespace pdx {
 
 int cmd_agent(int argc, char** argv) {
-  std::string list, receive, relay, signatures, patch, remove;
+  std::string list, receive, relay, signatures, patch, relay_patch, remove;
   std::vector<std::string> under;
   CLI::App app(
       "The remote side of pdx push and pdx sync: run by pdx on each host, not by hand.\n"
       "Usage: pdx agent --list=PATH [--under=NAME]... [--checksum] | --receive=DEST |\n"
-      "       --relay=DEST | --signatures=DEST | --patch=DEST | --delete=DEST",
+      "       --relay=DEST | --signatures=DEST | --patch=DEST | --relay-patch=DEST |\n"
+      "       --delete=DEST",
       "pdx agent");
   auto* list_opt = app.add_option("--list", list, "List PATH (and what is under it) on stdout");
   app.add_option("--under", under, "With --list: list PATH/NAME and below ('.': all of PATH)")
@@ -38,14 +39,16 @@ int cmd_agent(int argc, char** argv) {
   app.add_option("--signatures", signatures,
                  "Block signatures of the files under DEST named on stdin");
   app.add_option("--patch", patch, "Apply the deltas on stdin to the files under DEST");
+  app.add_option("--relay-patch", relay_patch,
+                 "As --patch, from the previous host, forwarding to the next");
   app.add_option("--delete", remove, "Remove the names under DEST given on stdin");
   if (auto status = parse_cli(app, argc, argv)) return *status;
   if (int(!list.empty()) + !receive.empty() + !relay.empty() + !signatures.empty() +
-          !patch.empty() + !remove.empty() !=
+          !patch.empty() + !relay_patch.empty() + !remove.empty() !=
       1)
     throw UsageError(
         "give one of --list PATH, --receive DEST, --relay DEST, --signatures DEST, --patch DEST, "
-        "--delete DEST");
+        "--relay-patch DEST, --delete DEST");
 
   std::signal(SIGPIPE, SIG_IGN);  // pdx gone: a failed write, and the file being written dropped
   if (!list.empty()) {
@@ -70,8 +73,13 @@ int cmd_agent(int argc, char** argv) {
     if (!removed) fail(removed);
     return removed->failures ? kExitFailure : kExitOk;
   }
-  auto received = relay.empty() ? agent_receive(receive, STDIN_FILENO, STDOUT_FILENO)
-                                : agent_relay(relay, STDIN_FILENO, STDOUT_FILENO);
+  auto received =
+      !relay.empty() ? agent_relay(STDIN_FILENO, STDOUT_FILENO,
+                                   [&](int in, int out) { return agent_receive(relay, in, out); })
+      : !relay_patch.empty()
+          ? agent_relay(STDIN_FILENO, STDOUT_FILENO,
+                        [&](int in, int out) { return agent_patch(relay_patch, in, out); })
+          : agent_receive(receive, STDIN_FILENO, STDOUT_FILENO);
   if (!received) fail(received);
   return received->failures ? kExitFailure : kExitOk;
 }

@@ -5,6 +5,7 @@
 #include "base/error.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "cmd/relay_options.h"
 #include "core/output.h"
 #include "distribute/sync.h"
 
@@ -28,6 +29,8 @@ int cmd_sync(int argc, char** argv) {
                "Remove what is under DEST on the hosts but not in the sources, after the transfer");
   app.add_option("--agent", sync_options.agent,
                  "Run the pdx installed at PATH on the hosts instead of deploying this one");
+  RelayFlags relay;
+  add_relay_options(app, relay);
   app.add_option("paths", paths, "SRC... DEST")->required();
   if (auto status = parse_cli(app, argc, argv)) return *status;
   if (paths.size() < 2) throw UsageError("give at least one SRC and a DEST; see 'pdx sync --help'");
@@ -35,6 +38,7 @@ int cmd_sync(int argc, char** argv) {
   paths.pop_back();
   sync_options.sources = std::move(paths);
   sync_options.fanout = reach.fanout;
+  sync_options.relay = relay_options(relay, sync_options.relay_options);
 
   HostRun run = host_run(app, reach);
   SyncReport report = sync(*run.transport, run.hosts, run.tmpl, sync_options);

@@ -155,7 +155,7 @@ class Tee {
 
 }  // namespace
 
-Result<Summary> agent_relay(const std::string& dest, int in, int out) {
+Result<Summary> agent_relay(int in, int out, const RelayConsumer& local) {
   Frame setup_frame = TRY(read_frame(in, FrameType::relay_setup));
   RelaySetup setup = TRY(decode_relay_setup(setup_frame.payload));
   std::string address = setup.bind.empty() ? own_address() : setup.bind;
@@ -226,8 +226,8 @@ Result<Summary> agent_relay(const std::string& dest, int in, int out) {
     QuietThreads quiet;
     teeing.emplace([&] { tee.run(); });
   }
-  auto received = agent_receive(dest, local_in.get(), out);
-  local_in.reset();  // a receive that stopped early no longer holds the forwarding up
+  auto received = local(local_in.get(), out);
+  local_in.reset();  // a consumer that stopped early no longer holds the forwarding up
   teeing->join();
   TRY(write_frame(out, FrameType::relay_end, encode(RelayStatus{tee.next_error()})));
   if (!received && !tee.source_error.empty()) return Error{tee.source_error};

@@ -28,7 +28,7 @@
 #include "distribute/relay_link.h"
 #include "distribute/remote_agent.h"
 #include "distribute/reply_sink.h"
-#include "distribute/wave_barrier.h"
+#include "distribute/wave.h"
 #include "transport/broadcast.h"
 
 namespace pdx {
@@ -72,6 +72,12 @@ struct Group {
   std::unique_ptr<PosixPush> posix;     // the tar stream and command of a POSIX push
   std::unique_ptr<Chain> chain;         // --relay: `source` starts only if it is called off
   std::unique_ptr<Broadcast> source;    // last: destroyed before what it reads
+
+  // Reader j's host ended (distribute/wave.h): neither its stream nor its chain waits for it.
+  void leave(std::size_t j) {
+    if (source) source->finish(j);
+    if (chain) chain->ended(j, "its host ended");
+  }
 };
 
 // What every host's task of one push shares. Each host's PushedHost is written by its own
@@ -233,133 +239,78 @@ std::vector<Group> plan_wave(PushRun& run, std::size_t first, std::vector<ToPlan
   return groups;
 }
 
-// At most -f consecutive hosts, run at once: each lists, then waits at the barrier until every
-// host of the wave has listed or ended, then receives its group's stream (plan_wave). Hosts
-// beyond -f are the next wave's, which reads the sources again.
+// A push's wave (distribute/wave.h): at most -f consecutive hosts, run at once, that meet once,
+// between listing and receiving; the last to list or end plans the wave (plan_wave).
 //
-//   host task:     list_host -> listed() | posix() -> barrier ... -> seat() -> receive step
-//   the barrier:   the last to list or end runs plan() on its thread, then the others go on
-//   ended(k):      from the run's sink when host k's task is over (or never started): the
-//                  barrier stops waiting for it, its reader stops holding its group's stream;
-//                  the last one frees the wave's streams
-class Wave {
- public:
-  Wave(PushRun& run, std::size_t first, std::size_t size)
-      : run_(run),
-        first_(first),
-        barrier_(size, [this] { plan(); }),
-        listings_(size),
-        posix_(size),
-        ended_(size, false),
-        seats_(size) {}
+//   host task:  list_host -> listings / posix -> meet ... -> seat -> receive step
+struct PushWave {
+  PushWave(PushRun& run_, std::size_t first_, std::size_t size)
+      : run(run_),
+        first(first_),
+        listings(size),
+        posix(size),
+        wave(size, {[this](const std::vector<std::size_t>& arrived) { return plan(arrived); }}) {}
 
-  void listed(std::size_t k, HostListing listing) { listings_[k] = std::move(listing); }
-  void posix(std::size_t k, std::string why, std::optional<HostListing> listing) {
-    posix_[k] = std::move(why);
-    listings_[k] = std::move(listing);
-  }
-  asio::awaitable<bool> wait(std::size_t k, StopSignal& stop) { return barrier_.arrive(k, stop); }
-
-  // After wait(): host k's group and its reader there; no group when it has nothing to receive.
-  struct Seat {
-    Group* group = nullptr;
-    std::size_t reader = 0;
-  };
-  Seat seat(std::size_t k) {
-    std::lock_guard lock(mutex_);
-    if (!seats_[k]) return {};
-    return {&groups_[seats_[k]->first], seats_[k]->second};
-  }
-
+  // The meeting's seating (must not throw): the arrived hosts' plans.
+  std::vector<Group> plan(const std::vector<std::size_t>& arrived);
   // Host k's stdin when its relay was called off: its group's stream from here after all, the
   // broadcast started by the first member to ask (members that ended are finished at once).
-  Result<std::unique_ptr<InputSource>> fallback_input(std::size_t k, const std::string& reason) {
-    std::lock_guard lock(mutex_);
-    Group& group = groups_[seats_[k]->first];
+  Result<std::unique_ptr<InputSource>> fallback_input(std::size_t k, const std::string& reason);
+
+  PushRun& run;
+  std::size_t first;                                 // host index of position 0
+  std::vector<std::optional<HostListing>> listings;  // by position: written before meet()
+  std::vector<std::optional<std::string>> posix;     // by position: why the agent cannot run
+  Wave<Group> wave;                                  // last: its seating reads the above
+};
+
+std::vector<Group> PushWave::plan(const std::vector<std::size_t>& arrived) {
+  std::vector<ToPlan> hosts;
+  for (std::size_t k : arrived) {
+    hosts.push_back(
+        {k, posix[k].has_value(), listings[k] ? std::move(*listings[k]) : HostListing{}});
+    if (posix[k]) {
+      std::lock_guard run_lock(run.mutex);
+      run.posix.emplace_back(run.hosts[first + k].label(), *posix[k]);
+    }
+  }
+  try {
+    {
+      std::lock_guard fatal(run.mutex);
+      if (run.fatal) return {};
+    }
+    return plan_wave(run, first, std::move(hosts));
+  } catch (...) {
+    std::lock_guard fatal(run.mutex);
+    run.fatal = std::current_exception();
+    return {};
+  }
+}
+
+Result<std::unique_ptr<InputSource>> PushWave::fallback_input(std::size_t k,
+                                                              const std::string& reason) {
+  Wave<Group>::Seat seat = wave.seat(0, k);
+  Group& group = *seat.group;
+  return wave.locked([&](const std::vector<bool>& ended) -> Result<std::unique_ptr<InputSource>> {
     if (!group.source) {
       try {
-        group.source = broadcast(run_, group.stream->input(), group.members.size());
+        group.source = broadcast(run, group.stream->input(), group.members.size());
       } catch (const FatalError& e) {
         return Error{e.what()};
       }
       std::vector<std::string> labels;
       for (std::size_t j = 0; j < group.members.size(); ++j) {
-        if (ended_[group.members[j]]) group.source->finish(j);
-        labels.push_back(run_.hosts[first_ + group.members[j]].label());
+        if (ended[group.members[j]]) group.source->finish(j);
+        labels.push_back(run.hosts[first + group.members[j]].label());
       }
-      std::lock_guard run_lock(run_.mutex);
-      run_.called_off.push_back(fold_names(labels) + ": the relay could not link up (" +
-                                printable(reason) + "); sending from here");
+      std::lock_guard run_lock(run.mutex);
+      run.called_off.push_back(fold_names(labels) + ": the relay could not link up (" +
+                               printable(reason) + "); sending from here");
     }
     return std::unique_ptr<InputSource>(
-        std::make_unique<BroadcastInput>(*group.source, seats_[k]->second));
-  }
-
-  void ended(std::size_t k) {
-    barrier_.leave(k);
-    std::vector<Group> done;
-    {
-      std::lock_guard lock(mutex_);
-      ended_[k] = true;
-      if (seats_[k]) {
-        Group& group = groups_[seats_[k]->first];
-        if (group.source) group.source->finish(seats_[k]->second);
-        if (group.chain) group.chain->ended(seats_[k]->second, "its host ended");
-      }
-      if (std::find(ended_.begin(), ended_.end(), false) != ended_.end()) return;
-      done.swap(groups_);
-    }
-    for (auto& group : done) {  // before the streams they read
-      group.source.reset();
-      group.chain.reset();
-    }
-    for (auto& group : done) {
-      if (group.stream) run_.note_local(group.stream->errors());
-      if (group.posix) run_.note_local(group.posix->finish());
-    }
-  }
-
- private:
-  // The barrier's completion (must not throw): hosts that ended meanwhile (Ctrl-C) are left out.
-  void plan() {
-    std::lock_guard lock(mutex_);
-    std::vector<ToPlan> hosts;
-    for (std::size_t k = 0; k < listings_.size(); ++k) {
-      if (ended_[k] || (!listings_[k] && !posix_[k])) continue;
-      hosts.push_back(
-          {k, posix_[k].has_value(), listings_[k] ? std::move(*listings_[k]) : HostListing{}});
-      if (posix_[k]) {
-        std::lock_guard run_lock(run_.mutex);
-        run_.posix.emplace_back(run_.hosts[first_ + k].label(), *posix_[k]);
-      }
-    }
-    try {
-      {
-        std::lock_guard fatal(run_.mutex);
-        if (run_.fatal) return;
-      }
-      groups_ = plan_wave(run_, first_, std::move(hosts));
-    } catch (...) {
-      std::lock_guard fatal(run_.mutex);
-      run_.fatal = std::current_exception();
-      groups_.clear();
-      return;
-    }
-    for (std::size_t g = 0; g < groups_.size(); ++g)
-      for (std::size_t j = 0; j < groups_[g].members.size(); ++j)
-        seats_[groups_[g].members[j]] = std::pair(g, j);
-  }
-
-  PushRun& run_;
-  std::size_t first_;  // host index of position 0
-  WaveBarrier barrier_;
-  std::vector<std::optional<HostListing>> listings_;  // by position: written before wait()
-  std::vector<std::optional<std::string>> posix_;     // by position: why the agent cannot run
-  std::mutex mutex_;                                  // for what follows
-  std::vector<bool> ended_;
-  std::vector<Group> groups_;
-  std::vector<std::optional<std::pair<std::size_t, std::size_t>>> seats_;  // group, reader
-};
+        std::make_unique<BroadcastInput>(*group.source, seat.reader));
+  });
+}
 
 // A host's listing, or why there is none: a command that did not run to its end (`ran`), or a
 // reply that said no (the host's error, recorded). `posix`: the agent cannot run there (why);
@@ -523,9 +474,9 @@ asio::awaitable<HostResult> relay_host(PushRun& run, Session& session, const Job
 }
 
 // Step 3 for host k, after the barrier: what its seat in the wave says.
-asio::awaitable<HostResult> receive_step(PushRun& run, Wave& wave, std::size_t k, Session& session,
-                                         const Job& job, StopSignal& stop) {
-  Wave::Seat seat = wave.seat(k);
+asio::awaitable<HostResult> receive_step(PushRun& run, PushWave& wave, std::size_t k,
+                                         Session& session, const Job& job, StopSignal& stop) {
+  Wave<Group>::Seat seat = wave.wave.seat(0, k);
   if (!seat.group) co_return HostResult{};
   Group& group = *seat.group;
   if (group.posix) {
@@ -551,34 +502,46 @@ asio::awaitable<HostResult> receive_step(PushRun& run, Wave& wave, std::size_t k
 }
 
 // A host's whole push, on its one session.
-asio::awaitable<HostResult> push_host(PushRun& run, Wave& wave, std::size_t k, Session& session,
+asio::awaitable<HostResult> push_host(PushRun& run, PushWave& wave, std::size_t k, Session& session,
                                       const Job& job, StopSignal& stop) {
   PushedHost& outcome = run.report.hosts[job.index];
   Listed listed = co_await list_host(run, session, job, stop);
-  if (listed.posix)
-    wave.posix(k, std::move(*listed.posix), std::move(listed.listing));
-  else if (listed.listing)
-    wave.listed(k, std::move(*listed.listing));
-  else
+  if (listed.posix) {
+    wave.posix[k] = std::move(*listed.posix);
+    wave.listings[k] = std::move(listed.listing);
+  } else if (listed.listing) {
+    wave.listings[k] = std::move(*listed.listing);
+  } else {
     co_return ended_as(outcome, listed.ran);
+  }
   // Ctrl-C may end the wait and complete the barrier (the last host ending) at once: either way
   // no receive starts.
-  if (!co_await wave.wait(k, stop) || stop.stopped()) co_return interrupted();
+  if (!co_await wave.wave.meet(0, k, stop) || stop.stopped()) co_return interrupted();
   HostResult received = co_await receive_step(run, wave, k, session, job, stop);
   co_return ended_as(outcome, received);
 }
 
-// The run's sink: each command's reply has a sink of its own, so only the ends count.
+// The run's sink: each command's reply has a sink of its own, so only the ends count. The last
+// end of a wave frees its streams (the broadcasts and chains before what they read).
 class WaveEnds final : public OutputSink {
  public:
-  WaveEnds(std::deque<Wave>& waves, std::size_t size) : waves_(waves), size_(size) {}
+  WaveEnds(std::deque<PushWave>& waves, std::size_t size) : waves_(waves), size_(size) {}
   void output(std::size_t, Stream, std::string_view) override {}
   void finished(std::size_t index, const HostResult&) override {
-    waves_[index / size_].ended(index % size_);
+    PushWave& wave = waves_[index / size_];
+    std::vector<Group> done = wave.wave.ended(index % size_);
+    for (auto& group : done) {
+      group.source.reset();
+      group.chain.reset();
+    }
+    for (auto& group : done) {
+      if (group.stream) wave.run.note_local(group.stream->errors());
+      if (group.posix) wave.run.note_local(group.posix->finish());
+    }
   }
 
  private:
-  std::deque<Wave>& waves_;
+  std::deque<PushWave>& waves_;
   std::size_t size_;
 };
 
@@ -651,7 +614,7 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
               {},
               {}};
   std::size_t size = std::max<std::size_t>(options.fanout, 1);
-  std::deque<Wave> waves;  // not moved: the barriers' completions point at them
+  std::deque<PushWave> waves;  // not moved: the barriers' completions point at them
   for (std::size_t first = 0; first < hosts.size(); first += size)
     waves.emplace_back(run, first, std::min(size, hosts.size() - first));
 

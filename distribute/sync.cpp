@@ -3,14 +3,16 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <functional>
+#include <deque>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <optional>
-#include <unordered_map>
 
 #include "archive/size.h"
 #include "archive/temp_file.h"
@@ -18,98 +20,37 @@
 #include "base/fd.h"
 #include "base/strings.h"
 #include "core/executor.h"
+#include "core/run_env.h"
 #include "core/summary.h"
+#include "distribute/agent_start.h"
 #include "distribute/delta_protocol.h"
 #include "distribute/delta_stream.h"
+#include "distribute/file_input.h"
 #include "distribute/frame_stream.h"
+#include "distribute/relay_group.h"
 #include "distribute/remote_agent.h"
 #include "distribute/reply_sink.h"
+#include "distribute/sync_needs.h"
 #include "distribute/sync_plan.h"
+#include "distribute/wave.h"
 #include "transport/broadcast.h"
 
 namespace pdx {
 
-namespace fs = std::filesystem;
-
 namespace {
 
+namespace asio = boost::asio;
 using Reply = ReplySink::Reply;
 using Indices = std::vector<std::size_t>;
 
-// A host's reply handed over as the host finishes (from its strand: hosts run in parallel).
-using TakeReply = std::function<void(std::size_t host, Reply& reply)>;
-
-// Every job's reply of one execute(): a ReplySink per job, its result set when it finishes.
-// With `take`, a reply that ran is handed to it then and its bytes dropped, so that at most the
-// replies of the hosts running at once (-f) are held.
-class PassReplies final : public OutputSink {
- public:
-  PassReplies(std::size_t jobs, TakeReply take) : sinks_(jobs), take_(std::move(take)) {}
-  void output(std::size_t index, Stream stream, std::string_view bytes) override {
-    sinks_[index].output(index, stream, bytes);
-  }
-  void finished(std::size_t index, const HostResult& result) override {
-    Reply& reply = sinks_[index].reply();
-    reply.result = result;
-    if (!take_ || result.failure != Failure::none) return;
-    take_(index, reply);
-    std::string().swap(reply.out);
-    std::string().swap(reply.err);
-  }
-  Reply& reply(std::size_t index) { return sinks_[index].reply(); }
-
- private:
-  std::vector<ReplySink> sinks_;
-  TakeReply take_;
-};
-
-// One pass: `command` on the hosts `which`, job k's stdin from `inputs[k]` (or none). A host
-// that fails to run it (unreachable, interrupted) is recorded and left out of what is returned;
-// with `take`, the others' replies go to it as they come, and none is returned.
-// (Each pass opens a session per host again; push runs a host's steps as one task on one
-// session, core/executor.h's execute_tasks with reply_sink's run_command, which sync is to
-// share once push's wave is out of push.cpp.)
-std::vector<std::pair<std::size_t, Reply>> run_pass(
-    Transport& transport, const std::vector<Host>& hosts, JobTemplate tmpl, std::size_t fanout,
-    const Indices& which, const std::string& command,
-    const std::vector<std::shared_ptr<Broadcast>>& inputs, SyncReport& report,
-    const TakeReply& take = {}) {
-  std::vector<std::pair<std::size_t, Reply>> ran;
-  if (which.empty()) return ran;
-  tmpl.command = command;
-  tmpl.substitute = true;                         // %h %n in DEST, over ssh too
-  std::vector<Job> all = make_jobs(hosts, tmpl);  // for every host: %n is its rank
-  std::vector<Job> jobs;
-  for (std::size_t i : which) {
-    jobs.push_back(std::move(all[i]));
-    jobs.back().index = jobs.size() - 1;
-    if (!inputs.empty()) jobs.back().stdin_source = inputs[jobs.size() - 1];
-  }
-  TakeReply by_host;
-  if (take) by_host = [&](std::size_t k, Reply& reply) { take(which[k], reply); };
-  PassReplies sink(jobs.size(), by_host);
-  execute(transport, jobs, sink, {fanout, 0});
-  for (std::size_t k = 0; k < which.size(); ++k) {
-    Reply& reply = sink.reply(k);
-    if (reply.result.failure != Failure::none)
-      report.hosts[which[k]].result = reply.result;
-    else if (!take)
-      ran.emplace_back(which[k], std::move(reply));
-  }
-  return ran;
+HostResult interrupted() {
+  HostResult r;
+  r.failure = Failure::interrupted;
+  r.error = "interrupted";
+  return r;
 }
 
-std::shared_ptr<Broadcast> broadcast(int input, std::size_t readers, std::size_t fanout,
-                                     std::size_t streams) {
-  Broadcast::Options options;
-  options.spool = readers > fanout;
-  options.window = std::max(options.window / streams, 4 * options.chunk);
-  auto started = Broadcast::start(input, readers, options);
-  if (!started) throw FatalError(started.error());
-  return std::move(*started);
-}
-
-// Bytes in an unnamed memory file, to be broadcast.
+// Bytes in an unnamed memory file, to be read as a host's stdin.
 Fd memory_file(const std::string& bytes) {
   Fd fd(::memfd_create("pdx-sync", MFD_CLOEXEC));
   if (!fd || !write_all(fd.get(), bytes.data(), bytes.size(), "memory file") ||
@@ -125,189 +66,6 @@ std::string reply_error(const Reply& reply, const std::string& malformed) {
   return "malformed reply from the agent: " + malformed;
 }
 
-// What every host is asked in pass 1: each file of the `into` layout, each directory (whether
-// it is there), then, when the sources may land `as` DEST, DEST itself ("").
-std::vector<SignatureRequest> requests(const PushSources& sources, bool want) {
-  std::vector<SignatureRequest> asked;
-  for (const auto& f : sources.into.files) asked.push_back({f.name, f.size, f.mtime_sec, want});
-  for (const auto& d : sources.into.dirs) asked.push_back({d.name, 0, 0, false});
-  if (sources.as) {
-    const LocalFile& f = sources.as->files.front();
-    asked.push_back({"", f.size, f.mtime_sec, want});
-  }
-  return asked;
-}
-
-// One host's changed files, by index into its layout, with their old signatures.
-struct HostDeltas {
-  bool as = false;
-  std::vector<std::pair<std::size_t, Signature>> files;
-  bool operator==(const HostDeltas&) const = default;
-};
-
-// What pass 1 found a host needs: its deltas, what is to go whole (missing, not a file there, a
-// directory missing), with --delete its extras.
-struct HostNeeds {
-  HostDeltas deltas;
-  HostPushPlan whole;
-  std::vector<Entry> extras;
-};
-
-HostNeeds needs_of(const PushSources& sources, std::vector<OldFile>& old, bool dry_run,
-                   SyncedHost& host) {
-  HostNeeds needs;
-  HostDeltas& d = needs.deltas;
-  d.as = sources.as && old.back().state != OldState::directory;
-  needs.whole.into = !d.as;
-  const Layout& layout = d.as ? *sources.as : sources.into;
-  for (std::size_t i = 0; i < layout.files.size(); ++i) {
-    OldFile& f = d.as ? old.back() : old[i];
-    const std::string& name = layout.files[i].name;
-    if (f.state == OldState::changed) {
-      if (dry_run)
-        host.to_patch.push_back(name);
-      else
-        d.files.emplace_back(i, std::move(f.signature));
-    } else if (f.state != OldState::same) {
-      needs.whole.files.push_back(i);
-      if (dry_run) host.to_send.push_back(name);
-    }
-  }
-  for (std::size_t k = 0; !d.as && k < layout.dirs.size(); ++k)
-    if (old[layout.files.size() + k].state != OldState::directory) needs.whole.dirs.push_back(k);
-  return needs;
-}
-
-// The files of `needs` whose patch failed (DEST/NAME, or DEST itself for "as"), to go whole. A
-// failure that names none of them (the reply is the host's) is the host's own: it stays failed.
-void resend_failed(const PushSources& sources, const std::string& dest,
-                   const std::vector<Failed>& failed, HostNeeds& needs, SyncedHost& host) {
-  const Layout& layout = needs.deltas.as ? *sources.as : sources.into;
-  std::unordered_map<std::string, std::size_t> by_path;
-  for (const auto& [i, signature] : needs.deltas.files) {
-    const std::string& name = layout.files[i].name;
-    by_path.emplace(name.empty() ? dest : (fs::path(dest) / name).string(), i);
-  }
-  for (const auto& f : failed) {
-    auto it = by_path.find(f.path);
-    if (it == by_path.end()) {
-      host.failed.push_back(f);
-    } else if (std::find(needs.whole.files.begin(), needs.whole.files.end(), it->second) ==
-               needs.whole.files.end()) {
-      needs.whole.files.push_back(it->second);
-    }
-  }
-  std::sort(needs.whole.files.begin(), needs.whole.files.end());
-}
-
-// Pass 1, deploying the agent where it is missing: each host's old files.
-std::vector<std::pair<std::size_t, std::vector<OldFile>>> signatures(
-    Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
-    const SyncOptions& options, const AgentLocation& agent,
-    const std::vector<SignatureRequest>& asked, SyncReport& report) {
-  std::string frames;
-  for (const auto& rq : asked) frames += encode_frame(FrameType::sig_request, encode(rq));
-  frames += encode_frame(FrameType::done, "");
-  Fd list = memory_file(frames);
-  std::string command = agent_command(agent, {"--signatures=" + options.dest});
-  std::vector<std::pair<std::size_t, std::vector<OldFile>>> found;
-
-  auto pass = [&](const Indices& which, Indices* missing) {
-    ::lseek(list.get(), 0, SEEK_SET);
-    auto source = broadcast(list.get(), which.size(), options.fanout, 1);
-    std::vector<std::shared_ptr<Broadcast>> inputs(which.size(), source);
-    for (auto& [i, reply] :
-         run_pass(transport, hosts, tmpl, options.fanout, which, command, inputs, report)) {
-      if (missing && reply.result.exit_status == kAgentMissing && reply.out.empty()) {
-        missing->push_back(i);
-        continue;
-      }
-      auto parsed = parse_signatures(reply.out, asked);
-      if (parsed)
-        found.emplace_back(i, std::move(*parsed));
-      else
-        report.hosts[i].error = reply_error(reply, parsed.error());
-    }
-  };
-  Indices all(hosts.size()), missing;
-  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-  pass(all, agent.installed.empty() ? &missing : nullptr);
-  if (missing.empty()) return found;
-
-  Fd binary(::open(agent.binary.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!binary) throw FatalError("cannot read this pdx binary to deploy it");
-  auto upload = broadcast(binary.get(), missing.size(), options.fanout, 1);
-  Indices installed;
-  for (auto& [i, reply] :
-       run_pass(transport, hosts, tmpl, options.fanout, missing, upload_command(agent),
-                std::vector<std::shared_ptr<Broadcast>>(missing.size(), upload), report)) {
-    if (reply.result.exit_status == 0)
-      installed.push_back(i);
-    else
-      report.hosts[i].error = "cannot install the agent: " + host_said(reply);
-  }
-  upload.reset();
-  pass(installed, nullptr);
-  return found;
-}
-
-// Pass 1 with --delete: each host's extras under DEST, from its listing of the sources' tops.
-void extras(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
-            const SyncOptions& options, const AgentLocation& agent, const PushSources& sources,
-            const ExcludeRules& excludes, std::vector<std::optional<HostNeeds>>& needs,
-            SyncReport& report) {
-  Indices which;
-  for (std::size_t i = 0; i < needs.size(); ++i)
-    if (needs[i]) which.push_back(i);
-  std::vector<std::string> args = {"--list=" + options.dest};
-  for (const auto& top : sources.tops) args.push_back("--under=" + top);
-  // Each listing read as its host finishes, and dropped: a host's own elements only.
-  run_pass(transport, hosts, tmpl, options.fanout, which, agent_command(agent, args), {}, report,
-           [&](std::size_t i, Reply& reply) {
-             auto listing = parse_listing(reply.out);
-             if (!listing) {
-               report.hosts[i].error = reply_error(reply, listing.error());
-               return;
-             }
-             needs[i]->extras = deletions(sources, *listing, excludes);
-             if (options.dry_run)
-               for (const auto& e : needs[i]->extras)
-                 report.hosts[i].to_delete.push_back(e.kind == EntryKind::directory ? e.name + "/"
-                                                                                    : e.name);
-           });
-}
-
-// Runs `command` on the members of each group, a group's hosts reading its `input` (one
-// Broadcast each over the pass's jobs: readers of other groups finish at once).
-struct StreamGroup {
-  int input;
-  const Indices* hosts;
-};
-std::vector<std::pair<std::size_t, Reply>> group_pass(Transport& transport,
-                                                      const std::vector<Host>& hosts,
-                                                      const JobTemplate& tmpl, std::size_t fanout,
-                                                      const std::vector<StreamGroup>& groups,
-                                                      const std::string& command,
-                                                      SyncReport& report) {
-  Indices receivers;
-  std::vector<std::size_t> group_of;  // by position in receivers
-  for (std::size_t g = 0; g < groups.size(); ++g)
-    for (std::size_t i : *groups[g].hosts) {
-      receivers.push_back(i);
-      group_of.push_back(g);
-    }
-  std::vector<std::shared_ptr<Broadcast>> of_group;
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    auto b = broadcast(groups[g].input, receivers.size(), fanout, groups.size());
-    for (std::size_t k = 0; k < receivers.size(); ++k)
-      if (group_of[k] != g) b->finish(k);
-    of_group.push_back(std::move(b));
-  }
-  std::vector<std::shared_ptr<Broadcast>> inputs;
-  for (std::size_t k = 0; k < receivers.size(); ++k) inputs.push_back(of_group[group_of[k]]);
-  return run_pass(transport, hosts, tmpl, fanout, receivers, command, inputs, report);
-}
-
 // What a receiving, patching or deleting agent replied (distribute/reply_sink.h): its failures,
 // into the host's outcome, and its summary.
 Summary take_receipt(const Reply& reply, SyncedHost& host, std::vector<Failed>& failed) {
@@ -321,25 +79,12 @@ bool complete(const SyncedHost& h) {
   return h.result.failure == Failure::none && h.error.empty() && h.failed.empty();
 }
 
-// The hosts that failed as a whole in a pass (unreachable, a malformed reply) take no further
-// part in the sync.
-void drop_failed(const SyncReport& report, std::vector<std::optional<HostNeeds>>& needs) {
-  for (std::size_t i = 0; i < needs.size(); ++i)
-    if (report.hosts[i].result.failure != Failure::none || !report.hosts[i].error.empty())
-      needs[i].reset();
-}
-
-bool interrupted(const SyncReport& report) {
-  return std::any_of(report.hosts.begin(), report.hosts.end(),
-                     [](auto& h) { return h.result.failure == Failure::interrupted; });
-}
-
-// The hosts for which `key_of(i)` gives something (not nullptr), grouped by equal values, in
-// the order first seen: the hosts that can share one stream.
+// The hosts of `which` for which `key_of(i)` gives something (not nullptr), grouped by equal
+// values, in the order first seen: the hosts that can share one stream.
 template <class Key, class KeyOf>
-std::vector<std::pair<const Key*, Indices>> equal_groups(std::size_t count, KeyOf key_of) {
+std::vector<std::pair<const Key*, Indices>> equal_groups(const Indices& which, KeyOf key_of) {
   std::vector<std::pair<const Key*, Indices>> groups;
-  for (std::size_t i = 0; i < count; ++i) {
+  for (std::size_t i : which) {
     const Key* key = key_of(i);
     if (!key) continue;
     auto same =
@@ -350,108 +95,363 @@ std::vector<std::pair<const Key*, Indices>> equal_groups(std::size_t count, KeyO
   return groups;
 }
 
-// Passes 2 and 3: each group's delta, made once, to its hosts. A file that failed to patch is
-// added to what the host gets whole.
-void patch(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
-           const SyncOptions& options, const AgentLocation& agent, const PushSources& sources,
-           std::vector<std::optional<HostNeeds>>& needs, SyncReport& report) {
-  struct Group {
-    const HostDeltas* deltas;
-    Indices hosts;
-    std::unique_ptr<DeltaStream> stream;
-  };
-  std::vector<Group> groups;
-  for (auto& [deltas, members] :
-       equal_groups<HostDeltas>(needs.size(), [&](std::size_t i) -> const HostDeltas* {
-         return needs[i] && !needs[i]->deltas.files.empty() ? &needs[i]->deltas : nullptr;
-       }))
-    groups.push_back(Group{deltas, std::move(members), nullptr});
-  if (groups.empty()) return;
-  std::vector<StreamGroup> streams;
-  for (auto& group : groups) {
-    std::vector<DeltaJob> jobs;
-    const Layout& layout = group.deltas->as ? *sources.as : sources.into;
-    for (const auto& [i, signature] : group.deltas->files)
-      jobs.push_back({&layout.files[i], &signature});
-    auto stream = DeltaStream::start(std::move(jobs));
-    if (!stream) throw FatalError(stream.error());
-    group.stream = std::move(*stream);
-    streams.push_back({group.stream->input(), &group.hosts});
+// What every host's task of one sync shares. Each host's SyncedHost is written by its own task
+// only, or by its wave's end once every task of the wave is over.
+struct SyncRun {
+  const std::vector<Host>& hosts;
+  const JobTemplate& tmpl;
+  const SyncOptions& options;
+  const AgentLocation& agent;
+  int binary;  // this pdx, read by each upload at its own offset (self-deploy only)
+  const PushSources& sources;
+  const ExcludeRules& excludes;
+  const std::vector<SignatureRequest>& asked;
+  int requests;  // the asked frames, a memory file each host reads at its own offset
+  std::string signatures, list, patch, relay_patch, receive, relay, remove;  // as typed
+  SyncReport& report;
+
+  std::mutex mutex;          // report.local, report.called_off and what follows
+  std::exception_ptr fatal;  // a stream could not be made: sync() throws it
+
+  // `command` as host i runs it: %h %n substituted, over ssh too.
+  std::string command_for(std::size_t i, const std::string& command) const {
+    const Host& host = hosts[i];
+    return substitute_exec(command, host, host.user.empty() ? tmpl.default_user : host.user, i);
   }
-  for (auto& [i, reply] : group_pass(transport, hosts, tmpl, options.fanout, streams,
-                                     agent_command(agent, {"--patch=" + options.dest}), report)) {
-    std::vector<Failed> failed;
-    report.hosts[i].patched = take_receipt(reply, report.hosts[i], failed);
-    resend_failed(sources, options.dest, failed, *needs[i], report.hosts[i]);
+  void note_local(std::vector<std::string> errors);  // report.local, each error once
+  void note_called_off(std::string line);            // once per run for the same hosts
+};
+
+void SyncRun::note_local(std::vector<std::string> errors) {
+  std::lock_guard lock(mutex);
+  for (auto& e : errors)
+    if (std::find(report.local.begin(), report.local.end(), e) == report.local.end())
+      report.local.push_back(std::move(e));
+}
+
+void SyncRun::note_called_off(std::string line) {
+  // The whole-file meeting may call off the same hosts' relay as the patch did.
+  std::string hosts_of = line.substr(0, line.find(": the relay"));
+  std::lock_guard lock(mutex);
+  if (std::none_of(report.called_off.begin(), report.called_off.end(),
+                   [&](auto& said) { return said.starts_with(hosts_of + ": "); }))
+    report.called_off.push_back(std::move(line));
+}
+
+// Hosts of a wave that take one stream at a meeting (distribute/wave.h): the deltas against
+// their equal old files (meeting 0), or the same files whole (meeting 1).
+struct Group {
+  std::vector<std::size_t> members;     // positions in the wave; reader j is members[j]
+  std::unique_ptr<DeltaStream> deltas;  // meeting 0's stream, or
+  std::unique_ptr<FrameStream> whole;   // meeting 1's
+  std::unique_ptr<RelayGroup> relay;    // --relay, two hosts or more: host to host
+  std::unique_ptr<Broadcast> source;    // else from here; last: destroyed before what it reads
+
+  int input() const { return deltas ? deltas->input() : whole->input(); }
+  std::vector<std::string> errors() const { return deltas ? deltas->errors() : whole->errors(); }
+  // Reader j's host ended: neither the stream nor the relay waits for it.
+  void leave(std::size_t j) {
+    if (source) source->finish(j);
+    if (relay) relay->ended(j);
   }
-  for (auto& group : groups) {
-    for (std::size_t i : group.hosts) report.hosts[i].delta_bytes = group.stream->bytes();
-    for (auto& e : group.stream->errors()) report.local.push_back(std::move(e));
+};
+
+// A broadcast of `input` to `readers` hosts, all running; `streams` broadcasts share the
+// memory of one window.
+std::unique_ptr<Broadcast> broadcast(int input, std::size_t readers, std::size_t streams) {
+  Broadcast::Options options;
+  options.window = std::max(options.window / streams, 4 * options.chunk);
+  auto started = Broadcast::start(input, readers, options);
+  if (!started) throw FatalError(started.error());
+  return std::move(*started);
+}
+
+// A sync's wave: at most -f consecutive hosts, run at once, that meet twice: once every host
+// has its signatures (meeting 0: groups of equal deltas), and once every host has patched
+// (meeting 1: groups of equal whole-file needs). Each wave makes its own streams.
+//
+//   host task:  signatures (and listing) -> needs -> meet 0 ... -> patch -> meet 1 ... -> whole
+//               -> delete
+struct SyncWave {
+  SyncWave(SyncRun& run_, std::size_t first_, std::size_t size)
+      : run(run_),
+        first(first_),
+        needs(size),
+        wave(size, {[this](const Indices& arrived) { return seat_deltas(arrived); },
+                    [this](const Indices& arrived) { return seat_whole(arrived); }}) {}
+
+  std::vector<Group> seat_deltas(const Indices& arrived);
+  std::vector<Group> seat_whole(const Indices& arrived);
+  // Groups `arrived` by equal keys (nullptr: nothing to take), `start` making each one's
+  // stream; each sent from here, or with --relay host to host. Never throws: what cannot start
+  // is the run's fatal error, and nobody is seated.
+  template <class Key, class KeyOf, class Start>
+  std::vector<Group> seat(const Indices& arrived, KeyOf key_of, Start start);
+  // The wave's last end: the streams freed (what reads them first), their errors and relays
+  // called off said, each delta's bytes told to its hosts.
+  void finish(std::vector<Group> done);
+
+  SyncRun& run;
+  std::size_t first;             // host index of position 0
+  std::vector<HostNeeds> needs;  // by position: written by its host before each meeting
+  Wave<Group> wave;              // last: its seatings read the above
+};
+
+template <class Key, class KeyOf, class Start>
+std::vector<Group> SyncWave::seat(const Indices& arrived, KeyOf key_of, Start start) {
+  {
+    std::lock_guard lock(run.mutex);
+    if (run.fatal) return {};  // sync() throws it once the run is over: nothing more is sent
+  }
+  try {
+    std::vector<Group> groups;
+    for (auto& [key, members] : equal_groups<Key>(arrived, key_of)) {
+      groups.emplace_back();
+      groups.back().members = std::move(members);
+      start(*key, groups.back());
+    }
+    for (auto& group : groups) {
+      if (run.options.relay && group.members.size() > 1) {
+        std::vector<std::string> labels;
+        for (std::size_t k : group.members) labels.push_back(run.hosts[first + k].label());
+        group.relay = std::make_unique<RelayGroup>(std::move(labels), run.options.relay_options,
+                                                   group.input());
+      } else {
+        group.source = broadcast(group.input(), group.members.size(), groups.size());
+      }
+    }
+    return groups;
+  } catch (...) {
+    std::lock_guard lock(run.mutex);
+    run.fatal = std::current_exception();
+    return {};
   }
 }
 
-// Pass 4: what each host still lacks, whole; hosts with equal needs share one stream.
-void send_whole(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
-                const SyncOptions& options, const AgentLocation& agent, const PushSources& sources,
-                std::vector<std::optional<HostNeeds>>& needs, SyncReport& report) {
-  struct Group {
-    const HostPushPlan* plan;
-    Indices hosts;
-    std::unique_ptr<FrameStream> stream;
-  };
-  std::vector<Group> groups;
-  for (auto& [plan, members] :
-       equal_groups<HostPushPlan>(needs.size(), [&](std::size_t i) -> const HostPushPlan* {
-         return needs[i] && !needs[i]->whole.empty() ? &needs[i]->whole : nullptr;
-       }))
-    groups.push_back(Group{plan, std::move(members), nullptr});
-  if (groups.empty()) return;
-  std::vector<StreamGroup> streams;
-  for (auto& group : groups) {
-    auto stream = FrameStream::files(layout_of(sources, *group.plan), *group.plan);
-    if (!stream) throw FatalError(stream.error());
-    group.stream = std::move(*stream);
-    streams.push_back({group.stream->input(), &group.hosts});
-  }
-  for (auto& [i, reply] : group_pass(transport, hosts, tmpl, options.fanout, streams,
-                                     agent_command(agent, {"--receive=" + options.dest}), report))
-    report.hosts[i].written = take_receipt(reply, report.hosts[i], report.hosts[i].failed);
-  for (auto& group : groups)
-    for (auto& e : group.stream->errors())
-      if (std::find(report.local.begin(), report.local.end(), e) == report.local.end())
-        report.local.push_back(std::move(e));
+std::vector<Group> SyncWave::seat_deltas(const Indices& arrived) {
+  return seat<HostDeltas>(
+      arrived,
+      [&](std::size_t k) -> const HostDeltas* {
+        return needs[k].deltas.files.empty() ? nullptr : &needs[k].deltas;
+      },
+      [&](const HostDeltas& deltas, Group& group) {
+        std::vector<DeltaJob> jobs;
+        const Layout& layout = deltas.as ? *run.sources.as : run.sources.into;
+        for (const auto& [i, signature] : deltas.files)
+          jobs.push_back({&layout.files[i], &signature});
+        auto stream = DeltaStream::start(std::move(jobs));
+        if (!stream) throw FatalError(stream.error());
+        group.deltas = std::move(*stream);
+      });
 }
 
-// Pass 5, --delete: each complete host's extras, removed by its agent; hosts with equal extras
-// share one list. Nothing is deleted when a source could not be read here (as rsync: an I/O
-// error disables deletions).
-void delete_extras(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
-                   const SyncOptions& options, const AgentLocation& agent,
-                   const std::vector<std::optional<HostNeeds>>& needs, SyncReport& report) {
-  std::vector<std::optional<std::string>> frames(needs.size());  // each host's entry frames
-  for (std::size_t i = 0; i < needs.size(); ++i) {
-    if (!needs[i] || needs[i]->extras.empty() || !complete(report.hosts[i])) continue;
-    frames[i].emplace();
-    for (const auto& e : needs[i]->extras) *frames[i] += encode_frame(FrameType::entry, encode(e));
-    *frames[i] += encode_frame(FrameType::done, "");
-  }
-  auto lists = equal_groups<std::string>(
-      needs.size(), [&](std::size_t i) { return frames[i] ? &*frames[i] : nullptr; });
-  if (lists.empty()) return;
-  if (!report.local.empty()) {
-    report.local.push_back("nothing deleted on the hosts: a source could not be read here");
-    return;
-  }
-  std::vector<Fd> files;
-  std::vector<StreamGroup> streams;
-  for (const auto& [list, which] : lists) {
-    files.push_back(memory_file(*list));
-    streams.push_back({files.back().get(), &which});
-  }
-  for (auto& [i, reply] : group_pass(transport, hosts, tmpl, options.fanout, streams,
-                                     agent_command(agent, {"--delete=" + options.dest}), report))
-    report.hosts[i].deleted = take_receipt(reply, report.hosts[i], report.hosts[i].failed).files;
+std::vector<Group> SyncWave::seat_whole(const Indices& arrived) {
+  return seat<HostPushPlan>(
+      arrived,
+      [&](std::size_t k) -> const HostPushPlan* {
+        return needs[k].whole.empty() ? nullptr : &needs[k].whole;
+      },
+      [&](const HostPushPlan& plan, Group& group) {
+        auto stream = FrameStream::files(layout_of(run.sources, plan), plan);
+        if (!stream) throw FatalError(stream.error());
+        group.whole = std::move(*stream);
+      });
 }
+
+void SyncWave::finish(std::vector<Group> done) {
+  for (auto& group : done) {
+    group.source.reset();
+    if (!group.relay) continue;
+    if (auto line = group.relay->called_off()) run.note_called_off(std::move(*line));
+    group.relay.reset();
+  }
+  for (auto& group : done) {
+    run.note_local(group.errors());
+    if (group.deltas)
+      for (std::size_t k : group.members)
+        run.report.hosts[first + k].delta_bytes = group.deltas->bytes();
+  }
+}
+
+// Whether a host is out of the sync: a transport failure, or an error of its own recorded.
+bool gone(const HostResult& ran, const SyncedHost& host) {
+  return ran.failure != Failure::none || !host.error.empty();
+}
+
+// `command` on the host, its stdin the asked frames from the start.
+asio::awaitable<Reply> run_asking(const SyncRun& run, Session& session, const Job& job,
+                                  const std::string& command, StopSignal& stop) {
+  FileInput input(run.requests);
+  Reply reply = co_await run_command(session, job, command, &input, stop);
+  co_return reply;
+}
+
+// Step 1, deploying the agent where it is missing: how each asked file stands on the host,
+// into its needs.
+asio::awaitable<HostResult> signatures_step(SyncRun& run, Session& session, const Job& job,
+                                            std::optional<HostNeeds>& needs, StopSignal& stop) {
+  SyncedHost& host = run.report.hosts[job.index];
+  const std::string command = run.command_for(job.index, run.signatures);
+  AgentStarted started = co_await start_agent(
+      session, job, run.agent, run.binary,
+      [&]() { return run_asking(run, session, job, command, stop); }, stop);
+  Reply& reply = started.reply;
+  if (reply.result.failure != Failure::none) co_return reply.result;
+  if (!started.error.empty()) {
+    host.error = std::move(started.error);
+    co_return HostResult{};
+  }
+  auto old = parse_signatures(reply.out, run.asked);
+  if (!old) {
+    host.error = reply_error(reply, old.error());
+    co_return HostResult{};
+  }
+  needs = needs_of(run.sources, *old, run.options.dry_run, host);
+  co_return HostResult{};
+}
+
+// Step 1 with --delete: the host's extras under DEST, from its listing of the sources' tops
+// (read and dropped: only the extras are kept).
+asio::awaitable<HostResult> extras_step(SyncRun& run, Session& session, const Job& job,
+                                        HostNeeds& needs, StopSignal& stop) {
+  SyncedHost& host = run.report.hosts[job.index];
+  const std::string command = run.command_for(job.index, run.list);
+  Reply reply = co_await run_command(session, job, command, nullptr, stop);
+  if (reply.result.failure != Failure::none) co_return reply.result;
+  auto listing = parse_listing(reply.out);
+  if (!listing) {
+    host.error = reply_error(reply, listing.error());
+    co_return HostResult{};
+  }
+  needs.extras = deletions(run.sources, *listing, run.excludes);
+  if (run.options.dry_run)
+    for (const auto& e : needs.extras)
+      host.to_delete.push_back(e.kind == EntryKind::directory ? e.name + "/" : e.name);
+  co_return HostResult{};
+}
+
+// The host's group's stream into its agent: `star` from here, or `relay` host to host; the
+// agent's reply, or none when the host is out (its failure in `ran`, or its error recorded).
+asio::awaitable<std::optional<Reply>> stream_step(SyncRun& run, Wave<Group>::Seat seat,
+                                                  Session& session, const Job& job,
+                                                  const std::string& star_command,
+                                                  const std::string& relay_command, HostResult& ran,
+                                                  StopSignal& stop) {
+  const std::string star = run.command_for(job.index, star_command);
+  RelayGroup::Ran got;
+  if (seat.group->relay) {
+    const std::string relay = run.command_for(job.index, relay_command);
+    got = co_await seat.group->relay->run(session, job, seat.reader, relay, star, stop);
+  } else {
+    BroadcastInput input(*seat.group->source, seat.reader);
+    got.reply = co_await run_command(session, job, star, &input, stop);
+  }
+  if (got.reply.result.failure != Failure::none) {
+    ran = got.reply.result;
+    co_return std::nullopt;
+  }
+  if (!got.error.empty()) {
+    run.report.hosts[job.index].error = std::move(got.error);
+    co_return std::nullopt;
+  }
+  co_return std::move(got.reply);
+}
+
+// Step 2: the host's group's deltas; a file that failed to patch is added to what the host
+// gets whole.
+asio::awaitable<HostResult> patch_step(SyncRun& run, SyncWave& wave, std::size_t k,
+                                       Session& session, const Job& job, StopSignal& stop) {
+  HostResult ran;
+  Wave<Group>::Seat seat = wave.wave.seat(0, k);
+  if (!seat.group) co_return ran;
+  auto reply = co_await stream_step(run, seat, session, job, run.patch, run.relay_patch, ran, stop);
+  if (!reply) co_return ran;
+  SyncedHost& host = run.report.hosts[job.index];
+  std::vector<Failed> failed;
+  host.patched = take_receipt(*reply, host, failed);
+  resend_failed(run.sources, run.command_for(job.index, run.options.dest), failed, wave.needs[k],
+                host);
+  co_return ran;
+}
+
+// Step 3: what the host still lacks, whole.
+asio::awaitable<HostResult> whole_step(SyncRun& run, SyncWave& wave, std::size_t k,
+                                       Session& session, const Job& job, StopSignal& stop) {
+  HostResult ran;
+  Wave<Group>::Seat seat = wave.wave.seat(1, k);
+  if (!seat.group) co_return ran;
+  auto reply = co_await stream_step(run, seat, session, job, run.receive, run.relay, ran, stop);
+  if (!reply) co_return ran;
+  SyncedHost& host = run.report.hosts[job.index];
+  host.written = take_receipt(*reply, host, host.failed);
+  co_return ran;
+}
+
+// Step 4, --delete, on a host where all went well: its extras, removed by its agent. Nothing is
+// deleted when a source it was sent could not be read here (as rsync: an I/O error disables
+// deletions).
+asio::awaitable<HostResult> delete_step(SyncRun& run, SyncWave& wave, std::size_t k,
+                                        Session& session, const Job& job, StopSignal& stop) {
+  SyncedHost& host = run.report.hosts[job.index];
+  const std::vector<Entry>& extras = wave.needs[k].extras;
+  if (extras.empty() || !complete(host)) co_return HostResult{};
+  for (std::size_t m = 0; m < 2; ++m)
+    if (Group* group = wave.wave.seat(m, k).group; group && !group->errors().empty()) {
+      run.note_local({"nothing deleted on the hosts: a source could not be read here"});
+      co_return HostResult{};
+    }
+  std::string frames;
+  for (const auto& e : extras) frames += encode_frame(FrameType::entry, encode(e));
+  frames += encode_frame(FrameType::done, "");
+  Fd list = memory_file(frames);
+  FileInput input(list.get());
+  const std::string command = run.command_for(job.index, run.remove);
+  Reply reply = co_await run_command(session, job, command, &input, stop);
+  if (reply.result.failure != Failure::none) co_return reply.result;
+  host.deleted = take_receipt(reply, host, host.failed).files;
+  co_return HostResult{};
+}
+
+// A host's whole sync, on its one session.
+asio::awaitable<HostResult> sync_host(SyncRun& run, SyncWave& wave, std::size_t k, Session& session,
+                                      const Job& job, StopSignal& stop) {
+  SyncedHost& host = run.report.hosts[job.index];
+  std::optional<HostNeeds> needs;
+  HostResult ran = co_await signatures_step(run, session, job, needs, stop);
+  if (!needs) co_return ran;
+  if (run.options.delete_extras) {
+    ran = co_await extras_step(run, session, job, *needs, stop);
+    if (gone(ran, host)) co_return ran;
+  }
+  if (run.options.dry_run) co_return ran;
+  wave.needs[k] = std::move(*needs);
+  // Ctrl-C may end a wait and complete the meeting (the last host ending) at once: either way
+  // no stream is taken.
+  if (!co_await wave.wave.meet(0, k, stop) || stop.stopped()) co_return interrupted();
+  ran = co_await patch_step(run, wave, k, session, job, stop);
+  if (gone(ran, host)) co_return ran;
+  if (!co_await wave.wave.meet(1, k, stop) || stop.stopped()) co_return interrupted();
+  ran = co_await whole_step(run, wave, k, session, job, stop);
+  if (gone(ran, host) || !run.options.delete_extras) co_return ran;
+  co_return co_await delete_step(run, wave, k, session, job, stop);
+}
+
+// The run's sink: each command's reply has a sink of its own, so only the ends count; the
+// last end of a wave finishes it.
+class WaveEnds final : public OutputSink {
+ public:
+  WaveEnds(std::deque<SyncWave>& waves, std::size_t size) : waves_(waves), size_(size) {}
+  void output(std::size_t, Stream, std::string_view) override {}
+  void finished(std::size_t index, const HostResult&) override {
+    SyncWave& wave = waves_[index / size_];
+    std::vector<Group> done = wave.wave.ended(index % size_);
+    if (!done.empty()) wave.finish(std::move(done));
+  }
+
+ private:
+  std::deque<SyncWave>& waves_;
+  std::size_t size_;
+};
 
 std::string files(std::uint64_t n) {
   return std::to_string(n) + (n == 1 ? " file" : " files");
@@ -469,25 +469,59 @@ SyncReport sync(Transport& transport, const std::vector<Host>& hosts, const JobT
   exclude_sources(sources, *excludes);
   auto agent = locate_agent(options.agent);
   if (!agent) throw FatalError(agent.error());
+  Fd binary;
+  if (agent->installed.empty()) {
+    binary.reset(::open(agent->binary.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!binary) throw FatalError("cannot read this pdx binary to deploy it");
+  }
 
   SyncReport report;
   report.dry_run = options.dry_run;
   report.skipped = sources.skipped;
   report.hosts.resize(hosts.size());
-  std::vector<SignatureRequest> asked = requests(sources, !options.dry_run);
-  std::vector<std::optional<HostNeeds>> needs(hosts.size());  // hosts still in the sync
-  for (auto& [i, old] : signatures(transport, hosts, tmpl, options, *agent, asked, report))
-    needs[i] = needs_of(sources, old, options.dry_run, report.hosts[i]);
-  if (options.delete_extras && !interrupted(report))
-    extras(transport, hosts, tmpl, options, *agent, sources, *excludes, needs, report);
-  if (options.dry_run || interrupted(report)) return report;
-  drop_failed(report, needs);
-  patch(transport, hosts, tmpl, options, *agent, sources, needs, report);
-  if (interrupted(report)) return report;
-  drop_failed(report, needs);
-  send_whole(transport, hosts, tmpl, options, *agent, sources, needs, report);
-  if (interrupted(report)) return report;
-  delete_extras(transport, hosts, tmpl, options, *agent, needs, report);
+  std::vector<SignatureRequest> asked = signature_requests(sources, !options.dry_run);
+  std::string frames;
+  for (const auto& rq : asked) frames += encode_frame(FrameType::sig_request, encode(rq));
+  frames += encode_frame(FrameType::done, "");
+  Fd requests_file = memory_file(frames);
+  std::vector<std::string> list_args = {"--list=" + options.dest};
+  for (const auto& top : sources.tops) list_args.push_back("--under=" + top);
+  auto command = [&](const char* mode) { return agent_command(*agent, {mode + options.dest}); };
+  SyncRun run{hosts,
+              tmpl,
+              options,
+              *agent,
+              binary.get(),
+              sources,
+              *excludes,
+              asked,
+              requests_file.get(),
+              command("--signatures="),
+              agent_command(*agent, list_args),
+              command("--patch="),
+              command("--relay-patch="),
+              command("--receive="),
+              command("--relay="),
+              command("--delete="),
+              report,
+              {},
+              {}};
+  std::size_t size = std::max<std::size_t>(options.fanout, 1);
+  std::deque<SyncWave> waves;  // not moved: the meetings' seatings point at them
+  for (std::size_t first = 0; first < hosts.size(); first += size)
+    waves.emplace_back(run, first, std::min(size, hosts.size() - first));
+
+  // One session per host: a worker takes the next host when one is done, so a wave starts as
+  // the previous one ends, never more than -f at once.
+  WaveEnds ends(waves, size);
+  auto results = execute_tasks(transport, make_jobs(hosts, tmpl), ends, {size, 0},
+                               [&](Session& session, const Job& job, JobIo&, StopSignal& stop) {
+                                 return sync_host(run, waves[job.index / size], job.index % size,
+                                                  session, job, stop);
+                               });
+  for (std::size_t i = 0; i < hosts.size(); ++i)
+    if (results[i].failure != Failure::none) report.hosts[i].result = results[i];
+  if (run.fatal) std::rethrow_exception(run.fatal);
   return report;
 }
 
@@ -528,6 +562,7 @@ PushText sync_text(const std::vector<std::string>& labels, const SyncReport& rep
   PushText text{folded_lines(out_labels, outs), folded_lines(err_labels, errs)};
   for (const auto& s : report.skipped)
     text.err += "pdx: warning: " + s + ": not a file or directory, not sent\n";
+  for (const auto& line : report.called_off) text.err += "pdx: warning: " + line + "\n";
   for (const auto& e : report.local) text.err += "pdx: error: " + e + "\n";
   return text;
 }

@@ -1,22 +1,30 @@
 #pragma once
 // `pdx sync SRC... DEST`: push's sources and layout (distribute/push_plan.h), but a file that
 // differs on a host goes as an rsync-style delta (distribute/delta.h) against the host's old
-// copy. In passes over the transport, each running `pdx agent` on the hosts:
+// copy. Each host's sync is one task on its one session (core/executor.h: execute_tasks), in
+// waves of -f hosts (distribute/wave.h), running `pdx agent` there in steps:
 //
-//   1. signatures  `pdx agent --signatures DEST` on every host, its stdin the names, sizes and
-//                  mtimes of the local files (one broadcast): how each stands there, and the
-//                  block signatures of the changed ones, computed on the host's cores; with
-//                  --delete, `pdx agent --list DEST` too: the extras (distribute/sync_plan.h)
-//   2. group       hosts whose changed files and old signatures are all equal form a group; the
-//                  delta is computed once per group, here, on a thread, and broadcast to it
-//   3. patch       `pdx agent --patch DEST` on every host with a group: rebuilt, checked, renamed
-//   4. whole       `pdx agent --receive DEST`: what is missing (or failed as a delta) goes whole,
-//                  one FrameStream (distribute/frame_stream.h) per group of hosts with equal needs
-//   5. delete      --delete, on each host where all went well: `pdx agent --delete DEST`, the
-//                  extras listed in pass 1 (rsync's --delete-after)
+//   1. signatures  `pdx agent --signatures DEST`, its stdin the names, sizes and mtimes of the
+//                  local files: how each stands there, and the block signatures of the changed
+//                  ones, computed on the host's cores (the agent deployed first where it is
+//                  missing); with --delete, `pdx agent --list DEST` too: the extras
+//                  (distribute/sync_plan.h)
+//   2. patch       once every host of the wave has its signatures (the wave's first meeting):
+//                  hosts whose changed files and old signatures are all equal form a group, its
+//                  delta computed once, here, on a thread, and broadcast to it; `pdx agent
+//                  --patch DEST`: rebuilt, checked, renamed
+//   3. whole       once every host of the wave has patched (the second meeting): what is
+//                  missing (or failed as a delta) goes whole, `pdx agent --receive DEST`, one
+//                  FrameStream (distribute/frame_stream.h) per group of hosts with equal needs
+//   4. delete      --delete, on a host where all went well: `pdx agent --delete DEST`, the
+//                  extras listed in step 1 (rsync's --delete-after)
 //
-// --exclude takes names out of the sources before pass 1 (distribute/exclude.h), and keeps the
-// hosts' names that match from pass 5. With dry_run, pass 1 only, without blocks: what would be
+// Each wave makes its groups' streams again (a delta is computed once per group and wave).
+// With --relay a group of two hosts or more gets its stream host to host
+// (distribute/relay_group.h): `pdx agent --relay-patch DEST` and `--relay DEST`, the first host
+// alone reading it from here; a relay that cannot link up is sent from here, said once.
+// --exclude takes names out of the sources before step 1 (distribute/exclude.h), and keeps the
+// hosts' names that match from step 4. With dry_run, step 1 only, without blocks: what would be
 // patched, sent and deleted, per host.
 #include <cstdint>
 #include <string>
@@ -24,6 +32,7 @@
 
 #include "distribute/agent_protocol.h"
 #include "distribute/push_report.h"
+#include "distribute/relay_chain.h"
 #include "transport/transport.h"
 
 namespace pdx {
@@ -36,10 +45,12 @@ struct SyncOptions {
   bool delete_extras = false;         // --delete
   bool dry_run = false;
   std::size_t fanout = 64;
+  bool relay = false;  // --relay: each group's deltas and whole files host to host
+  RelayOptions relay_options;
 };
 
 struct SyncedHost {
-  HostResult result;              // the host's transport failure in a pass, if any
+  HostResult result;              // the host's transport failure in a step, if any
   std::string error;              // the host failed as a whole: malformed reply, agent failed, ...
   std::vector<Failed> failed;     // files that failed (sent whole, or deleted)
   Summary patched;                // files rebuilt from deltas
@@ -52,9 +63,10 @@ struct SyncedHost {
 };
 
 struct SyncReport {
-  std::vector<SyncedHost> hosts;     // by host index
-  std::vector<std::string> local;    // what could not be read here
-  std::vector<std::string> skipped;  // sources' symlinks, devices, fifos: not sent
+  std::vector<SyncedHost> hosts;        // by host index
+  std::vector<std::string> local;       // what could not be read here
+  std::vector<std::string> skipped;     // sources' symlinks, devices, fifos: not sent
+  std::vector<std::string> called_off;  // --relay: "HOSTS: the relay could not link up (...)"
   bool dry_run = false;
 };
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "archive/xxh3.h"
+#include "distribute/agent.h"
 #include "distribute/relay_frames.h"
 #include "distribute/relay_link.h"
 
@@ -22,14 +23,18 @@ namespace fs = std::filesystem;
 // One agent_relay on a thread, its stdin and stdout pipes held here, as pdx holds them.
 class Agent {
  public:
-  explicit Agent(fs::path dest) : dest_(std::move(dest)) {
+  // `local`: what takes the stream here; agent_receive under `dest` by default.
+  explicit Agent(fs::path dest, RelayConsumer local = {})
+      : dest_(std::move(dest)), local_(std::move(local)) {
+    if (!local_)
+      local_ = [this](int in, int out) { return agent_receive(dest_.string(), in, out); };
     int in[2], out[2];
     EXPECT_EQ(::pipe(in), 0);
     EXPECT_EQ(::pipe(out), 0);
     to_ = in[1];
     from_ = out[0];
     thread_ = std::thread([this, in0 = in[0], out1 = out[1]] {
-      result_.emplace(agent_relay(dest_.string(), in0, out1));
+      result_.emplace(agent_relay(in0, out1, local_));
       ::close(in0);
       ::close(out1);
     });
@@ -65,6 +70,7 @@ class Agent {
 
  private:
   fs::path dest_;
+  RelayConsumer local_;
   int to_ = -1, from_ = -1;
   FrameDecoder decoder_;
   std::thread thread_;
@@ -162,6 +168,27 @@ TEST_F(AgentRelayTest, TheHeadWritesAndForwardsTheTailWrites) {
     EXPECT_EQ(a->result()->files, 1u);
   }
   EXPECT_EQ(read(dir_ / "head" / "file"), data);
+  EXPECT_EQ(read(dir_ / "tail" / "file"), data);
+}
+
+TEST_F(AgentRelayTest, TheLocalConsumerTakesTheStreamAsItCame) {
+  std::string seen;  // what the head's own consumer read: a patching agent's place
+  Agent head(dir_ / "head", [&seen](int in, int) -> Result<Summary> {
+    char buffer[65536];
+    for (ssize_t n; (n = ::read(in, buffer, sizeof buffer)) > 0;)
+      seen.append(buffer, std::size_t(n));
+    return Summary{1, seen.size(), 0};
+  });
+  Agent tail(dir_ / "tail");
+  link_up({&head, &tail}, secret_);
+  std::string data(2 * 1024 * 1024 + 1, 'c');
+  std::string stream = stream_of("file", data);
+  head.write(stream);
+  head.close_stdin();
+  ASSERT_TRUE(head.result()) << head.result().error();
+  EXPECT_EQ(head.result()->bytes, stream.size());
+  EXPECT_EQ(seen, stream);
+  ASSERT_TRUE(tail.result()) << tail.result().error();
   EXPECT_EQ(read(dir_ / "tail" / "file"), data);
 }
 

@@ -1,0 +1,23 @@
+#pragma once
+// push's and sync's --relay[=chain|tree:K], --relay-bind and --relay-ports (pdx(1), "The
+// relay"): added to a command's CLI::App, then checked into RelayOptions once it is parsed.
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "distribute/relay_chain.h"
+
+namespace pdx {
+
+struct RelayFlags {
+  std::string shape;  // --relay's value: "chain" for the flag alone; empty: no --relay
+  std::string bind;   // --relay-bind
+  std::string ports;  // --relay-ports, LOW-HIGH or PORT
+};
+void add_relay_options(CLI::App& app, RelayFlags& flags);
+
+/// Whether --relay was given, its shape and ports checked into `options`. Throws UsageError
+/// ("--relay: ...", "--relay-ports: ...") for a value that is not one.
+bool relay_options(const RelayFlags& flags, RelayOptions& options);
+
+}  // namespace pdx

@@ -1,0 +1,79 @@
+#include "distribute/relay_group.h"
+
+#include "core/hostset.h"
+#include "distribute/host_outcome.h"
+#include "distribute/relay_link.h"
+
+namespace pdx {
+
+RelayGroup::RelayGroup(std::vector<std::string> labels, const RelayOptions& options, int stream)
+    : labels_(std::move(labels)), stream_(stream), ended_(labels_.size(), false) {
+  auto secret = make_relay_secret();
+  if (!secret) {
+    called_off_ = fold_names(labels_) + ": the relay could not link up (" +
+                  printable(secret.error()) + "); sending from here";
+    return;
+  }
+  chain_ =
+      std::make_unique<Chain>(labels_, std::move(*secret), options, stream_, Broadcast::Options{});
+}
+
+RelayGroup::~RelayGroup() {
+  star_.reset();
+  chain_.reset();
+}
+
+boost::asio::awaitable<RelayGroup::Ran> RelayGroup::run(Session& session, const Job& job,
+                                                        std::size_t j, const std::string& relay,
+                                                        const std::string& star, StopSignal& stop) {
+  std::string reason;
+  if (chain_) {
+    ChainReply reply(*chain_, j);
+    ChainInput input(*chain_, j);
+    ExecRequest request{relay, job.env, job.command_timeout, &input};
+    RelayedHost& host = reply.host();
+    host.reply.result = co_await session.exec(request, reply, stop);
+    chain_->ended(j, "");
+    if (!chain_->called_off(reason) || host.reply.result.failure != Failure::none)
+      co_return Ran{std::move(host.reply), std::move(host.error)};
+  }
+  Ran ran;  // (no co_await inside a braced initializer: GCC 12 miscompiles it)
+  auto input = star_input(j, reason);
+  if (!input)
+    ran.error = input.error();
+  else
+    ran.reply = co_await run_command(session, job, star, input->get(), stop);
+  co_return ran;
+}
+
+// Member j's stdin from here: the broadcast started by the first member to ask (members that
+// ended are finished at once), and the line that says so.
+Result<std::unique_ptr<InputSource>> RelayGroup::star_input(std::size_t j,
+                                                            const std::string& reason) {
+  std::lock_guard lock(mutex_);
+  if (!star_) {
+    auto started = Broadcast::start(stream_, labels_.size(), Broadcast::Options{});
+    if (!started) return Error{started.error()};
+    star_ = std::move(*started);
+    for (std::size_t k = 0; k < ended_.size(); ++k)
+      if (ended_[k]) star_->finish(k);
+    if (!called_off_)
+      called_off_ = fold_names(labels_) + ": the relay could not link up (" + printable(reason) +
+                    "); sending from here";
+  }
+  return std::unique_ptr<InputSource>(std::make_unique<BroadcastInput>(*star_, j));
+}
+
+void RelayGroup::ended(std::size_t j) {
+  std::lock_guard lock(mutex_);
+  ended_[j] = true;
+  if (star_) star_->finish(j);
+  if (chain_) chain_->ended(j, "its host ended");
+}
+
+std::optional<std::string> RelayGroup::called_off() const {
+  std::lock_guard lock(mutex_);
+  return called_off_;
+}
+
+}  // namespace pdx

@@ -1,0 +1,63 @@
+#pragma once
+// One group's stream to its hosts with --relay (pdx sync --relay): host to host as a Chain
+// (distribute/relay_chain.h), each member's command run on its own session; when the chain
+// cannot link up (or no secret can be made), from here after all: a Broadcast of the same
+// stream, started by the first member to ask (the chain read nothing of it), and one line that
+// says so. Every member of a group runs at once (a group within one wave of -f hosts).
+//
+//   member j:  run(j) -> relay command through the chain ...... its reply
+//                    \-> called off: the star command on the broadcast, reader j
+//   ended(j):  from the pass's sink when member j's task is over: the chain and the broadcast
+//              stop waiting for it
+//
+// Thread-safety: run() and ended() from the members' strands.
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
+
+#include <boost/asio/awaitable.hpp>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "distribute/relay_chain.h"
+#include "distribute/reply_sink.h"
+#include "transport/broadcast.h"
+#include "transport/transport.h"
+
+namespace pdx {
+
+class RelayGroup {
+ public:
+  /// The group `labels` (in the chain's order) reading `stream`, a pipe of the group's frames.
+  RelayGroup(std::vector<std::string> labels, const RelayOptions& options, int stream);
+  RelayGroup(const RelayGroup&) = delete;
+  RelayGroup& operator=(const RelayGroup&) = delete;
+  ~RelayGroup();  // the broadcast and the chain before the stream they read
+
+  struct Ran {
+    ReplySink::Reply reply;  // the agent's own replies (relay frames taken out)
+    std::string error;       // the relay's failure for this host: a malformed frame, ...
+  };
+  /// Member j's part: `relay` (the agent's --relay command, as the host runs it) through the
+  /// chain, else `star` on the group's broadcast.
+  boost::asio::awaitable<Ran> run(Session& session, const Job& job, std::size_t j,
+                                  const std::string& relay, const std::string& star,
+                                  StopSignal& stop);
+  void ended(std::size_t j);
+  /// "HOSTS: the relay could not link up (why); sending from here" once it was, else nullopt.
+  std::optional<std::string> called_off() const;
+
+ private:
+  Result<std::unique_ptr<InputSource>> star_input(std::size_t j, const std::string& reason);
+
+  const std::vector<std::string> labels_;
+  const int stream_;
+  std::unique_ptr<Chain> chain_;  // none without a secret: from here at once
+  mutable std::mutex mutex_;      // for what follows
+  std::vector<bool> ended_;
+  std::optional<std::string> called_off_;
+  std::unique_ptr<Broadcast> star_;
+};
+
+}  // namespace pdx

@@ -1,0 +1,73 @@
+#include "distribute/relay_group.h"
+
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <csignal>
+
+#include "base/fd.h"
+#include "core/executor.h"
+#include "core/jobs.h"
+#include "tests/unit/fake_transport.h"
+
+namespace pdx {
+namespace {
+
+using test::FakeExec;
+using test::FakeHost;
+using test::FakeTransport;
+
+class NoOutput final : public OutputSink {
+ public:
+  explicit NoOutput(RelayGroup& group) : group_(group) {}
+  void output(std::size_t, Stream, std::string_view) override {}
+  void finished(std::size_t index, const HostResult&) override { group_.ended(index); }
+
+ private:
+  RelayGroup& group_;
+};
+
+// Each host's --relay command ends at once, saying nothing: the chain cannot link up, and each
+// host runs the star command on the group's stream from here, which it echoes.
+TEST(RelayGroupTest, AChainThatCannotLinkUpIsSentFromHereSaidInOneLine) {
+  std::signal(SIGPIPE, SIG_IGN);
+  Fd stream_fd(::memfd_create("relay_group_test", MFD_CLOEXEC));  // the group's stream
+  const std::string stream(300000, 's');
+  ASSERT_EQ(::write(stream_fd.get(), stream.data(), stream.size()), ssize_t(stream.size()));
+  ASSERT_EQ(::lseek(stream_fd.get(), 0, SEEK_SET), 0);
+
+  FakeTransport transport([](const Job&) {
+    FakeHost host;
+    host.execs = {FakeExec{}, FakeExec{}};
+    host.execs[0].exit_status = 1;
+    host.execs[1].echo_stdin = true;
+    return host;
+  });
+  std::vector<Host> hosts(2);
+  hosts[0].name = "a";
+  hosts[1].name = "b";
+  std::vector<Job> jobs = make_jobs(hosts, JobTemplate{});
+  RelayGroup group({"a", "b"}, RelayOptions{}, stream_fd.get());
+  std::vector<RelayGroup::Ran> ran(2);
+  NoOutput sink(group);
+  execute_tasks(transport, jobs, sink, {2, 0},
+                [&](Session& session, const Job& job, JobIo&,
+                    StopSignal& stop) -> boost::asio::awaitable<HostResult> {
+                  ran[job.index] =
+                      co_await group.run(session, job, job.index, "relay", "star", stop);
+                  co_return ran[job.index].reply.result;
+                });
+  for (std::size_t k = 0; k < 2; ++k) {
+    EXPECT_EQ(transport.commands(k), (std::vector<std::string>{"relay", "star"}));
+    EXPECT_EQ(ran[k].error, "");
+    EXPECT_EQ(ran[k].reply.out, stream) << "host " << k;
+  }
+  auto line = group.called_off();
+  ASSERT_TRUE(line);
+  EXPECT_TRUE(line->starts_with("a,b: the relay could not link up (")) << *line;
+  EXPECT_TRUE(line->ends_with("); sending from here")) << *line;
+}
+
+}  // namespace
+}  // namespace pdx
