@@ -22,12 +22,14 @@ expect_contains "$out" "pdx: h[1,4]: up to date"
 expect_contains "$out" "pdx: h[2-3]: 6 B in 1 file"
 same_tree "$SCRATCH/src" "$SCRATCH/dest/h3/src"
 
-# One port for every agent of one machine: only the first can listen, so the chain cannot link
-# up; the push goes from here, and says so once.
+# The one port the agents may use is held here: none can listen, so the chain cannot link up
+# (a free port would let one agent listen, and another once the first had let it go); the push
+# goes from here, and says so once.
 rm -rf "$SCRATCH/dest"
-port=$(( 20000 + RANDOM % 20000 ))
-run_pdx -R exec -w 'h[1-3]' push --relay --relay-bind 127.0.0.1 --relay-ports "$port" \
+hold_port
+run_pdx -R exec -w 'h[1-3]' push --relay --relay-bind 127.0.0.1 --relay-ports "$held_port" \
   "$SCRATCH/src" "$SCRATCH/dest/%h/"
+release_port
 expect_status 0
 expect_eq "$out" "pdx: h[1-3]: 3.0 MiB in 8 files" "sent from here"
 expect_contains "$err" "pdx: warning: h[1-3]: the relay could not link up (h"

@@ -71,16 +71,10 @@ all_synced "two groups"
 # up, and both the delta and a new file go from here; said once.
 edit 7000000 4096
 printf 'new\n' > "$SCRATCH/src/new"
-# A port this test holds, so that no agent can listen on it whatever the timing.
-python3 -c 'import socket, time
-s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
-print(s.getsockname()[1], flush=True); time.sleep(120)' > "$SCRATCH/port" &
-holder=$!
-for _ in $(seq 100); do [[ -s $SCRATCH/port ]] && break; sleep 0.05; done
-port=$(cat "$SCRATCH/port")
-run_ssh -w "$hosts" sync --relay --relay-bind 127.0.0.1 --relay-ports "$port" "$SCRATCH/src" 'syncr/'
+hold_port
+run_ssh -w "$hosts" sync --relay --relay-bind 127.0.0.1 --relay-ports "$held_port" "$SCRATCH/src" 'syncr/'
 expect_status 0
-kill "$holder"
+release_port
 expect_contains "$out" "1 file patched" "sent from here"
 expect_contains "$out" "1 file sent whole (4 B)"
 expect_contains "$err" "pdx: warning: $folded: the relay could not link up ("

@@ -35,17 +35,11 @@ no_leftovers "$SCRATCH/d"
 
 # One port for every agent, already taken: the relay cannot link up; both patches go from here.
 stale EDIT3 2500000
-# A port this test holds, so that no agent can listen on it whatever the timing.
-python3 -c 'import socket, time
-s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
-print(s.getsockname()[1], flush=True); time.sleep(120)' > "$SCRATCH/port" &
-holder=$!
-for _ in $(seq 100); do [[ -s $SCRATCH/port ]] && break; sleep 0.05; done
-port=$(cat "$SCRATCH/port")
-run_pdx -R exec -w 'h[1-3]' sync --relay --relay-bind 127.0.0.1 --relay-ports "$port" \
+hold_port
+run_pdx -R exec -w 'h[1-3]' sync --relay --relay-bind 127.0.0.1 --relay-ports "$held_port" \
   "$SCRATCH/src" "$SCRATCH/d/%h/"
 expect_status 0
-kill "$holder"
+release_port
 expect_contains "$out" "pdx: h[1-3]: 2 files patched" "sent from here"
 expect_contains "$err" "pdx: warning: h[1-3]: the relay could not link up (h"
 expect_eq "$(grep -c warning <<< "$err")" 1 "said once"

@@ -64,3 +64,15 @@ wait_for_processes() {
     sleep 0.1
   done
 }
+
+# hold_port: a port on 127.0.0.1 that this test keeps listening (nobody accepts), in $held_port,
+# so that nothing else can listen there whatever the timing; `release_port` lets it go.
+hold_port() {
+  python3 -c 'import socket, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+print(s.getsockname()[1], flush=True); time.sleep(300)' > "$SCRATCH/held_port" &
+  port_holder=$!
+  for _ in $(seq 100); do [[ -s $SCRATCH/held_port ]] && break; sleep 0.05; done
+  held_port=$(cat "$SCRATCH/held_port")
+}
+release_port() { kill "$port_holder" 2> /dev/null; wait "$port_holder" 2> /dev/null; }
