@@ -7,6 +7,11 @@
 
 namespace pdx {
 
+void add_once(std::vector<std::string>& list, std::vector<std::string> items) {
+  for (auto& item : items)
+    if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(std::move(item));
+}
+
 JsonFields& JsonFields::member(std::string_view key, std::string_view json) {
   if (!members_.empty()) members_ += ',';
   members_ += json_string(key);

@@ -13,6 +13,10 @@
 
 namespace pdx {
 
+/// `items` not yet in `list` added to it, in order, each once: the lines of what could not be
+/// read here, which several hosts' streams may each report.
+void add_once(std::vector<std::string>& list, std::vector<std::string> items);
+
 /// The members of a JSON object, written as they are added: `"key":value`, every string
 /// escaped by core/json.h, so what a host sent (names, messages) is safe in them.
 class JsonFields {

@@ -24,7 +24,7 @@
 #include "distribute/posix_push.h"
 #include "distribute/progress_meter.h"
 #include "distribute/push_plan.h"
-#include "distribute/relay_chain.h"
+#include "distribute/relay_group.h"
 #include "distribute/relay_link.h"
 #include "distribute/remote_agent.h"
 #include "distribute/reply_sink.h"
@@ -70,13 +70,13 @@ struct Group {
   std::vector<std::size_t> members;     // positions in the wave; reader j of `source` is members[j]
   std::unique_ptr<FrameStream> stream;  // the agent's frames, or
   std::unique_ptr<PosixPush> posix;     // the tar stream and command of a POSIX push
-  std::unique_ptr<Chain> chain;         // --relay: `source` starts only if it is called off
+  std::unique_ptr<RelayGroup> relay;    // --relay: host to host, else from here (no `source`)
   std::unique_ptr<Broadcast> source;    // last: destroyed before what it reads
 
-  // Reader j's host ended (distribute/wave.h): neither its stream nor its chain waits for it.
+  // Reader j's host ended (distribute/wave.h): neither its stream nor its relay waits for it.
   void leave(std::size_t j) {
     if (source) source->finish(j);
-    if (chain) chain->ended(j, "its host ended");
+    if (relay) relay->ended(j);
   }
 };
 
@@ -104,6 +104,10 @@ struct PushRun {
   std::vector<std::string> called_off;                     // relays sent from here, one line each
 
   void note_local(std::vector<std::string> errors);  // report.local, each error once
+  void note_called_off(std::string line) {
+    std::lock_guard lock(mutex);
+    called_off.push_back(std::move(line));
+  }
   // `command` as host i runs it: %h %n substituted (DEST is as typed), over ssh too.
   std::string command_for(std::size_t i, const std::string& command) const {
     const Host& host = hosts[i];
@@ -113,9 +117,7 @@ struct PushRun {
 
 void PushRun::note_local(std::vector<std::string> errors) {
   std::lock_guard lock(mutex);
-  for (auto& e : errors)
-    if (std::find(report.local.begin(), report.local.end(), e) == report.local.end())
-      report.local.push_back(std::move(e));
+  add_once(report.local, std::move(errors));
 }
 
 // The bytes one host of a plan takes (an archive's parts' size with --extract).
@@ -125,31 +127,30 @@ std::uint64_t bytes_of(const PushRun& run, const HostPushPlan& plan) {
   return bytes;
 }
 
-// A broadcast of `input` to a group's members, all running (no spool); `streams` broadcasts
-// share the memory of one window. Each byte a reader takes is told to the progress meter.
-std::unique_ptr<Broadcast> broadcast(const PushRun& run, int input, std::size_t readers,
-                                     std::size_t streams = 1) {
+// The options of a broadcast to a group's members, all running (no spool); `streams`
+// broadcasts share the memory of one window. Each byte a reader takes is told to the progress
+// meter.
+Broadcast::Options broadcast_options(const PushRun& run, std::size_t streams = 1) {
   Broadcast::Options options;
   if (ProgressMeter* progress = run.options.progress)
     options.on_consume = [progress](std::size_t, std::size_t n) { progress->add_bytes(n); };
   options.window = std::max(options.window / streams, 4 * options.chunk);
+  return options;
+}
+
+std::unique_ptr<Broadcast> broadcast(const PushRun& run, int input, std::size_t readers,
+                                     std::size_t streams = 1) {
+  Broadcast::Options options = broadcast_options(run, streams);
   auto started = Broadcast::start(input, readers, options);
   if (!started) throw FatalError(started.error());
   return std::move(*started);
 }
 
 // Step 2b, --relay: a group of two hosts or more goes host to host as one chain; the head's
-// stream is started only once the chain links up. Without a secret it is sent from here.
-void chain_group(PushRun& run, std::size_t first, Group& group) {
-  auto secret = make_relay_secret();
+// stream is started only once the chain links up, and from here only if it is called off.
+void relay_group(PushRun& run, std::size_t first, Group& group) {
   std::vector<std::string> labels;
   for (std::size_t k : group.members) labels.push_back(run.hosts[first + k].label());
-  if (!secret) {
-    std::lock_guard lock(run.mutex);
-    run.called_off.push_back(fold_names(labels) + ": the relay could not link up (" +
-                             printable(secret.error()) + "); sending from here");
-    return;
-  }
   Broadcast::Options head;
   if (ProgressMeter* progress = run.options.progress) {
     std::size_t hosts = group.members.size();  // what the head takes reaches every host
@@ -157,8 +158,9 @@ void chain_group(PushRun& run, std::size_t first, Group& group) {
       progress->add_bytes(n * hosts);
     };
   }
-  group.chain = std::make_unique<Chain>(std::move(labels), std::move(*secret),
-                                        run.options.relay_options, group.stream->input(), head);
+  group.relay =
+      std::make_unique<RelayGroup>(std::move(labels), run.options.relay_options,
+                                   group.stream->input(), std::move(head), broadcast_options(run));
 }
 
 // The stream of a plan, read from the start (an archive's parts with --extract).
@@ -228,12 +230,12 @@ std::vector<Group> plan_wave(PushRun& run, std::size_t first, std::vector<ToPlan
     if (run.options.progress)
       run.options.progress->add_total(bytes_of(run, group->plan) * group->members.size());
     if (run.options.relay && !group->tar && group->members.size() > 1)
-      chain_group(run, first, *group);
+      relay_group(run, first, *group);
     ++group;
   }
   std::size_t streams = groups.size();
   for (auto& group : groups)
-    if (!group.chain)
+    if (!group.relay)
       group.source = broadcast(run, group.tar ? group.posix->input() : group.stream->input(),
                                group.members.size(), streams);
   return groups;
@@ -253,9 +255,6 @@ struct PushWave {
 
   // The meeting's seating (must not throw): the arrived hosts' plans.
   std::vector<Group> plan(const std::vector<std::size_t>& arrived);
-  // Host k's stdin when its relay was called off: its group's stream from here after all, the
-  // broadcast started by the first member to ask (members that ended are finished at once).
-  Result<std::unique_ptr<InputSource>> fallback_input(std::size_t k, const std::string& reason);
 
   PushRun& run;
   std::size_t first;                                 // host index of position 0
@@ -285,31 +284,6 @@ std::vector<Group> PushWave::plan(const std::vector<std::size_t>& arrived) {
     run.fatal = std::current_exception();
     return {};
   }
-}
-
-Result<std::unique_ptr<InputSource>> PushWave::fallback_input(std::size_t k,
-                                                              const std::string& reason) {
-  Wave<Group>::Seat seat = wave.seat(0, k);
-  Group& group = *seat.group;
-  return wave.locked([&](const std::vector<bool>& ended) -> Result<std::unique_ptr<InputSource>> {
-    if (!group.source) {
-      try {
-        group.source = broadcast(run, group.stream->input(), group.members.size());
-      } catch (const FatalError& e) {
-        return Error{e.what()};
-      }
-      std::vector<std::string> labels;
-      for (std::size_t j = 0; j < group.members.size(); ++j) {
-        if (ended[group.members[j]]) group.source->finish(j);
-        labels.push_back(run.hosts[first + group.members[j]].label());
-      }
-      std::lock_guard run_lock(run.mutex);
-      run.called_off.push_back(fold_names(labels) + ": the relay could not link up (" +
-                               printable(reason) + "); sending from here");
-    }
-    return std::unique_ptr<InputSource>(
-        std::make_unique<BroadcastInput>(*group.source, seat.reader));
-  });
 }
 
 // A host's listing, or why there is none: a command that did not run to its end (`ran`), or a
@@ -451,25 +425,20 @@ asio::awaitable<HostResult> receive_posix(PushRun& run, Session& session, const 
   co_return HostResult{};
 }
 
-// Step 3, --relay: host `k` of the chain, its frames from the previous host (the head's from
-// here); false in `relayed` when the chain was called off, nothing received.
-asio::awaitable<HostResult> relay_host(PushRun& run, Session& session, const Job& job, Chain& chain,
-                                       std::size_t k, bool& relayed, StopSignal& stop) {
-  ChainReply reply(chain, k);
-  ChainInput input(chain, k);
-  ExecRequest request{run.command_for(job.index, run.relay), job.env, job.command_timeout, &input};
-  RelayedHost& host = reply.host();
-  host.reply.result = co_await session.exec(request, reply, stop);
-  chain.ended(k, "");
-  std::string reason;
-  relayed = !chain.called_off(reason);
-  if (host.reply.result.failure != Failure::none) co_return host.reply.result;
-  if (!relayed) co_return HostResult{};
+// Step 3, --relay: the host's part of its group's chain, its frames from the previous host
+// (the head's from here); nullopt when the chain was called off, nothing received.
+asio::awaitable<std::optional<HostResult>> relay_host(PushRun& run, Session& session,
+                                                      const Job& job, RelayGroup& relay,
+                                                      std::size_t j, StopSignal& stop) {
+  std::optional<RelayGroup::Ran> ran =
+      co_await relay.relayed(session, job, j, run.command_for(job.index, run.relay), stop);
+  if (!ran) co_return std::nullopt;
+  if (ran->reply.result.failure != Failure::none) co_return ran->reply.result;
   PushedHost& outcome = run.report.hosts[job.index];
-  if (!host.error.empty())
-    outcome.error = host.error;
+  if (!ran->error.empty())
+    outcome.error = std::move(ran->error);
   else
-    take_receipt(host.reply, outcome);
+    take_receipt(ran->reply, outcome);
   co_return HostResult{};
 }
 
@@ -483,14 +452,11 @@ asio::awaitable<HostResult> receive_step(PushRun& run, PushWave& wave, std::size
     BroadcastInput input(*group.source, seat.reader);
     co_return co_await receive_posix(run, session, job, group, input, stop);
   }
-  if (group.chain) {
-    bool relayed = true;
-    HostResult ran =
-        co_await relay_host(run, session, job, *group.chain, seat.reader, relayed, stop);
-    if (ran.failure != Failure::none || relayed) co_return ran;
-    std::string reason;
-    group.chain->called_off(reason);
-    auto input = wave.fallback_input(k, reason);
+  if (group.relay) {
+    std::optional<HostResult> relayed =
+        co_await relay_host(run, session, job, *group.relay, seat.reader, stop);
+    if (relayed) co_return *relayed;
+    auto input = group.relay->star_input(seat.reader);  // called off: from here after all
     if (!input) {
       run.report.hosts[job.index].error = input.error();
       co_return HostResult{};
@@ -531,8 +497,10 @@ class WaveEnds final : public OutputSink {
     PushWave& wave = waves_[index / size_];
     std::vector<Group> done = wave.wave.ended(index % size_);
     for (auto& group : done) {
+      if (group.relay)
+        if (auto line = group.relay->called_off()) wave.run.note_called_off(std::move(*line));
       group.source.reset();
-      group.chain.reset();
+      group.relay.reset();
     }
     for (auto& group : done) {
       if (group.stream) wave.run.note_local(group.stream->errors());

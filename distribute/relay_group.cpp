@@ -6,16 +6,19 @@
 
 namespace pdx {
 
-RelayGroup::RelayGroup(std::vector<std::string> labels, const RelayOptions& options, int stream)
-    : labels_(std::move(labels)), stream_(stream), ended_(labels_.size(), false) {
+RelayGroup::RelayGroup(std::vector<std::string> labels, const RelayOptions& options, int stream,
+                       Broadcast::Options head, Broadcast::Options star)
+    : labels_(std::move(labels)),
+      stream_(stream),
+      star_options_(std::move(star)),
+      ended_(labels_.size(), false) {
   auto secret = make_relay_secret();
   if (!secret) {
     called_off_ = fold_names(labels_) + ": the relay could not link up (" +
                   printable(secret.error()) + "); sending from here";
     return;
   }
-  chain_ =
-      std::make_unique<Chain>(labels_, std::move(*secret), options, stream_, Broadcast::Options{});
+  chain_ = std::make_unique<Chain>(labels_, std::move(*secret), options, stream_, std::move(head));
 }
 
 RelayGroup::~RelayGroup() {
@@ -23,22 +26,28 @@ RelayGroup::~RelayGroup() {
   chain_.reset();
 }
 
+boost::asio::awaitable<std::optional<RelayGroup::Ran>> RelayGroup::relayed(
+    Session& session, const Job& job, std::size_t j, const std::string& relay, StopSignal& stop) {
+  if (!chain_) co_return std::nullopt;
+  ChainReply reply(*chain_, j);
+  ChainInput input(*chain_, j);
+  ExecRequest request{relay, job.env, job.command_timeout, &input};
+  RelayedHost& host = reply.host();
+  host.reply.result = co_await session.exec(request, reply, stop);
+  chain_->ended(j, "");
+  std::string reason;
+  if (chain_->called_off(reason) && host.reply.result.failure == Failure::none)
+    co_return std::nullopt;
+  co_return Ran{std::move(host.reply), std::move(host.error)};
+}
+
 boost::asio::awaitable<RelayGroup::Ran> RelayGroup::run(Session& session, const Job& job,
                                                         std::size_t j, const std::string& relay,
                                                         const std::string& star, StopSignal& stop) {
-  std::string reason;
-  if (chain_) {
-    ChainReply reply(*chain_, j);
-    ChainInput input(*chain_, j);
-    ExecRequest request{relay, job.env, job.command_timeout, &input};
-    RelayedHost& host = reply.host();
-    host.reply.result = co_await session.exec(request, reply, stop);
-    chain_->ended(j, "");
-    if (!chain_->called_off(reason) || host.reply.result.failure != Failure::none)
-      co_return Ran{std::move(host.reply), std::move(host.error)};
-  }
+  std::optional<Ran> relayed_here = co_await relayed(session, job, j, relay, stop);
+  if (relayed_here) co_return std::move(*relayed_here);
   Ran ran;  // (no co_await inside a braced initializer: GCC 12 miscompiles it)
-  auto input = star_input(j, reason);
+  auto input = star_input(j);
   if (!input)
     ran.error = input.error();
   else
@@ -46,13 +55,13 @@ boost::asio::awaitable<RelayGroup::Ran> RelayGroup::run(Session& session, const 
   co_return ran;
 }
 
-// Member j's stdin from here: the broadcast started by the first member to ask (members that
-// ended are finished at once), and the line that says so.
-Result<std::unique_ptr<InputSource>> RelayGroup::star_input(std::size_t j,
-                                                            const std::string& reason) {
+// The broadcast is started by the first member to ask, with the line that says so.
+Result<std::unique_ptr<InputSource>> RelayGroup::star_input(std::size_t j) {
   std::lock_guard lock(mutex_);
   if (!star_) {
-    auto started = Broadcast::start(stream_, labels_.size(), Broadcast::Options{});
+    std::string reason;
+    if (chain_) chain_->called_off(reason);
+    auto started = Broadcast::start(stream_, labels_.size(), star_options_);
     if (!started) return Error{started.error()};
     star_ = std::move(*started);
     for (std::size_t k = 0; k < ended_.size(); ++k)

@@ -1,12 +1,13 @@
 #pragma once
-// One group's stream to its hosts with --relay (pdx sync --relay): host to host as a Chain
+// One group's stream to its hosts with --relay (push and sync): host to host as a Chain
 // (distribute/relay_chain.h), each member's command run on its own session; when the chain
 // cannot link up (or no secret can be made), from here after all: a Broadcast of the same
 // stream, started by the first member to ask (the chain read nothing of it), and one line that
 // says so. Every member of a group runs at once (a group within one wave of -f hosts).
 //
-//   member j:  run(j) -> relay command through the chain ...... its reply
-//                    \-> called off: the star command on the broadcast, reader j
+//   member j:  relayed(j) -> relay command through the chain ...... its reply
+//                        \-> called off: nullopt; star_input(j), reader j of the broadcast
+//              run(j): both, the star command run on star_input(j) (sync)
 //   ended(j):  from the pass's sink when member j's task is over: the chain and the broadcast
 //              stop waiting for it
 //
@@ -29,8 +30,10 @@ namespace pdx {
 
 class RelayGroup {
  public:
-  /// The group `labels` (in the chain's order) reading `stream`, a pipe of the group's frames.
-  RelayGroup(std::vector<std::string> labels, const RelayOptions& options, int stream);
+  /// The group `labels` (in the chain's order) reading `stream`, a pipe of the group's frames:
+  /// the chain's head reads it with `head` as its Broadcast's options, the star with `star`.
+  RelayGroup(std::vector<std::string> labels, const RelayOptions& options, int stream,
+             Broadcast::Options head = {}, Broadcast::Options star = {});
   RelayGroup(const RelayGroup&) = delete;
   RelayGroup& operator=(const RelayGroup&) = delete;
   ~RelayGroup();  // the broadcast and the chain before the stream they read
@@ -40,7 +43,14 @@ class RelayGroup {
     std::string error;       // the relay's failure for this host: a malformed frame, ...
   };
   /// Member j's part: `relay` (the agent's --relay command, as the host runs it) through the
-  /// chain, else `star` on the group's broadcast.
+  /// chain; nullopt when the chain was called off (or never was), nothing received.
+  boost::asio::awaitable<std::optional<Ran>> relayed(Session& session, const Job& job,
+                                                     std::size_t j, const std::string& relay,
+                                                     StopSignal& stop);
+  /// Member j's stdin from here once the chain is off: reader j of the group's broadcast,
+  /// started by the first member to ask (members that ended are finished at once).
+  Result<std::unique_ptr<InputSource>> star_input(std::size_t j);
+  /// relayed(), else `star` on star_input(j).
   boost::asio::awaitable<Ran> run(Session& session, const Job& job, std::size_t j,
                                   const std::string& relay, const std::string& star,
                                   StopSignal& stop);
@@ -49,10 +59,9 @@ class RelayGroup {
   std::optional<std::string> called_off() const;
 
  private:
-  Result<std::unique_ptr<InputSource>> star_input(std::size_t j, const std::string& reason);
-
   const std::vector<std::string> labels_;
   const int stream_;
+  const Broadcast::Options star_options_;
   std::unique_ptr<Chain> chain_;  // none without a secret: from here at once
   mutable std::mutex mutex_;      // for what follows
   std::vector<bool> ended_;

@@ -27,6 +27,7 @@
 #include "distribute/delta_stream.h"
 #include "distribute/file_input.h"
 #include "distribute/frame_stream.h"
+#include "distribute/host_outcome.h"
 #include "distribute/relay_group.h"
 #include "distribute/remote_agent.h"
 #include "distribute/reply_sink.h"
@@ -124,9 +125,7 @@ struct SyncRun {
 
 void SyncRun::note_local(std::vector<std::string> errors) {
   std::lock_guard lock(mutex);
-  for (auto& e : errors)
-    if (std::find(report.local.begin(), report.local.end(), e) == report.local.end())
-      report.local.push_back(std::move(e));
+  add_once(report.local, std::move(errors));
 }
 
 void SyncRun::note_called_off(std::string line) {

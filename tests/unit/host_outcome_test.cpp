@@ -84,5 +84,11 @@ TEST(HostOutcome, StderrFirstLineIsBounded) {
   EXPECT_LE(s.text().size(), 400u);
 }
 
+TEST(HostOutcome, AddOnceKeepsTheOrderAndDropsRepeats) {
+  std::vector<std::string> list{"a"};
+  add_once(list, {"b", "a", "c", "b"});
+  EXPECT_EQ(list, (std::vector<std::string>{"a", "b", "c"}));
+}
+
 }  // namespace
 }  // namespace pdx
