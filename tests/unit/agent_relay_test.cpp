@@ -112,9 +112,13 @@ void link_up(const std::vector<Agent*>& chain, const std::string& secret) {
     ASSERT_EQ(heard.type, FrameType::relay_listening);
     where.push_back(*decode_relay_peer(heard.payload));
   }
-  for (std::size_t k = 0; k < chain.size(); ++k)
-    chain[k]->send(FrameType::relay_next,
-                   encode(k + 1 < chain.size() ? RelayNext{{where[k + 1]}} : RelayNext{}));
+  for (std::size_t k = 0; k < chain.size(); ++k) {
+    RelayNext next;
+    if (k + 1 < chain.size()) next.peers = {where[k + 1]};
+    if (k + 1 < chain.size()) next.beyond = {{}};
+    if (k + 2 < chain.size()) next.beyond = {{where[k + 2]}};
+    chain[k]->send(FrameType::relay_next, encode(next));
+  }
   for (Agent* a : chain) {
     Frame linked = a->reply();
     ASSERT_EQ(linked.type, FrameType::relay_linked);
@@ -146,7 +150,7 @@ TEST_F(AgentRelayTest, TheHeadWritesAndForwardsTheTailWrites) {
   EXPECT_EQ(where.address, "127.0.0.1");
   EXPECT_EQ(head.reply().type, FrameType::relay_listening);
   tail.send(FrameType::relay_next, encode(RelayNext{}));
-  head.send(FrameType::relay_next, encode(RelayNext{{where}}));
+  head.send(FrameType::relay_next, encode(RelayNext{{where}, {{}}}));
   for (Agent* a : {&head, &tail}) {
     Frame linked = a->reply();
     ASSERT_EQ(linked.type, FrameType::relay_linked);
@@ -172,7 +176,7 @@ TEST_F(AgentRelayTest, TheHeadForwardsToEachOfItsChildren) {
   for (std::size_t k = 0; k < all.size(); ++k)
     all[k]->send(FrameType::relay_setup, encode(RelaySetup{secret_, k == 0, "127.0.0.1", 0, 0}));
   for (Agent* a : all) where.push_back(*decode_relay_peer(a->reply().payload));
-  head.send(FrameType::relay_next, encode(RelayNext{{where[1], where[2]}}));
+  head.send(FrameType::relay_next, encode(RelayNext{{where[1], where[2]}, {{}, {}}}));
   left.send(FrameType::relay_next, encode(RelayNext{}));
   right.send(FrameType::relay_next, encode(RelayNext{}));
   for (Agent* a : all) {
@@ -206,7 +210,7 @@ TEST_F(AgentRelayTest, ANextHostNobodyListensOnIsALinkError) {
   Agent head(dir_ / "head");
   head.send(FrameType::relay_setup, encode(RelaySetup{secret_, true, "127.0.0.1", 0, 0}));
   EXPECT_EQ(head.reply().type, FrameType::relay_listening);
-  head.send(FrameType::relay_next, encode(RelayNext{{RelayPeer{"127.0.0.1", port}}}));
+  head.send(FrameType::relay_next, encode(RelayNext{{RelayPeer{"127.0.0.1", port}}, {{}}}));
   Frame linked = head.reply();
   ASSERT_EQ(linked.type, FrameType::relay_linked);
   EXPECT_EQ(decode_relay_status(linked.payload)->error,

@@ -27,7 +27,7 @@ struct Received {
 };
 
 Received receive_all(int listener, const std::string& key, Clock::time_point deadline) {
-  auto link = RelayLink::accept(listener, key, deadline);
+  auto link = RelayLink::accept(listener, key, deadline, 0);
   if (!link) return {"", link.error()};
   Received got;
   for (;;) {
