@@ -6,6 +6,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -18,6 +19,7 @@ namespace pdx {
 namespace {
 
 namespace fs = std::filesystem;
+using namespace std::chrono_literals;
 
 // One agent_relay on a thread, its stdin and stdout pipes held here, as pdx holds them.
 class Agent {
@@ -94,6 +96,9 @@ class AgentRelayTest : public ::testing::Test {
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
+
+ public:
+  const fs::path& dir() const { return dir_; }
   std::string read(const fs::path& p) {
     std::ifstream in(p);
     return std::string(std::istreambuf_iterator<char>(in), {});
@@ -190,6 +195,104 @@ TEST_F(AgentRelayTest, TheHeadForwardsToEachOfItsChildren) {
   head.close_stdin();
   for (Agent* a : all) ASSERT_TRUE(a->result()) << a->result().error();
   for (const char* host : {"head", "left", "right"}) EXPECT_EQ(read(dir_ / host / "file"), data);
+}
+
+// Bytes that differ at every offset, so that a stream resumed from the wrong one shows.
+std::string varied(std::size_t size) {
+  std::string out(size, '\0');
+  for (std::size_t i = 0; i < size; ++i) out[i] = char((i * 7 + i / 251) % 256);
+  return out;
+}
+
+// The frames `agent` writes until its relay_end; what that says.
+std::string relay_end_of(Agent& agent) {
+  for (Frame f = agent.reply();; f = agent.reply()) {
+    if (f.type == FrameType::relay_end) return decode_relay_status(f.payload)->error;
+    if (f.type != FrameType::written && f.type != FrameType::summary) return "no relay_end";
+  }
+}
+
+// head -> middle -> tail, where the middle is played here: it takes the stream from the head,
+// forwards its first `forwarded` bytes to the tail, then (`before_dying`) dies, its links
+// closed. The head bridges to the tail, which goes on from the offset it holds.
+struct DyingMiddle {
+  std::string data = varied(12 * 1024 * 1024 + 11);  // more than a queue holds, less than kept
+  std::size_t forwarded = 5 * 1024 * 1024 + 12345;   // not on a chunk's edge
+  std::string head_said;                             // its relay_end
+  std::uint16_t middle_port = 0, tail_port = 0;
+};
+
+void run_dying_middle(AgentRelayTest& test, DyingMiddle& run, const std::string& secret,
+                      const std::function<void(RelayLink&, std::uint16_t tail)>& before_dying) {
+  Agent head(test.dir() / "head"), tail(test.dir() / "tail");
+  auto middle = relay_listen("127.0.0.1", 0, 0);
+  ASSERT_TRUE(middle);
+  head.send(FrameType::relay_setup, encode(RelaySetup{secret, true, "127.0.0.1", 0, 0}));
+  tail.send(FrameType::relay_setup, encode(RelaySetup{secret, false, "127.0.0.1", 0, 0}));
+  EXPECT_EQ(head.reply().type, FrameType::relay_listening);
+  RelayPeer tail_at = *decode_relay_peer(tail.reply().payload);
+  run.middle_port = middle->port;
+  run.tail_port = tail_at.port;
+  tail.send(FrameType::relay_next, encode(RelayNext{}));
+  auto deadline = RelayLink::Clock::now() + 5s;
+  auto to_tail = RelayLink::connect(tail_at.address, tail_at.port, secret, deadline);
+  ASSERT_TRUE(to_tail) << to_tail.error();
+  EXPECT_EQ(to_tail->offset(), 0u) << "a first link";
+  std::optional<Result<RelayLink>> from_head;
+  std::thread accepting(
+      [&] { from_head.emplace(RelayLink::accept(middle->fd.get(), secret, deadline, 0)); });
+  head.send(FrameType::relay_next,
+            encode(RelayNext{{RelayPeer{"127.0.0.1", middle->port}}, {{tail_at}}}));
+  for (Agent* a : {&head, &tail}) EXPECT_EQ(a->reply().type, FrameType::relay_linked);
+  accepting.join();
+  ASSERT_TRUE(*from_head) << from_head->error();
+  for (Agent* a : {&head, &tail}) a->send(FrameType::relay_go, "");
+  std::string stream = stream_of("file", run.data);
+  std::thread writing([&] {
+    head.write(stream);
+    head.close_stdin();
+  });
+  for (std::size_t sent = 0; sent < run.forwarded;) {
+    auto chunk = (*from_head)->receive(5s);
+    ASSERT_TRUE(chunk && *chunk);
+    std::string_view part = std::string_view(**chunk).substr(0, run.forwarded - sent);
+    ASSERT_TRUE(to_tail->send(part));
+    sent += part.size();
+  }
+  to_tail->close();
+  before_dying(**from_head, tail_at.port);
+  from_head->value().close();
+  writing.join();
+  ASSERT_TRUE(tail.result()) << tail.result().error();
+  EXPECT_EQ(tail.result()->files, 1u);
+  EXPECT_TRUE(test.read(test.dir() / "tail" / "file") == run.data) << "the tail's file differs";
+  EXPECT_TRUE(head.result());
+  run.head_said = relay_end_of(head);
+}
+
+TEST_F(AgentRelayTest, AHostThatDiesIsBridgedAndTheNextResumesFromTheOffsetItHolds) {
+  DyingMiddle run;
+  run_dying_middle(*this, run, secret_, [](RelayLink&, std::uint16_t) {});
+  EXPECT_TRUE(run.head_said.starts_with("127.0.0.1 port " + std::to_string(run.middle_port) +
+                                        " broke off ("))
+      << run.head_said;
+  EXPECT_TRUE(run.head_said.ends_with("): bridged around it to 127.0.0.1 port " +
+                                      std::to_string(run.tail_port) + " from offset " +
+                                      std::to_string(run.forwarded)))
+      << run.head_said;
+}
+
+TEST_F(AgentRelayTest, ABridgeWithoutTheSecretIsRefusedAndTheRealOneTaken) {
+  DyingMiddle run;
+  std::string forged;
+  run_dying_middle(*this, run, secret_, [&](RelayLink&, std::uint16_t tail) {
+    // The tail waits for a bridge now: one from a peer without the secret learns nothing.
+    auto link = RelayLink::connect("127.0.0.1", tail, std::string(kRelaySecretSize, 'f'),
+                                   RelayLink::Clock::now() + 5s);
+    forged = link ? "linked" : link.error();
+  });
+  EXPECT_EQ(forged.substr(forged.find(':')), ": the peer does not hold this run's secret");
+  EXPECT_TRUE(run.head_said.find("bridged around it") != std::string::npos) << run.head_said;
 }
 
 TEST_F(AgentRelayTest, AnEndOfInputBeforeGoCallsTheRelayOff) {
