@@ -4,7 +4,8 @@
 # hosts (BENCH_HOSTS) with pdx push, pdx push --relay and clush --copy, against one scp of the
 # same file. Over a star every copy crosses this machine's link, so N hosts take about N times one
 # copy; a relay (host to host, a chain; from 16 hosts on a tree of fan-out 4 too) sends it once
-# from here. Wall time and the tools' CPU.
+# from here; and a chain of the most hosts with one host killed at about a third of the
+# transfer, bridged (killed-16: target 2x one copy). Wall time and the tools' CPU.
 #
 #   bench/bench-links.sh [-p PDX] [-c CLUSTER_DIR]
 # BENCH_RUNS: runs of each, the fastest shown (the machine's other load only slows a run down).
@@ -55,6 +56,34 @@ for n in $sizes; do
   (( n >= 16 )) && run "tree4-$n" "$hosts" "$PDX" -F "$config" -w "$hosts" -f "$n" push --relay=tree:4 "$work/data" bench-links-relay/
   run "clush-$n" "$hosts" clush -f "$n" -w "$hosts" -o "-F $config" --copy "$work/data" --dest bench-links-clush-file
 done
+
+# A chain of the most hosts with the agent of the one in its middle killed at about a third of
+# the transfer (once it has read two thirds of the data's size: it reads each byte twice, from
+# its upstream link and from the pipe into its receive): the time for the others to complete,
+# bridged around it. One run: a failed host is the point, not the best of several.
+killed_chain() {
+  local hosts account out pdx_pid pid got wall user sys third=$((mb * 1000 * 1000 * 2 / 3))
+  hosts=$(head -n "$most" "$CLUSTER/hostfile" | paste -sd,)
+  account=$(printf 'pdx%03d' $((most / 2)))
+  in_client "$PDX" -F "$config" -w "$hosts" "rm -rf bench-links-*" > /dev/null
+  /usr/bin/time -f '%e %U %S' -o "$work/time" "$cluster" run "$CLUSTER" "$PDX" -F "$config" \
+    -w "$hosts" -f "$most" push --relay "$work/data" bench-links-killed/ > "$work/out" 2> "$work/err" &
+  pdx_pid=$!
+  while kill -0 "$pdx_pid" 2> /dev/null; do
+    for pid in $(pgrep -u "$account" -f -- '--relay='); do
+      got=$(awk '$1 == "rchar:" {print $2}' "/proc/$pid/io" 2> /dev/null)
+      (( ${got:-0} >= third )) && kill -KILL "$pid" && break 2
+    done
+    sleep 0.02
+  done
+  wait "$pdx_pid" || true
+  out=$(cat "$work/out")
+  [[ $out == *"in 1 file" && $(wc -l < "$work/err") -eq 1 ]] ||
+    echo "bench-links: killed-$most: not the others complete and one failed: $out $(cat "$work/err")" >&2
+  read -r wall user sys < <(tail -1 "$work/time")  # after "Command exited with non-zero status"
+  echo "killed-$most $wall $(echo "$user + $sys" | bc)" >> "$work/runs"
+}
+(( most >= 4 )) && killed_chain
 
 echo "$mb MB over $rate links (this machine's too), best of $runs ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
 printf '%-10s %8s %8s %14s\n' run wall_s cpu_s x_one_copy

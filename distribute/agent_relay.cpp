@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <condition_variable>
 #include <cstdlib>
@@ -91,20 +90,28 @@ class UpstreamLink {
         offset_ += (*chunk)->size();
         return std::move(**chunk);
       }
-      lost = true;
       drop();  // the host before, if it is there, sees this end give up on it
       auto bridge = RelayLink::accept(upstream_->listener.fd.get(), secret_,
                                       Clock::now() + kBridgeWait, offset_);
-      if (!bridge) return Error{chunk.error() + ", and no bridge came (" + bridge.error() + ")"};
+      if (!bridge)
+        return Error{chunk.error() + ", and no bridge came in " +
+                     std::to_string(kBridgeWait.count() / 1000) + " s"};
       hold(std::move(*bridge));
-      lost = false;
     }
   }
-  std::atomic<bool> lost = false;  // its upstream broke: waiting for a bridge
+  // Whether its upstream is gone, or going (what it sent is still being read): waiting for a
+  // bridge, or soon. Safe from any thread.
+  bool lost() const {
+    std::lock_guard lock(mutex_);
+    return !link_ || link_->hung_up();
+  }
 
  private:
   void hold(RelayLink link) {
-    link_.emplace(std::move(link));
+    {
+      std::lock_guard lock(mutex_);
+      link_.emplace(std::move(link));
+    }
     heartbeats_ = std::jthread([this](std::stop_token stop) {
       std::mutex mutex;
       std::condition_variable_any tick;
@@ -117,11 +124,13 @@ class UpstreamLink {
   }
   void drop() {
     heartbeats_ = std::jthread();  // stops and joins it
+    std::lock_guard lock(mutex_);
     link_.reset();
   }
 
   std::shared_ptr<Upstream> upstream_;
   std::string secret_;
+  mutable std::mutex mutex_;  // link_'s changes, against lost()
   std::optional<RelayLink> link_;
   std::jthread heartbeats_;
   std::uint64_t offset_ = 0;  // of the stream, taken so far
@@ -143,8 +152,8 @@ class Source {
       return buffer_.substr(0, std::size_t(n));
     }
   }
-  // Its upstream broke and no bridge has come yet: it has nothing to bridge others with.
-  bool lost() const { return link_ && link_->lost; }
+  // Its upstream broke: it has nothing to bridge others with.
+  bool lost() const { return link_ && link_->lost(); }
 
  private:
   int in_ = -1;
@@ -236,7 +245,7 @@ class Tee {
   std::string bridge(std::size_t i) {
     const auto& beyond = peers_.beyond[i];
     if (beyond.empty()) return "";
-    if (source_.lost()) return ", and this host has lost its own upstream: no bridge";
+    if (source_.lost()) return ", and this host has lost its upstream: not bridged";
     std::vector<std::string> outcomes(beyond.size());
     std::latch joined(std::ptrdiff_t(beyond.size()));
     std::vector<std::jthread> bridges;

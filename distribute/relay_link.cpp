@@ -339,6 +339,11 @@ void RelayLink::heartbeat() const {
   ::send(fd_.get(), "h", 1, MSG_DONTWAIT | MSG_NOSIGNAL);
 }
 
+bool RelayLink::hung_up() const {
+  pollfd p{fd_.get(), POLLRDHUP, 0};
+  return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
+}
+
 Result<std::optional<std::string>> RelayLink::receive(std::chrono::milliseconds idle) {
   if (ended_) return std::optional<std::string>{};
   std::string length = TRY(read_exact(fd_.get(), 4, Clock::now() + idle));

@@ -103,6 +103,9 @@ class RelayLink {
   Result<void> finish();
   /// The listener's "I am here", one byte, never blocking (dropped when the socket is full).
   void heartbeat() const;
+  /// Whether the peer has closed its end or the link broke (what it sent before may still be
+  /// there to receive); never blocking, safe beside receive().
+  bool hung_up() const;
   /// Drops the link: the peer sees it break off, never a clean end.
   void close() { fd_.reset(); }
   /// The next chunk, or nullopt at the end of the stream; an Error when the link broke, a chunk
