@@ -38,6 +38,9 @@ constexpr std::chrono::milliseconds kHeartbeatEvery = 1s;  // a receiving host s
 // How long a host whose upstream broke waits for a bridge from the host before that one: that
 // host sees the break as soon as this one does (a host gone), or kRelayStall later (stalled).
 constexpr auto kBridgeWait = kRelayStall + 10s;
+// How long it waits when the host before gave up (it waited kBridgeWait for its own bridge): a
+// bridge around it from the one before, if any, is waiting to be taken by now.
+constexpr auto kBridgeLate = 2s;
 // How long a bridge waits for the host beyond to take it: it takes it once its own upstream has
 // broken, at once (a host gone), after kRelayStall (stalled), or after kBridgeWait (a link that
 // broke with both ends alive: the one in the middle waits for its own bridge, then gives up).
@@ -90,12 +93,13 @@ class UpstreamLink {
         offset_ += (*chunk)->size();
         return std::move(**chunk);
       }
+      std::chrono::milliseconds wait = link_->gave_up() ? kBridgeLate : kBridgeWait;
       drop();  // the host before, if it is there, sees this end give up on it
-      auto bridge = RelayLink::accept(upstream_->listener.fd.get(), secret_,
-                                      Clock::now() + kBridgeWait, offset_);
+      auto bridge =
+          RelayLink::accept(upstream_->listener.fd.get(), secret_, Clock::now() + wait, offset_);
       if (!bridge)
         return Error{chunk.error() + ", and no bridge came in " +
-                     std::to_string(kBridgeWait.count() / 1000) + " s"};
+                     std::to_string(wait.count() / 1000) + " s"};
       hold(std::move(*bridge));
     }
   }
@@ -222,7 +226,7 @@ class Tee {
     for (std::optional<RelayQueue::End> how;;) {
       auto chunk = queue_.take(r, how, kKeepaliveEvery);
       if (how == RelayQueue::End::broken) {
-        link.close();  // the next host sees its link break, never a clean end
+        link.give_up();  // the next host's stream breaks off too, never a clean end
         return "";
       }
       auto sent = chunk ? link.send(*chunk) : how ? link.finish() : link.keepalive();

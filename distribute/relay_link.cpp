@@ -33,6 +33,7 @@ constexpr std::size_t kNonce = 16;
 constexpr std::size_t kMac = 32;                  // HMAC-SHA256, the handshake's
 constexpr auto kHandshakeTime = 5s;               // for one peer to prove itself
 constexpr std::uint32_t kKeepalive = 0xffffffff;  // a chunk's length: no chunk, the sender is there
+constexpr std::uint32_t kGaveUp = 0xfffffffe;     // and: the stream broke off before the sender
 // Each socket's buffers, fixed (no autotuning up to several MiB): how far a host beyond the
 // next can lag behind this one is then known, and a bridge finds its offset in the history
 // (distribute/relay_queue.h's kHistory). Linux doubles the value, and caps it at its
@@ -335,6 +336,11 @@ Result<void> RelayLink::finish() {
   }
 }
 
+void RelayLink::give_up() {
+  (void)put_chunk(kGaveUp, {});  // best effort: the link is dropped either way
+  close();
+}
+
 void RelayLink::heartbeat() const {
   ::send(fd_.get(), "h", 1, MSG_DONTWAIT | MSG_NOSIGNAL);
 }
@@ -348,10 +354,14 @@ Result<std::optional<std::string>> RelayLink::receive(std::chrono::milliseconds 
   if (ended_) return std::optional<std::string>{};
   std::string length = TRY(read_exact(fd_.get(), 4, Clock::now() + idle));
   std::uint64_t size = get_uint(length);
-  while (size == kKeepalive) {
+  while (size == kKeepalive || size == kGaveUp) {
     std::string tag = TRY(read_exact(fd_.get(), ChunkMac::kTagSize, Clock::now() + idle));
     if (!equal_macs(tag, mac_.tag(sequence_++, length, {})))
       return Error{"a relay chunk failed its check"};
+    if (size == kGaveUp) {
+      gave_up_ = true;
+      return Error{"the host before lost its own upstream"};
+    }
     length = TRY(read_exact(fd_.get(), 4, Clock::now() + idle));
     size = get_uint(length);
   }

@@ -15,8 +15,9 @@
 //                                           session = HMAC-SHA256(secret, "session" nonce_c
 //                                           nonce_l)
 //   a chunk of length 0 ends the stream, one of length kKeepalive (no bytes) says the sender is
-//   there with nothing to send; the listener sends a byte upstream now and then (heartbeat()):
-//   it is there, even when it takes nothing
+//   there with nothing to send, one of length kGaveUp (no bytes) that the stream broke off
+//   before the sender and no bridge came to it; the listener sends a byte upstream now and then
+//   (heartbeat()): it is there, even when it takes nothing
 //
 // So a peer without the secret learns nothing it can use and cannot inject, reorder, replay or
 // cut a chunk (the session key is the link's own, the sequence number the chunk's), and a link
@@ -101,6 +102,11 @@ class RelayLink {
   /// Ends the stream (the peer's receive() then returns nullopt), and waits until the peer has
   /// taken it (it closes the link then): an Error when it broke off or stalled before.
   Result<void> finish();
+  /// Says the stream broke off before this end and no bridge came (the peer's receive() then
+  /// fails, gave_up() true), then drops the link.
+  void give_up();
+  /// Whether the peer said it gave up (receive()'s side).
+  bool gave_up() const { return gave_up_; }
   /// The listener's "I am here", one byte, never blocking (dropped when the socket is full).
   void heartbeat() const;
   /// Whether the peer has closed its end or the link broke (what it sent before may still be
@@ -128,6 +134,7 @@ class RelayLink {
   std::uint64_t offset_ = 0;
   Clock::time_point heard_{};  // when the peer last said something (the sender's side)
   bool ended_ = false;
+  bool gave_up_ = false;
 };
 
 }  // namespace pdx

@@ -283,6 +283,30 @@ TEST(RelayLink, KeepalivesKeepAnIdleLinkUpAndCarryNothing) {
   EXPECT_EQ(got, "ab");
 }
 
+TEST(RelayLink, ASenderThatGivesUpSaysSo) {
+  auto listener = relay_listen("127.0.0.1", 0, 0);
+  ASSERT_TRUE(listener);
+  std::string error;
+  bool gave_up = false;
+  std::thread downstream([&] {
+    auto link = RelayLink::accept(listener->fd.get(), secret('k'), Clock::now() + 5s, 0);
+    if (!link) return;
+    auto first = link->receive(2s);
+    EXPECT_TRUE(first && *first && **first == "a");
+    EXPECT_FALSE(link->gave_up());
+    auto second = link->receive(2s);
+    if (!second) error = second.error();
+    gave_up = link->gave_up();
+  });
+  auto link = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 5s);
+  ASSERT_TRUE(link) << link.error();
+  EXPECT_TRUE(link->send("a"));
+  link->give_up();
+  downstream.join();
+  EXPECT_EQ(error, "the host before lost its own upstream");
+  EXPECT_TRUE(gave_up);
+}
+
 TEST(RelayLink, AFinishIsAnErrorWhenThePeerLeavesWithoutTakingTheEnd) {
   auto listener = relay_listen("127.0.0.1", 0, 0);
   ASSERT_TRUE(listener);
