@@ -86,6 +86,10 @@ class UpstreamLink {
     for (;;) {
       auto chunk = link_->receive(kRelayStall);
       if (chunk && !*chunk) {
+        {
+          std::lock_guard lock(mutex_);
+          ended_ = true;
+        }
         drop();  // the host before sees it taken (RelayLink::finish)
         return std::string();
       }
@@ -103,11 +107,11 @@ class UpstreamLink {
       hold(std::move(*bridge));
     }
   }
-  // Whether its upstream is gone, or going (what it sent is still being read): waiting for a
-  // bridge, or soon. Safe from any thread.
+  // Whether its upstream is gone, or going (what it sent is still being read), before the
+  // stream's end: waiting for a bridge, or soon. Safe from any thread.
   bool lost() const {
     std::lock_guard lock(mutex_);
-    return !link_ || link_->hung_up();
+    return !ended_ && (!link_ || link_->hung_up());
   }
 
  private:
@@ -134,8 +138,9 @@ class UpstreamLink {
 
   std::shared_ptr<Upstream> upstream_;
   std::string secret_;
-  mutable std::mutex mutex_;  // link_'s changes, against lost()
+  mutable std::mutex mutex_;  // link_'s and ended_'s changes, against lost()
   std::optional<RelayLink> link_;
+  bool ended_ = false;  // the stream came whole
   std::jthread heartbeats_;
   std::uint64_t offset_ = 0;  // of the stream, taken so far
 };

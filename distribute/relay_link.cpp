@@ -346,8 +346,8 @@ void RelayLink::heartbeat() const {
 }
 
 bool RelayLink::hung_up() const {
-  pollfd p{fd_.get(), POLLRDHUP, 0};
-  return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
+  pollfd p{fd_.get(), 0, 0};
+  return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR));
 }
 
 Result<std::optional<std::string>> RelayLink::receive(std::chrono::milliseconds idle) {

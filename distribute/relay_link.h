@@ -109,8 +109,9 @@ class RelayLink {
   bool gave_up() const { return gave_up_; }
   /// The listener's "I am here", one byte, never blocking (dropped when the socket is full).
   void heartbeat() const;
-  /// Whether the peer has closed its end or the link broke (what it sent before may still be
-  /// there to receive); never blocking, safe beside receive().
+  /// Whether the link broke (reset: the peer closed it with bytes unread, or was written to
+  /// after it closed; what it sent before may still be there to receive). Not a peer that only
+  /// ended its side (RelayLink::finish). Never blocking, safe beside receive().
   bool hung_up() const;
   /// Drops the link: the peer sees it break off, never a clean end.
   void close() { fd_.reset(); }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <functional>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -305,6 +306,38 @@ TEST(RelayLink, ASenderThatGivesUpSaysSo) {
   downstream.join();
   EXPECT_EQ(error, "the host before lost its own upstream");
   EXPECT_TRUE(gave_up);
+}
+
+TEST(RelayLink, HungUpIsABrokenLinkNotAFinishedOne) {
+  auto listener = relay_listen("127.0.0.1", 0, 0);
+  ASSERT_TRUE(listener);
+  std::optional<Result<RelayLink>> accepted;
+  std::thread accepting([&] {
+    accepted.emplace(RelayLink::accept(listener->fd.get(), secret('k'), Clock::now() + 5s, 0));
+  });
+  auto link = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 5s);
+  accepting.join();
+  ASSERT_TRUE(link && *accepted);
+  RelayLink& downstream = **accepted;
+  std::thread finishing([&] { EXPECT_TRUE(link->finish()); });
+  std::this_thread::sleep_for(100ms);  // the end sent, the sender's side shut
+  EXPECT_FALSE(downstream.hung_up()) << "a finished link is not a broken one";
+  auto end = downstream.receive(1s);
+  ASSERT_TRUE(end && !*end);
+  downstream.close();
+  finishing.join();
+
+  std::thread second([&] {
+    accepted.emplace(RelayLink::accept(listener->fd.get(), secret('k'), Clock::now() + 5s, 0));
+  });
+  auto reset = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 5s);
+  second.join();
+  ASSERT_TRUE(reset && *accepted);
+  (*accepted)->heartbeat();
+  std::this_thread::sleep_for(50ms);
+  reset->close();  // with the heartbeat unread: a reset
+  std::this_thread::sleep_for(50ms);
+  EXPECT_TRUE((*accepted)->hung_up());
 }
 
 TEST(RelayLink, AFinishIsAnErrorWhenThePeerLeavesWithoutTakingTheEnd) {
