@@ -63,6 +63,11 @@ std::string hmac(std::string_view key, std::initializer_list<std::string_view> p
   return out;
 }
 
+std::string stall_time() {
+  return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(kRelayStall).count()) +
+         " s";
+}
+
 bool equal_macs(std::string_view a, std::string_view b) {
   return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
@@ -284,7 +289,8 @@ Result<bool> RelayLink::heard() {
 
 // All of `bytes`; while the socket is full, what the peer says is read (its heartbeats): it has
 // stalled when it takes nothing and says nothing for kRelayStall. `more`: what follows at once
-// is part of the same message (MSG_MORE).
+// is part of the same message (MSG_MORE), so that a chunk's length, bytes and tag leave together
+// rather than as segments of their own (the socket is TCP_NODELAY for the handshake's sake).
 Result<void> RelayLink::put(std::string_view bytes, bool more) {
   int flags = MSG_NOSIGNAL | (more ? MSG_MORE : 0);
   auto moved = Clock::now();
@@ -298,7 +304,7 @@ Result<void> RelayLink::put(std::string_view bytes, bool more) {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return sys_error("relay send");
     if (Clock::now() - std::max(moved, heard_) > kRelayStall)
-      return Error{"the next host stalled: it took nothing and said nothing for 10 s"};
+      return Error{"the next host stalled: it took nothing and said nothing for " + stall_time()};
     pollfd p{fd_.get(), POLLOUT | POLLIN, 0};
     if (::poll(&p, 1, 1000) < 0 && errno != EINTR) return sys_error("poll");
     if ((p.revents & POLLIN) && !TRY(heard())) return Error{"the relay link closed"};
@@ -329,7 +335,7 @@ Result<void> RelayLink::finish() {
   ::shutdown(fd_.get(), SHUT_WR);
   for (auto since = Clock::now();;) {  // the peer closes once it has read the end
     if (Clock::now() - std::max(since, heard_) > kRelayStall)
-      return Error{"the next host stalled before the end: it said nothing for 10 s"};
+      return Error{"the next host stalled before the end: it said nothing for " + stall_time()};
     pollfd p{fd_.get(), POLLIN, 0};
     if (::poll(&p, 1, 1000) < 0 && errno != EINTR) return sys_error("poll");
     if (p.revents && !TRY(heard())) return {};
