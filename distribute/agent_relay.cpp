@@ -282,7 +282,7 @@ class Tee {
     if (!link) return "cannot bridge to " + where(peer) + ": " + link.error();
     if (!reader)
       return "cannot bridge to " + where(peer) + ": it holds offset " +
-             std::to_string(link->offset()) + ", no longer kept here";
+             std::to_string(link->offset()) + ", which this host no longer (or never) held";
     std::string broke = serve(*link, *reader);
     queue_.leave(*reader);
     if (!broke.empty())
