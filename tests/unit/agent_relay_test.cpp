@@ -300,6 +300,32 @@ TEST_F(AgentRelayTest, ABridgeWithoutTheSecretIsRefusedAndTheRealOneTaken) {
   EXPECT_TRUE(run.head_said.find("bridged around it") != std::string::npos) << run.head_said;
 }
 
+// The receipt's check is what a bridge that resumed from the wrong offset would meet: the file
+// fails, and nothing is left under its name.
+TEST_F(AgentRelayTest, ABridgeFromAWrongOffsetFailsTheFileAndWritesNothing) {
+  Agent tail(dir_ / "tail");
+  tail.send(FrameType::relay_setup, encode(RelaySetup{secret_, false, "127.0.0.1", 0, 0}));
+  RelayPeer at = *decode_relay_peer(tail.reply().payload);
+  tail.send(FrameType::relay_next, encode(RelayNext{}));
+  auto up = RelayLink::connect(at.address, at.port, secret_, RelayLink::Clock::now() + 5s);
+  ASSERT_TRUE(up) << up.error();
+  EXPECT_EQ(tail.reply().type, FrameType::relay_linked);
+  tail.send(FrameType::relay_go, "");
+  std::string stream = stream_of("file", varied(3 * 1024 * 1024));
+  ASSERT_TRUE(up->send(std::string_view(stream).substr(0, 1024 * 1024)));
+  std::this_thread::sleep_for(50ms);
+  up->close();
+  auto bridge = RelayLink::connect(at.address, at.port, secret_, RelayLink::Clock::now() + 5s);
+  ASSERT_TRUE(bridge) << bridge.error();
+  std::string_view rest = std::string_view(stream).substr(bridge->offset() + 7);  // 7 bytes off
+  for (std::size_t sent = 0; sent < rest.size(); sent += kRelayMaxChunk)
+    ASSERT_TRUE(bridge->send(rest.substr(sent, kRelayMaxChunk)));
+  EXPECT_TRUE(bridge->finish());
+  const auto& result = tail.result();
+  EXPECT_TRUE(!result || result->failures > 0);
+  EXPECT_FALSE(fs::exists(dir_ / "tail" / "file"));
+}
+
 TEST_F(AgentRelayTest, AnEndOfInputBeforeGoCallsTheRelayOff) {
   Agent tail(dir_ / "tail");
   tail.send(FrameType::relay_setup, encode(RelaySetup{secret_, false, "127.0.0.1", 0, 0}));
