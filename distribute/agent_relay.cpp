@@ -86,11 +86,8 @@ class UpstreamLink {
     for (;;) {
       auto chunk = link_->receive(kRelayStall);
       if (chunk && !*chunk) {
-        {
-          std::lock_guard lock(mutex_);
-          ended_ = true;
-        }
-        drop();  // the host before sees it taken (RelayLink::finish)
+        std::lock_guard lock(mutex_);
+        ended_ = true;  // the link is held, and heartbeats go on, until passed_on()
         return std::string();
       }
       if (chunk) {
@@ -106,6 +103,12 @@ class UpstreamLink {
                      std::to_string(wait.count() / 1000) + " s"};
       hold(std::move(*bridge));
     }
+  }
+  // Every host after this one has the whole stream (or was given up on): the host before is
+  // told, and the link dropped.
+  void passed_on() {
+    if (ended_ && link_) link_->passed_on();
+    drop();
   }
   // Whether its upstream is gone, or going (what it sent is still being read), before the
   // stream's end: waiting for a bridge, or soon. Safe from any thread.
@@ -163,6 +166,10 @@ class Source {
   }
   // Its upstream broke: it has nothing to bridge others with.
   bool lost() const { return link_ && link_->lost(); }
+  // The stream has gone on from here to the end (UpstreamLink::passed_on).
+  void passed_on() {
+    if (link_) link_->passed_on();
+  }
 
  private:
   int in_ = -1;
@@ -193,16 +200,19 @@ class Tee {
 
   // On a thread that blocks Ctrl-C: the ones it starts inherit that.
   void run() {
-    std::vector<std::jthread> readers;  // joined on every way out, after the queue has ended
-    try {
-      for (std::size_t i = 0; i < next_.size(); ++i)
-        readers.emplace_back([this, i] { forward(i); });
-      readers.emplace_back([this] { write_local(); });
-    } catch (const std::system_error& e) {
-      source_error = std::string("cannot start a thread: ") + e.what();
-      return queue_.end(RelayQueue::End::broken);
+    {
+      std::vector<std::jthread> readers;  // joined on every way out, after the queue has ended
+      try {
+        for (std::size_t i = 0; i < next_.size(); ++i)
+          readers.emplace_back([this, i] { forward(i); });
+        readers.emplace_back([this] { write_local(); });
+      } catch (const std::system_error& e) {
+        source_error = std::string("cannot start a thread: ") + e.what();
+        return queue_.end(RelayQueue::End::broken);
+      }
+      read_source();
     }
-    read_source();
+    source_.passed_on();
   }
   // What broke off downstream and what was bridged, one line ("" when every link went on).
   std::string next_error() const {

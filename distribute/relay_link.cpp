@@ -34,6 +34,7 @@ constexpr std::size_t kMac = 32;                  // HMAC-SHA256, the handshake'
 constexpr auto kHandshakeTime = 5s;               // for one peer to prove itself
 constexpr std::uint32_t kKeepalive = 0xffffffff;  // a chunk's length: no chunk, the sender is there
 constexpr std::uint32_t kGaveUp = 0xfffffffe;     // and: the stream broke off before the sender
+constexpr char kHeartbeat = 'h', kPassedOn = 'd';  // the listener's bytes upstream
 // Each socket's buffers, fixed (no autotuning up to several MiB): how far a host beyond the
 // next can lag behind this one is then known, and a bridge finds its offset in the history
 // (distribute/relay_queue.h's kHistory). Linux doubles the value, and caps it at its
@@ -282,6 +283,7 @@ Result<bool> RelayLink::heard() {
   ssize_t n = ::recv(fd_.get(), said, sizeof said, MSG_DONTWAIT);
   if (n == 0) return false;
   if (n > 0) heard_ = Clock::now();
+  if (n > 0 && std::memchr(said, kPassedOn, std::size_t(n))) passed_on_ = true;
   if (n < 0 && errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)
     return sys_error("relay link");
   return true;
@@ -333,12 +335,15 @@ Result<void> RelayLink::keepalive() {
 Result<void> RelayLink::finish() {
   TRY(put_chunk(0, {}));
   ::shutdown(fd_.get(), SHUT_WR);
-  for (auto since = Clock::now();;) {  // the peer closes once it has read the end
+  for (auto since = Clock::now();;) {  // the peer closes once it has passed the end on
     if (Clock::now() - std::max(since, heard_) > kRelayStall)
       return Error{"the next host stalled before the end: it said nothing for " + stall_time()};
     pollfd p{fd_.get(), POLLIN, 0};
     if (::poll(&p, 1, 1000) < 0 && errno != EINTR) return sys_error("poll");
-    if (p.revents && !TRY(heard())) return {};
+    if (p.revents && !TRY(heard())) {
+      if (passed_on_) return {};
+      return Error{"the next host left before it had passed the stream on"};
+    }
   }
 }
 
@@ -348,7 +353,11 @@ void RelayLink::give_up() {
 }
 
 void RelayLink::heartbeat() const {
-  ::send(fd_.get(), "h", 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+  ::send(fd_.get(), &kHeartbeat, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+void RelayLink::passed_on() const {
+  ::send(fd_.get(), &kPassedOn, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
 }
 
 bool RelayLink::hung_up() const {

@@ -17,7 +17,8 @@
 //   a chunk of length 0 ends the stream, one of length kKeepalive (no bytes) says the sender is
 //   there with nothing to send, one of length kGaveUp (no bytes) that the stream broke off
 //   before the sender and no bridge came to it; the listener sends a byte upstream now and then
-//   (heartbeat()): it is there, even when it takes nothing
+//   (heartbeat()): it is there, even when it takes nothing; and once it has passed the whole
+//   stream on (its own hosts have taken it: passed_on()), a last byte that says so, then closes
 //
 // So a peer without the secret learns nothing it can use and cannot inject, reorder, replay or
 // cut a chunk (the session key is the link's own, the sequence number the chunk's), and a link
@@ -100,7 +101,8 @@ class RelayLink {
   /// Says the sender is there, with nothing to send.
   Result<void> keepalive();
   /// Ends the stream (the peer's receive() then returns nullopt), and waits until the peer has
-  /// taken it (it closes the link then): an Error when it broke off or stalled before.
+  /// passed it on (passed_on()): an Error when it broke off or stalled before, so that the hosts
+  /// after it can still be bridged.
   Result<void> finish();
   /// Says the stream broke off before this end and no bridge came (the peer's receive() then
   /// fails, gave_up() true), then drops the link.
@@ -109,6 +111,9 @@ class RelayLink {
   bool gave_up() const { return gave_up_; }
   /// The listener's "I am here", one byte, never blocking (dropped when the socket is full).
   void heartbeat() const;
+  /// The listener's "every host after me has the whole stream": then the sender's finish()
+  /// returns. Never blocking; the caller then drops the link.
+  void passed_on() const;
   /// Whether the link broke (reset: the peer closed it with bytes unread, or was written to
   /// after it closed; what it sent before may still be there to receive). Not a peer that only
   /// ended its side (RelayLink::finish). Never blocking, safe beside receive().
@@ -134,6 +139,7 @@ class RelayLink {
   std::uint64_t sequence_ = 0;
   std::uint64_t offset_ = 0;
   Clock::time_point heard_{};  // when the peer last said something (the sender's side)
+  bool passed_on_ = false;     // and whether it said it passed the stream on
   bool ended_ = false;
   bool gave_up_ = false;
 };

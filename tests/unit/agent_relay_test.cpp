@@ -287,6 +287,25 @@ TEST_F(AgentRelayTest, AHostThatDiesIsBridgedAndTheNextResumesFromTheOffsetItHol
   EXPECT_LE(offset, run.forwarded);
 }
 
+TEST_F(AgentRelayTest, AHostThatDiesAfterTakingTheEndIsBridgedToo) {
+  DyingMiddle run;
+  run.forwarded = run.data.size();  // all but the stream's last frames' bytes
+  bool ended = false;
+  run_dying_middle(*this, run, secret_, [&](RelayLink& from_head, std::uint16_t) {
+    for (;;) {  // the rest, and the end: the head's finish() waits on, for it to be passed on
+      auto chunk = from_head.receive(5s);
+      if (!chunk || !*chunk) {
+        ended = bool(chunk);
+        return;
+      }
+    }
+  });
+  EXPECT_TRUE(ended);
+  EXPECT_NE(run.head_said.find("left before it had passed the stream on): bridged around it"),
+            std::string::npos)
+      << run.head_said;
+}
+
 TEST_F(AgentRelayTest, ABridgeWithoutTheSecretIsRefusedAndTheRealOneTaken) {
   DyingMiddle run;
   std::string forged;

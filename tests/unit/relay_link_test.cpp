@@ -35,7 +35,10 @@ Received receive_all(int listener, const std::string& key, Clock::time_point dea
   for (;;) {
     auto chunk = link->receive(2s);
     if (!chunk) return {got.bytes, chunk.error()};
-    if (!*chunk) return got;
+    if (!*chunk) {
+      link->passed_on();
+      return got;
+    }
     got.bytes += **chunk;
   }
 }
@@ -266,6 +269,7 @@ TEST(RelayLink, KeepalivesKeepAnIdleLinkUpAndCarryNothing) {
     for (;;) {
       auto chunk = link->receive(300ms);  // shorter than the whole wait below
       if (!chunk) error = chunk.error();
+      if (chunk && !*chunk) link->passed_on();
       if (!chunk || !*chunk) return;
       got += **chunk;
     }
@@ -324,6 +328,7 @@ TEST(RelayLink, HungUpIsABrokenLinkNotAFinishedOne) {
   EXPECT_FALSE(downstream.hung_up()) << "a finished link is not a broken one";
   auto end = downstream.receive(1s);
   ASSERT_TRUE(end && !*end);
+  downstream.passed_on();
   downstream.close();
   finishing.join();
 
@@ -338,6 +343,23 @@ TEST(RelayLink, HungUpIsABrokenLinkNotAFinishedOne) {
   reset->close();  // with the heartbeat unread: a reset
   std::this_thread::sleep_for(50ms);
   EXPECT_TRUE((*accepted)->hung_up());
+}
+
+TEST(RelayLink, AFinishIsAnErrorWhenThePeerTookTheEndButLeftWithoutPassingItOn) {
+  auto listener = relay_listen("127.0.0.1", 0, 0);
+  ASSERT_TRUE(listener);
+  std::thread downstream([&] {
+    auto link = RelayLink::accept(listener->fd.get(), secret('k'), Clock::now() + 5s, 0);
+    ASSERT_TRUE(link);
+    auto end = link->receive(2s);
+    EXPECT_TRUE(end && !*end);  // then it dies: its link closes, with nothing said
+  });
+  auto link = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 5s);
+  ASSERT_TRUE(link) << link.error();
+  auto finished = link->finish();
+  ASSERT_FALSE(finished);
+  EXPECT_EQ(finished.error(), "the next host left before it had passed the stream on");
+  downstream.join();
 }
 
 TEST(RelayLink, AFinishIsAnErrorWhenThePeerLeavesWithoutTakingTheEnd) {
