@@ -4,7 +4,10 @@
 # hosts (BENCH_HOSTS) with pdx push, pdx push --relay and clush --copy, against one scp of the
 # same file. Over a star every copy crosses this machine's link, so N hosts take about N times one
 # copy; a relay (host to host, a chain; from 16 hosts on a tree of fan-out 4 too) sends it once
-# from here. Wall time, the tool's CPU (user+sys, its children's too) and peak RSS, and for pdx
+# from here; and a chain of the most hosts with one host killed at about a third of the
+# transfer, bridged (killed-16: target 2x one copy; here 1.54 s against relay-16's 1.45 s and
+# one scp's 1.27 s, 1.21x).
+# Wall time, the tool's CPU (user+sys, its children's too) and peak RSS, and for pdx
 # its agents' on the hosts (bench/lib/timed_agent.sh, each agent run through /usr/bin/time: CPU
 # over all hosts, the most one host spent, one agent's largest peak RSS; per agent, so that what
 # runs in the hosts' namespaces counts, which /proc/stat-based figures may miss).
@@ -61,6 +64,36 @@ for n in $sizes; do
   (( n >= 16 )) && run "tree4-$n" "$hosts" "$PDX" -F "$config" -w "$hosts" -f "$n" push --relay=tree:4 --agent "$AGENT" "$work/data" bench-links-relay/
   run "clush-$n" "$hosts" clush -f "$n" -w "$hosts" -o "-F $config" --copy "$work/data" --dest bench-links-clush-file
 done
+
+# A chain of the most hosts with the agent of the one in its middle killed at about a third of
+# the transfer (once it has read two thirds of the data's size: it reads each byte twice, from
+# its upstream link and from the pipe into its receive): the time for the others to complete,
+# bridged around it. One run: a failed host is the point, not the best of several.
+killed_chain() {
+  local hosts account out pdx_pid pid got wall user sys third=$((mb * 1000 * 1000 * 2 / 3))
+  hosts=$(head -n "$most" "$CLUSTER/hostfile" | paste -sd,)
+  account=$(printf 'pdx%03d' $((most / 2)))
+  in_client "$PDX" -F "$config" -w "$hosts" "rm -rf bench-links-*" > /dev/null
+  agents_cpu > /dev/null
+  /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$cluster" run "$CLUSTER" "$PDX" -F "$config" \
+    -w "$hosts" -f "$most" push --relay --agent "$AGENT" "$work/data" bench-links-killed/ \
+    > "$work/out" 2> "$work/err" &
+  pdx_pid=$!
+  while kill -0 "$pdx_pid" 2> /dev/null; do
+    for pid in $(pgrep -u "$account" -f -- '--relay='); do
+      got=$(awk '$1 == "rchar:" {print $2}' "/proc/$pid/io" 2> /dev/null)
+      (( ${got:-0} >= third )) && kill -KILL "$pid" && break 2
+    done
+    sleep 0.02
+  done
+  wait "$pdx_pid" || true
+  out=$(cat "$work/out")
+  [[ $out == *"in 1 file" && $(wc -l < "$work/err") -eq 1 ]] ||
+    echo "bench-links: killed-$most: not the others complete and one failed: $out $(cat "$work/err")" >&2
+  read -r wall user sys rss < <(tail -1 "$work/time")  # after "Command exited with non-zero status"
+  echo "killed-$most $wall $(echo "$user + $sys" | bc) $((rss / 1024)) $(agents_cpu)" >> "$work/runs"
+}
+(( most >= 4 )) && killed_chain
 
 echo "$mb MB over $rate links (this machine's too), best of $runs ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
 printf '%-10s %8s %8s %8s %9s %11s %9s %11s\n' run wall_s cpu_s rss_MiB agents_s agent_max_s \

@@ -4,11 +4,14 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <latch>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <system_error>
 #include <thread>
 
@@ -16,7 +19,6 @@
 #include "base/fd.h"
 #include "base/quiet_threads.h"
 #include "base/strings.h"
-#include "distribute/agent.h"
 #include "distribute/relay_frames.h"
 #include "distribute/relay_link.h"
 #include "distribute/relay_queue.h"
@@ -29,8 +31,23 @@ using namespace std::chrono_literals;
 using Clock = RelayLink::Clock;
 
 constexpr auto kLinkTime = 30s;  // for the chain to link up, from this host's setup
-constexpr std::chrono::milliseconds kIdle = 120s;  // upstream silent this long: it is gone
 constexpr std::size_t kChunk = 1024 * 1024;
+constexpr std::chrono::milliseconds kKeepaliveEvery = 2s;  // a link with nothing to send says so
+constexpr std::chrono::milliseconds kHeartbeatEvery = 1s;  // a receiving host says it is there
+// How long a host whose upstream broke waits for a bridge from the host before that one: that
+// host sees the break as soon as this one does (a host gone), or kRelayStall later (stalled).
+constexpr auto kBridgeWait = kRelayStall + 10s;
+// How long it waits when the host before gave up (it waited kBridgeWait for its own bridge): a
+// bridge around it from the one before, if any, is waiting to be taken by now.
+constexpr auto kBridgeLate = 2s;
+// How long a bridge waits for the host beyond to take it: it takes it once its own upstream has
+// broken, at once (a host gone), after kRelayStall (stalled), or after kBridgeWait (a link that
+// broke with both ends alive: the one in the middle waits for its own bridge, then gives up).
+constexpr auto kBridgeConnect = kBridgeWait + kRelayStall + 10s;
+
+std::string where(const RelayPeer& peer) {
+  return peer.address + " port " + std::to_string(peer.port);
+}
 
 // The address this host's ssh session came in on (SSH_CONNECTION's third field): the one pdx
 // reached it by, so the one its neighbours are most likely to reach it by too.
@@ -40,26 +57,105 @@ std::string own_address() {
   return fields.size() == 4 ? std::string(fields[2]) : "127.0.0.1";
 }
 
-// The upstream link, accepted on a thread of its own while this host links downstream (the
-// relay links up from its leaves: each host's connects wait for its children's accepts). Shared,
-// so that a host whose relay is called off can leave without waiting for it.
+// The listener, and the upstream link accepted on it on a thread of its own while this host
+// links downstream (the relay links up from its leaves: each host's connects wait for its
+// children's accepts). Shared, so that a host whose relay is called off can leave without
+// waiting for it; the listener stays open for a bridge.
 struct Upstream {
+  RelayListener listener;
   std::mutex mutex;
   std::optional<RelayLink> link;
   std::string error;
+};
+
+// The link from upstream, with a thread saying this host is there (RelayLink::heartbeat) while
+// it is held. When it breaks or stalls, this host waits for a bridge from the host before the
+// one that broke (distribute/relay_queue.h), and tells it the offset it holds: the stream goes
+// on, seamless.
+class UpstreamLink {
+ public:
+  UpstreamLink(std::shared_ptr<Upstream> upstream, std::string secret, RelayLink link)
+      : upstream_(std::move(upstream)), secret_(std::move(secret)) {
+    hold(std::move(link));
+  }
+  ~UpstreamLink() { drop(); }
+
+  // The next chunk; "" at the end.
+  Result<std::string> next() {
+    for (;;) {
+      auto chunk = link_->receive(kRelayStall);
+      if (chunk && !*chunk) {
+        std::lock_guard lock(mutex_);
+        ended_ = true;  // the link is held, and heartbeats go on, until passed_on()
+        return std::string();
+      }
+      if (chunk) {
+        offset_ += (*chunk)->size();
+        return std::move(**chunk);
+      }
+      std::chrono::milliseconds wait = link_->gave_up() ? kBridgeLate : kBridgeWait;
+      drop();  // the host before, if it is there, sees this end give up on it
+      auto bridge =
+          RelayLink::accept(upstream_->listener.fd.get(), secret_, Clock::now() + wait, offset_);
+      if (!bridge)
+        return Error{chunk.error() + ", and no bridge came in " +
+                     std::to_string(wait.count() / 1000) + " s"};
+      hold(std::move(*bridge));
+    }
+  }
+  // Every host after this one has the whole stream (or was given up on): the host before is
+  // told, and the link dropped.
+  void passed_on() {
+    if (ended_ && link_) link_->passed_on();
+    drop();
+  }
+  // Whether its upstream is gone, or going (what it sent is still being read), before the
+  // stream's end: waiting for a bridge, or soon. Safe from any thread.
+  bool lost() const {
+    std::lock_guard lock(mutex_);
+    return !ended_ && (!link_ || link_->hung_up());
+  }
+
+ private:
+  void hold(RelayLink link) {
+    {
+      std::lock_guard lock(mutex_);
+      link_.emplace(std::move(link));
+    }
+    heartbeats_ = std::jthread([this](std::stop_token stop) {
+      std::mutex mutex;
+      std::condition_variable_any tick;
+      std::unique_lock lock(mutex);
+      while (!stop.stop_requested()) {
+        link_->heartbeat();
+        tick.wait_for(lock, stop, kHeartbeatEvery, [] { return false; });
+      }
+    });
+  }
+  void drop() {
+    heartbeats_ = std::jthread();  // stops and joins it
+    std::lock_guard lock(mutex_);
+    link_.reset();
+  }
+
+  std::shared_ptr<Upstream> upstream_;
+  std::string secret_;
+  mutable std::mutex mutex_;  // link_'s and ended_'s changes, against lost()
+  std::optional<RelayLink> link_;
+  bool ended_ = false;  // the stream came whole
+  std::jthread heartbeats_;
+  std::uint64_t offset_ = 0;  // of the stream, taken so far
 };
 
 // Where the stream comes from: the head's stdin, or the upstream link.
 class Source {
  public:
   explicit Source(int in) : in_(in), buffer_(kChunk, '\0') {}
-  explicit Source(RelayLink link) : link_(std::move(link)) {}
+  Source(std::shared_ptr<Upstream> upstream, std::string secret, RelayLink link)
+      : link_(std::in_place, std::move(upstream), std::move(secret), std::move(link)) {}
   // The next chunk; "" at the end.
   Result<std::string> next() {
-    if (link_) {
-      auto chunk = TRY(link_->receive(kIdle));
-      return chunk ? std::move(*chunk) : std::string();
-    }
+    if (link_) return link_->next();
     for (;;) {  // a pipe gives 64 KiB a read: only what came is copied out, not kChunk
       ssize_t n = ::read(in_, buffer_.data(), buffer_.size());
       if (n < 0 && errno == EINTR) continue;
@@ -67,43 +163,57 @@ class Source {
       return buffer_.substr(0, std::size_t(n));
     }
   }
+  // Its upstream broke: it has nothing to bridge others with.
+  bool lost() const { return link_ && link_->lost(); }
+  // The stream has gone on from here to the end (UpstreamLink::passed_on).
+  void passed_on() {
+    if (link_) link_->passed_on();
+  }
 
  private:
   int in_ = -1;
   std::string buffer_;
-  std::optional<RelayLink> link_;
+  std::optional<UpstreamLink> link_;
 };
 
 // The stream from `source` to this host's receive (`local`, a pipe) and to each host it
 // forwards to, each on a thread of its own through a RelayQueue: a host forwards while it
 // receives and while it writes. A local reader that stops (its receive failed) does not stop
-// the forwarding; a host that breaks off does not stop the others nor the local writing; with
-// none left the stream is still read to its end, so that upstream is not held up.
+// the forwarding; a host that breaks off or stalls does not stop the others nor the local
+// writing, and is bridged: the hosts it forwarded to are linked to from here, each from the
+// offset it holds, out of the queue's history; with none left the stream is still read to its
+// end, so that upstream is not held up.
 class Tee {
  public:
   static constexpr std::size_t kLocal = 0;  // the reader of the receive; then one per link
 
-  Tee(Source& source, int local, std::vector<RelayLink>& next)
+  Tee(Source& source, int local, std::vector<RelayLink>& next, const RelayNext& peers,
+      std::string secret)
       : source_(source),
         local_(local),
         next_(next),
+        peers_(peers),
+        secret_(std::move(secret)),
         errors_(next.size()),
         queue_(1 + next.size()) {}
 
   // On a thread that blocks Ctrl-C: the ones it starts inherit that.
   void run() {
-    std::vector<std::jthread> readers;  // joined on every way out, after the queue has ended
-    try {
-      for (std::size_t i = 0; i < next_.size(); ++i)
-        readers.emplace_back([this, i] { forward(i); });
-      readers.emplace_back([this] { write_local(); });
-    } catch (const std::system_error& e) {
-      source_error = std::string("cannot start a thread: ") + e.what();
-      return queue_.end(RelayQueue::End::broken);
+    {
+      std::vector<std::jthread> readers;  // joined on every way out, after the queue has ended
+      try {
+        for (std::size_t i = 0; i < next_.size(); ++i)
+          readers.emplace_back([this, i] { forward(i); });
+        readers.emplace_back([this] { write_local(); });
+      } catch (const std::system_error& e) {
+        source_error = std::string("cannot start a thread: ") + e.what();
+        return queue_.end(RelayQueue::End::broken);
+      }
+      read_source();
     }
-    read_source();
+    source_.passed_on();
   }
-  // What broke off downstream, one line ("" when every link went on).
+  // What broke off downstream and what was bridged, one line ("" when every link went on).
   std::string next_error() const {
     std::string all;
     for (const auto& e : errors_)
@@ -124,20 +234,72 @@ class Tee {
       queue_.put(std::move(*chunk));  // false: nobody takes it, drained
     }
   }
-  void forward(std::size_t i) {
-    RelayQueue::End how;
-    while (auto chunk = queue_.take(1 + i, how))
-      if (auto sent = next_[i].send(*chunk); !sent) {
-        errors_[i] = sent.error();
-        next_[i].close();
-        return queue_.leave(1 + i);
+  // Reader r's chunks over `link` to the end: "" when it went on to the end of the stream (or
+  // the stream broke here), else why the link broke.
+  std::string serve(RelayLink& link, std::size_t r) {
+    for (std::optional<RelayQueue::End> how;;) {
+      auto chunk = queue_.take(r, how, kKeepaliveEvery);
+      if (how == RelayQueue::End::broken) {
+        link.give_up();  // the next host's stream breaks off too, never a clean end
+        return "";
       }
-    if (how == RelayQueue::End::whole)
-      if (auto ended = next_[i].finish(); !ended) errors_[i] = ended.error();
-    // broken: the next host sees its link close (when `next` goes), never a clean end
+      auto sent = chunk ? link.send(*chunk) : how ? link.finish() : link.keepalive();
+      if (!sent) return sent.error();
+      if (how) return "";
+    }
+  }
+  void forward(std::size_t i) {
+    std::string broke = serve(next_[i], 1 + i);
+    if (!broke.empty()) {
+      next_[i].close();
+      errors_[i] = where(peers_.peers[i]) + " broke off (" + broke + ")" + bridge(i);
+    }
+    queue_.leave(1 + i);
+  }
+  // Links to the hosts peer i forwarded to, each fed from the offset it holds, as a reader of
+  // its own, on a thread of its own. Reader 1 + i is let go only once they have joined: until
+  // then the history holds what they need. Returns at the end of the stream, with what became
+  // of them, to follow "HOST broke off (...)".
+  std::string bridge(std::size_t i) {
+    const auto& beyond = peers_.beyond[i];
+    if (beyond.empty()) return "";
+    if (source_.lost()) return ", and this host has lost its upstream: not bridged";
+    std::vector<std::string> outcomes(beyond.size());
+    std::latch joined(std::ptrdiff_t(beyond.size()));
+    std::vector<std::jthread> bridges;
+    try {
+      for (std::size_t g = 0; g < beyond.size(); ++g)
+        bridges.emplace_back([&, g] { outcomes[g] = bridge_to(beyond[g], joined); });
+    } catch (const std::system_error& e) {
+      for (std::size_t g = bridges.size(); g < beyond.size(); ++g) {
+        outcomes[g] = "cannot start a thread: " + std::string(e.what());
+        joined.count_down();
+      }
+    }
+    joined.wait();
+    queue_.leave(1 + i);
+    bridges.clear();  // joins them: at the end of the stream
+    std::string said;
+    for (std::size_t g = 0; g < beyond.size(); ++g) said += (g ? "; " : ": ") + outcomes[g];
+    return said;
+  }
+  std::string bridge_to(const RelayPeer& peer, std::latch& joined) {
+    auto link = RelayLink::connect(peer.address, peer.port, secret_, Clock::now() + kBridgeConnect);
+    std::optional<std::size_t> reader;
+    if (link) reader = queue_.join(link->offset());
+    joined.count_down();
+    if (!link) return "cannot bridge to " + where(peer) + ": " + link.error();
+    if (!reader)
+      return "cannot bridge to " + where(peer) + ": it holds offset " +
+             std::to_string(link->offset()) + ", which this host no longer (or never) held";
+    std::string broke = serve(*link, *reader);
+    queue_.leave(*reader);
+    if (!broke.empty())
+      return "bridged to " + where(peer) + ", which broke off too (" + broke + ")";
+    return "bridged around it to " + where(peer) + " from offset " + std::to_string(link->offset());
   }
   void write_local() {
-    RelayQueue::End how;
+    std::optional<RelayQueue::End> how;
     while (auto chunk = queue_.take(kLocal, how))
       if (!write_all(local_, chunk->data(), chunk->size(), "the receive")) {
         queue_.leave(kLocal);
@@ -149,6 +311,8 @@ class Tee {
   Source& source_;
   int local_;
   std::vector<RelayLink>& next_;
+  const RelayNext& peers_;
+  const std::string secret_;
   std::vector<std::string> errors_;  // by link
   RelayQueue queue_;
 };
@@ -162,12 +326,12 @@ Result<Summary> agent_relay(int in, int out, const RelayConsumer& local) {
   auto upstream = std::make_shared<Upstream>();
   RelayPeer listening{address, 0};
   if (!setup.head) {
-    RelayListener listener = TRY(relay_listen(address, setup.low, setup.high));
-    listening.port = listener.port;
+    upstream->listener = TRY(relay_listen(address, setup.low, setup.high));
+    listening.port = upstream->listener.port;
     auto deadline = Clock::now() + kLinkTime;
     QuietThreads quiet;  // it may outlive the relay: Ctrl-C is the process's, not its
-    std::thread([upstream, listener = std::move(listener), secret = setup.secret, deadline] {
-      auto link = RelayLink::accept(listener.fd.get(), secret, deadline);
+    std::thread([upstream, secret = setup.secret, deadline] {
+      auto link = RelayLink::accept(upstream->listener.fd.get(), secret, deadline, 0);
       std::lock_guard lock(upstream->mutex);
       if (link)
         upstream->link.emplace(std::move(*link));
@@ -203,7 +367,8 @@ Result<Summary> agent_relay(int in, int out, const RelayConsumer& local) {
       {
         std::lock_guard lock(upstream->mutex);
         if (upstream->link) {
-          source.emplace(std::move(*upstream->link));
+          QuietThreads quiet;  // its heartbeats' thread
+          source.emplace(upstream, setup.secret, std::move(*upstream->link));
           break;
         }
         if (!upstream->error.empty()) return Error{upstream->error};
@@ -220,7 +385,7 @@ Result<Summary> agent_relay(int in, int out, const RelayConsumer& local) {
   // A larger pipe (1 MiB, Linux's limit for anyone): fewer hand-overs between the writing
   // thread and the receive, each a wake-up; where it is refused, 64 KiB does too.
   ::fcntl(pipe_fds[1], F_SETPIPE_SZ, int(kChunk));
-  Tee tee(*source, pipe_fds[1], next);
+  Tee tee(*source, pipe_fds[1], next, next_peers, setup.secret);
   std::optional<std::thread> teeing;
   {
     QuietThreads quiet;

@@ -4,9 +4,11 @@
 // it takes the stream from upstream (the head: its stdin; the others: their parent, over an
 // authenticated link, distribute/relay_link.h), hands it to its local consumer (as
 // `pdx agent --receive` or `--patch` would take it on stdin), and forwards every chunk as it
-// comes to the hosts after it (in a chain the next one, in a tree each of its children). The
-// consumer's replies go to stdout, so that pdx hears from every host over its own ssh session
-// whatever happens to the links.
+// comes to the hosts after it (in a chain the next one, in a tree each of its children). A host
+// after it that dies or stalls is bridged: this host links to that one's own children, each
+// resuming from the offset it holds; and when its own upstream dies, it waits for such a bridge
+// from the host before that. The consumer's replies go to stdout, so that pdx hears from every
+// host over its own ssh session whatever happens to the links.
 #include <functional>
 #include <string>
 

@@ -53,11 +53,19 @@ void Chain::ended(std::size_t k, const std::string& why) {
 Chain::Step Chain::next_peers(std::size_t k, RelayNext& next) {
   std::lock_guard lock(mutex_);
   if (off_) return Step::off;
-  auto [first, last] = relay_children(k, hosts_.size(), options_.fanout);
-  for (std::size_t c = first; c < last; ++c)
+  std::size_t n = hosts_.size();
+  next = RelayNext{};
+  auto [first, last] = relay_children(k, n, options_.fanout);
+  for (std::size_t c = first; c < last; ++c) {
     if (!hosts_[c].listening) return Step::wait;
-  next.peers.clear();
-  for (std::size_t c = first; c < last; ++c) next.peers.push_back(hosts_[c].peer);
+    next.peers.push_back(hosts_[c].peer);
+    next.beyond.emplace_back();
+    auto [beyond_first, beyond_last] = relay_children(c, n, options_.fanout);
+    for (std::size_t g = beyond_first; g < beyond_last; ++g) {
+      if (!hosts_[g].listening) return Step::wait;
+      next.beyond.back().push_back(hosts_[g].peer);
+    }
+  }
   return Step::ready;
 }
 

@@ -57,8 +57,13 @@ std::string encode(const RelayPeer& m) {
 
 std::string encode(const RelayNext& m) {
   PayloadWriter w;
-  w.u32(std::uint32_t(m.peers.size()));
-  for (const auto& p : m.peers) w.str(p.address).u32(p.port);
+  auto peers = [&w](const std::vector<RelayPeer>& all) {
+    w.u32(std::uint32_t(all.size()));
+    for (const auto& p : all) w.str(p.address).u32(p.port);
+  };
+  peers(m.peers);
+  for (std::size_t i = 0; i < m.peers.size(); ++i)
+    peers(i < m.beyond.size() ? m.beyond[i] : std::vector<RelayPeer>{});
   return w.take();
 }
 
@@ -85,10 +90,16 @@ Result<RelayPeer> decode_relay_peer(std::string_view payload) {
 
 Result<RelayNext> decode_relay_next(std::string_view payload) {
   return decode_fields<RelayNext>(payload, "relay next", [](PayloadReader& r) {
+    auto peers = [&r] {
+      std::vector<RelayPeer> all;
+      std::uint32_t count = r.u32();
+      if (count > kMaxRelayFanout) r.bad();
+      for (std::uint32_t i = 0; i < count && r.ok(); ++i) all.push_back(peer(r));
+      return all;
+    };
     RelayNext m;
-    std::uint32_t count = r.u32();
-    if (count > kMaxRelayFanout) r.bad();
-    for (std::uint32_t i = 0; i < count && r.ok(); ++i) m.peers.push_back(peer(r));
+    m.peers = peers();
+    for (std::size_t i = 0; i < m.peers.size() && r.ok(); ++i) m.beyond.push_back(peers());
     return m;
   });
 }

@@ -6,7 +6,9 @@
 //   pdx -> agent   relay_setup      the run's secret, head or not, where to listen
 //   agent -> pdx   relay_listening  the address and port it listens on (the head: none)
 //   pdx -> agent   relay_next       where the hosts it forwards to listen (none for a last one;
-//                                   one in a chain, up to kMaxRelayFanout in a tree)
+//                                   one in a chain, up to kMaxRelayFanout in a tree), and
+//                                   where each of theirs does: the hosts it bridges to when
+//                                   one of its own dies or stalls
 //   agent -> pdx   relay_linked     its links to those hosts are up, or why not
 //   pdx -> agent   relay_go         every link is up: the head's stream follows on its stdin
 //                                   (the end of stdin instead: the relay is called off)
@@ -35,7 +37,8 @@ struct RelayPeer {
 };
 constexpr std::size_t kMaxRelayFanout = 16;
 struct RelayNext {
-  std::vector<RelayPeer> peers;  // at most kMaxRelayFanout
+  std::vector<RelayPeer> peers;                // at most kMaxRelayFanout
+  std::vector<std::vector<RelayPeer>> beyond;  // by peer: the hosts it forwards to, as many
 };
 struct RelayStatus {
   std::string error;  // "" when fine; one line

@@ -28,11 +28,18 @@ namespace {
 using Clock = RelayLink::Clock;
 using namespace std::chrono_literals;
 
-constexpr std::string_view kMagic = "PDXR2";
+constexpr std::string_view kMagic = "PDXR3";
 constexpr std::size_t kNonce = 16;
-constexpr std::size_t kMac = 32;                       // HMAC-SHA256, the handshake's
-constexpr auto kHandshakeTime = 5s;                    // for one peer to prove itself
-constexpr std::chrono::milliseconds kSendStall = 60s;  // a downstream peer that takes nothing
+constexpr std::size_t kMac = 32;                  // HMAC-SHA256, the handshake's
+constexpr auto kHandshakeTime = 5s;               // for one peer to prove itself
+constexpr std::uint32_t kKeepalive = 0xffffffff;  // a chunk's length: no chunk, the sender is there
+constexpr std::uint32_t kGaveUp = 0xfffffffe;     // and: the stream broke off before the sender
+constexpr char kHeartbeat = 'h', kPassedOn = 'd';  // the listener's bytes upstream
+// Each socket's buffers, fixed (no autotuning up to several MiB): how far a host beyond the
+// next can lag behind this one is then known, and a bridge finds its offset in the history
+// (distribute/relay_queue.h's kHistory). Linux doubles the value, and caps it at its
+// net.core.[rw]mem_max.
+constexpr int kSocketBuffer = 1024 * 1024;
 
 std::string hmac(std::string_view key, std::initializer_list<std::string_view> pieces) {
   struct Free {
@@ -57,6 +64,11 @@ std::string hmac(std::string_view key, std::initializer_list<std::string_view> p
   return out;
 }
 
+std::string stall_time() {
+  return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(kRelayStall).count()) +
+         " s";
+}
+
 bool equal_macs(std::string_view a, std::string_view b) {
   return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
@@ -77,16 +89,10 @@ Result<bool> wait_for(int fd, short events, Clock::time_point deadline) {
   }
 }
 
-// `more`: what follows at once is part of the same message (MSG_MORE), so that a chunk's length,
-// bytes and tag leave together rather than as segments of their own (the socket is TCP_NODELAY
-// for the handshake's sake).
-enum class More { no, yes };
-
-Result<void> write_all(int fd, std::string_view bytes, Clock::time_point deadline,
-                       More more = More::no) {
-  int flags = MSG_NOSIGNAL | (more == More::yes ? MSG_MORE : 0);
+// The handshake's messages (the socket is TCP_NODELAY for their sake).
+Result<void> write_all(int fd, std::string_view bytes, Clock::time_point deadline) {
   while (!bytes.empty()) {
-    ssize_t n = ::send(fd, bytes.data(), bytes.size(), flags);
+    ssize_t n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
     if (n > 0) {
       bytes.remove_prefix(std::size_t(n));
       continue;
@@ -134,7 +140,16 @@ Result<addrinfo*> numeric_address(const std::string& address, std::uint16_t port
 }
 
 Fd stream_socket(int family) {
-  return Fd(::socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  Fd fd(::socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  for (int option : {SO_SNDBUF, SO_RCVBUF})  // before connect and listen: as the window's scale
+    ::setsockopt(fd.get(), SOL_SOCKET, option, &kSocketBuffer, sizeof kSocketBuffer);
+  return fd;
+}
+
+std::string offset_field(std::uint64_t offset) {
+  std::string out;
+  put_uint(out, offset, 8);
+  return out;
 }
 
 std::string session_key(std::string_view secret, std::string_view nc, std::string_view nl) {
@@ -198,11 +213,15 @@ Result<RelayLink> RelayLink::connect(const std::string& address, std::uint16_t p
   if (!equal_macs(reply.substr(kMagic.size() + kNonce), hmac(secret, {"accept", nc, nl})))
     return Error{where + ": the peer does not hold this run's secret"};
   TRY(write_all(fd.get(), hmac(secret, {"connect", nc, nl}), deadline));
-  return RelayLink(std::move(fd), session_key(secret, nc, nl));
+  std::string held = TRY(read_exact(fd.get(), 8 + kMac, deadline));
+  std::string offset = held.substr(0, 8);
+  if (!equal_macs(held.substr(8), hmac(secret, {"offset", nc, nl, offset})))
+    return Error{where + ": the offset the peer holds failed its check"};
+  return RelayLink(std::move(fd), session_key(secret, nc, nl), get_uint(offset));
 }
 
 Result<RelayLink> RelayLink::accept(int listener, std::string_view secret,
-                                    Clock::time_point deadline) {
+                                    Clock::time_point deadline, std::uint64_t offset) {
   for (;;) {
     if (!TRY(wait_for(listener, POLLIN, deadline)))
       return Error{"the previous host never connected"};
@@ -222,6 +241,8 @@ Result<RelayLink> RelayLink::accept(int listener, std::string_view secret,
       continue;
     auto proof = read_exact(fd.get(), kMac, until);
     if (!proof || !equal_macs(*proof, hmac(secret, {"connect", nc, *nl}))) continue;
+    std::string held = offset_field(offset);
+    if (!write_all(fd.get(), held + hmac(secret, {"offset", nc, *nl, held}), until)) continue;
     return RelayLink(std::move(fd), session_key(secret, nc, *nl));
   }
 }
@@ -257,29 +278,108 @@ std::string ChunkMac::tag(std::uint64_t sequence, std::string_view length, std::
   return out;
 }
 
-Result<void> RelayLink::put_chunk(std::string_view bytes) {
-  std::string length;
-  put_uint(length, bytes.size(), 4);
-  std::string tag = mac_.tag(sequence_++, length, bytes);
-  auto deadline = Clock::now() + kSendStall;
-  TRY(write_all(fd_.get(), length, deadline, More::yes));
-  TRY(write_all(fd_.get(), bytes, deadline, More::yes));
-  return write_all(fd_.get(), tag, deadline);
+Result<bool> RelayLink::heard() {
+  char said[256];
+  ssize_t n = ::recv(fd_.get(), said, sizeof said, MSG_DONTWAIT);
+  if (n == 0) return false;
+  if (n > 0) heard_ = Clock::now();
+  if (n > 0 && std::memchr(said, kPassedOn, std::size_t(n))) passed_on_ = true;
+  if (n < 0 && errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)
+    return sys_error("relay link");
+  return true;
+}
+
+// All of `bytes`; while the socket is full, what the peer says is read (its heartbeats): it has
+// stalled when it takes nothing and says nothing for kRelayStall. `more`: what follows at once
+// is part of the same message (MSG_MORE), so that a chunk's length, bytes and tag leave together
+// rather than as segments of their own (the socket is TCP_NODELAY for the handshake's sake).
+Result<void> RelayLink::put(std::string_view bytes, bool more) {
+  int flags = MSG_NOSIGNAL | (more ? MSG_MORE : 0);
+  auto moved = Clock::now();
+  while (!bytes.empty()) {
+    ssize_t n = ::send(fd_.get(), bytes.data(), bytes.size(), flags);
+    if (n > 0) {
+      bytes.remove_prefix(std::size_t(n));
+      moved = Clock::now();
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return sys_error("relay send");
+    if (Clock::now() - std::max(moved, heard_) > kRelayStall)
+      return Error{"the next host stalled: it took nothing and said nothing for " + stall_time()};
+    pollfd p{fd_.get(), POLLOUT | POLLIN, 0};
+    if (::poll(&p, 1, 1000) < 0 && errno != EINTR) return sys_error("poll");
+    if ((p.revents & POLLIN) && !TRY(heard())) return Error{"the relay link closed"};
+  }
+  return {};
+}
+
+Result<void> RelayLink::put_chunk(std::uint32_t length, std::string_view bytes) {
+  std::string field;
+  put_uint(field, length, 4);
+  std::string tag = mac_.tag(sequence_++, field, bytes);
+  TRY(put(field, true));
+  TRY(put(bytes, true));
+  return put(tag, false);
 }
 
 Result<void> RelayLink::send(std::string_view bytes) {
   if (bytes.empty() || bytes.size() > kRelayMaxChunk) std::abort();  // the caller's bug
-  return put_chunk(bytes);
+  return put_chunk(std::uint32_t(bytes.size()), bytes);
+}
+
+Result<void> RelayLink::keepalive() {
+  return put_chunk(kKeepalive, {});
 }
 
 Result<void> RelayLink::finish() {
-  return put_chunk({});
+  TRY(put_chunk(0, {}));
+  ::shutdown(fd_.get(), SHUT_WR);
+  for (auto since = Clock::now();;) {  // the peer closes once it has passed the end on
+    if (Clock::now() - std::max(since, heard_) > kRelayStall)
+      return Error{"the next host stalled before the end: it said nothing for " + stall_time()};
+    pollfd p{fd_.get(), POLLIN, 0};
+    if (::poll(&p, 1, 1000) < 0 && errno != EINTR) return sys_error("poll");
+    if (p.revents && !TRY(heard())) {
+      if (passed_on_) return {};
+      return Error{"the next host left before it had passed the stream on"};
+    }
+  }
+}
+
+void RelayLink::give_up() {
+  (void)put_chunk(kGaveUp, {});  // best effort: the link is dropped either way
+  close();
+}
+
+void RelayLink::heartbeat() const {
+  ::send(fd_.get(), &kHeartbeat, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+void RelayLink::passed_on() const {
+  ::send(fd_.get(), &kPassedOn, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+bool RelayLink::hung_up() const {
+  pollfd p{fd_.get(), 0, 0};
+  return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR));
 }
 
 Result<std::optional<std::string>> RelayLink::receive(std::chrono::milliseconds idle) {
   if (ended_) return std::optional<std::string>{};
   std::string length = TRY(read_exact(fd_.get(), 4, Clock::now() + idle));
   std::uint64_t size = get_uint(length);
+  while (size == kKeepalive || size == kGaveUp) {
+    std::string tag = TRY(read_exact(fd_.get(), ChunkMac::kTagSize, Clock::now() + idle));
+    if (!equal_macs(tag, mac_.tag(sequence_++, length, {})))
+      return Error{"a relay chunk failed its check"};
+    if (size == kGaveUp) {
+      gave_up_ = true;
+      return Error{"the host before lost its own upstream"};
+    }
+    length = TRY(read_exact(fd_.get(), 4, Clock::now() + idle));
+    size = get_uint(length);
+  }
   if (size > kRelayMaxChunk) return Error{"a relay chunk over its limit"};
   std::string bytes = TRY(read_exact(fd_.get(), size, Clock::now() + idle));
   std::string tag = TRY(read_exact(fd_.get(), ChunkMac::kTagSize, Clock::now() + idle));

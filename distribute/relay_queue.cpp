@@ -6,12 +6,18 @@ namespace pdx {
 
 bool RelayQueue::put(std::string chunk) {
   std::unique_lock lock(mutex_);
-  auto left = [&] { return std::find(gone_.begin(), gone_.end(), false) != gone_.end(); };
-  room_.wait(lock,
-             [&] { return !left() || chunks_.empty() || queued_ + chunk.size() <= kMaxQueued; });
+  auto left = [&] {
+    return std::any_of(readers_.begin(), readers_.end(), [](const Reader& r) { return !r.gone; });
+  };
+  room_.wait(lock, [&] {
+    std::uint64_t waiting = end_offset_ - slowest();
+    return !left() || waiting == 0 || waiting + chunk.size() <= kMaxQueued;
+  });
   if (!left()) return false;
-  queued_ += chunk.size();
-  chunks_.push_back(std::make_shared<const std::string>(std::move(chunk)));
+  std::uint64_t offset = end_offset_;
+  end_offset_ += chunk.size();
+  chunks_.push_back(Entry{std::make_shared<const std::string>(std::move(chunk)), offset});
+  let_go();
   ready_.notify_all();
   return true;
 }
@@ -22,39 +28,60 @@ void RelayQueue::end(End how) {
   ready_.notify_all();
 }
 
-RelayQueue::Chunk RelayQueue::take(std::size_t r, End& how) {
+RelayQueue::Chunk RelayQueue::take(std::size_t r, std::optional<End>& how,
+                                   std::chrono::milliseconds wait) {
   std::unique_lock lock(mutex_);
-  ready_.wait(lock, [&] { return next_[r] < first_ + chunks_.size() || end_; });
-  if (next_[r] == first_ + chunks_.size()) {
+  how.reset();
+  if (!ready_.wait_for(lock, wait, [&] { return readers_[r].at < end_offset_ || end_; }))
+    return nullptr;
+  Reader& reader = readers_[r];
+  if (reader.at == end_offset_) {
     how = *end_;
     return nullptr;
   }
-  Chunk chunk = chunks_[next_[r]++ - first_];
+  // The chunk holding `at`: the last one starting at or before it (kept: `at` is not let go).
+  auto it = std::upper_bound(chunks_.begin(), chunks_.end(), reader.at,
+                             [](std::uint64_t at, const Entry& e) { return at < e.offset; });
+  const Entry& entry = *std::prev(it);
+  Chunk chunk = entry.chunk;
+  if (reader.at > entry.offset)  // a late reader's first: the part it does not hold
+    chunk =
+        std::make_shared<const std::string>(chunk->substr(std::size_t(reader.at - entry.offset)));
+  reader.at = entry.offset + entry.chunk->size();
   let_go();
+  room_.notify_all();
   return chunk;
+}
+
+std::optional<std::size_t> RelayQueue::join(std::uint64_t offset) {
+  std::lock_guard lock(mutex_);
+  std::uint64_t first = chunks_.empty() ? end_offset_ : chunks_.front().offset;
+  if (offset < first || offset > end_offset_) return std::nullopt;
+  readers_.push_back(Reader{offset, false});
+  return readers_.size() - 1;
 }
 
 void RelayQueue::leave(std::size_t r) {
   std::lock_guard lock(mutex_);
-  gone_[r] = true;
+  readers_[r].gone = true;
   let_go();
-  room_.notify_all();  // a writer waiting for room may find nobody left
+  room_.notify_all();  // a writer waiting for room may find nobody left, or room
+}
+
+std::uint64_t RelayQueue::slowest() const {
+  std::uint64_t least = end_offset_;
+  for (const Reader& r : readers_)
+    if (!r.gone) least = std::min(least, r.at);
+  return least;
 }
 
 void RelayQueue::let_go() {
-  bool freed = false;
-  for (;;) {
-    if (chunks_.empty()) break;
-    bool taken = true;
-    for (std::size_t r = 0; r < next_.size(); ++r)
-      if (!gone_[r] && next_[r] <= first_) taken = false;
-    if (!taken) break;
-    queued_ -= chunks_.front()->size();
+  std::uint64_t taken = slowest();
+  while (!chunks_.empty()) {
+    std::uint64_t past = chunks_.front().offset + chunks_.front().chunk->size();
+    if (past > taken || past + kHistory > end_offset_) break;
     chunks_.pop_front();
-    ++first_;
-    freed = true;
   }
-  if (freed) room_.notify_all();
 }
 
 }  // namespace pdx

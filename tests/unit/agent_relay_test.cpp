@@ -6,6 +6,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -19,6 +20,7 @@ namespace pdx {
 namespace {
 
 namespace fs = std::filesystem;
+using namespace std::chrono_literals;
 
 // One agent_relay on a thread, its stdin and stdout pipes held here, as pdx holds them.
 class Agent {
@@ -100,6 +102,9 @@ class AgentRelayTest : public ::testing::Test {
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
+
+ public:
+  const fs::path& dir() const { return dir_; }
   std::string read(const fs::path& p) {
     std::ifstream in(p);
     return std::string(std::istreambuf_iterator<char>(in), {});
@@ -118,9 +123,13 @@ void link_up(const std::vector<Agent*>& chain, const std::string& secret) {
     ASSERT_EQ(heard.type, FrameType::relay_listening);
     where.push_back(*decode_relay_peer(heard.payload));
   }
-  for (std::size_t k = 0; k < chain.size(); ++k)
-    chain[k]->send(FrameType::relay_next,
-                   encode(k + 1 < chain.size() ? RelayNext{{where[k + 1]}} : RelayNext{}));
+  for (std::size_t k = 0; k < chain.size(); ++k) {
+    RelayNext next;
+    if (k + 1 < chain.size()) next.peers = {where[k + 1]};
+    if (k + 1 < chain.size()) next.beyond = {{}};
+    if (k + 2 < chain.size()) next.beyond = {{where[k + 2]}};
+    chain[k]->send(FrameType::relay_next, encode(next));
+  }
   for (Agent* a : chain) {
     Frame linked = a->reply();
     ASSERT_EQ(linked.type, FrameType::relay_linked);
@@ -152,7 +161,7 @@ TEST_F(AgentRelayTest, TheHeadWritesAndForwardsTheTailWrites) {
   EXPECT_EQ(where.address, "127.0.0.1");
   EXPECT_EQ(head.reply().type, FrameType::relay_listening);
   tail.send(FrameType::relay_next, encode(RelayNext{}));
-  head.send(FrameType::relay_next, encode(RelayNext{{where}}));
+  head.send(FrameType::relay_next, encode(RelayNext{{where}, {{}}}));
   for (Agent* a : {&head, &tail}) {
     Frame linked = a->reply();
     ASSERT_EQ(linked.type, FrameType::relay_linked);
@@ -199,7 +208,7 @@ TEST_F(AgentRelayTest, TheHeadForwardsToEachOfItsChildren) {
   for (std::size_t k = 0; k < all.size(); ++k)
     all[k]->send(FrameType::relay_setup, encode(RelaySetup{secret_, k == 0, "127.0.0.1", 0, 0}));
   for (Agent* a : all) where.push_back(*decode_relay_peer(a->reply().payload));
-  head.send(FrameType::relay_next, encode(RelayNext{{where[1], where[2]}}));
+  head.send(FrameType::relay_next, encode(RelayNext{{where[1], where[2]}, {{}, {}}}));
   left.send(FrameType::relay_next, encode(RelayNext{}));
   right.send(FrameType::relay_next, encode(RelayNext{}));
   for (Agent* a : all) {
@@ -213,6 +222,154 @@ TEST_F(AgentRelayTest, TheHeadForwardsToEachOfItsChildren) {
   head.close_stdin();
   for (Agent* a : all) ASSERT_TRUE(a->result()) << a->result().error();
   for (const char* host : {"head", "left", "right"}) EXPECT_EQ(read(dir_ / host / "file"), data);
+}
+
+// Bytes that differ at every offset, so that a stream resumed from the wrong one shows.
+std::string varied(std::size_t size) {
+  std::string out(size, '\0');
+  for (std::size_t i = 0; i < size; ++i) out[i] = char((i * 7 + i / 251) % 256);
+  return out;
+}
+
+// The frames `agent` writes until its relay_end; what that says.
+std::string relay_end_of(Agent& agent) {
+  for (Frame f = agent.reply();; f = agent.reply()) {
+    if (f.type == FrameType::relay_end) return decode_relay_status(f.payload)->error;
+    if (f.type != FrameType::written && f.type != FrameType::summary) return "no relay_end";
+  }
+}
+
+// head -> middle -> tail, where the middle is played here: it takes the stream from the head,
+// forwards its first `forwarded` bytes to the tail, then (`before_dying`) dies, its links
+// closed. The head bridges to the tail, which goes on from the offset it holds.
+struct DyingMiddle {
+  std::string data = varied(12 * 1024 * 1024 + 11);  // more than a queue holds, less than kept
+  std::size_t forwarded = 5 * 1024 * 1024 + 12345;   // not on a chunk's edge
+  std::string head_said;                             // its relay_end
+  std::uint16_t middle_port = 0, tail_port = 0;
+};
+
+void run_dying_middle(AgentRelayTest& test, DyingMiddle& run, const std::string& secret,
+                      const std::function<void(RelayLink&, std::uint16_t tail)>& before_dying) {
+  Agent head(test.dir() / "head"), tail(test.dir() / "tail");
+  auto middle = relay_listen("127.0.0.1", 0, 0);
+  ASSERT_TRUE(middle);
+  head.send(FrameType::relay_setup, encode(RelaySetup{secret, true, "127.0.0.1", 0, 0}));
+  tail.send(FrameType::relay_setup, encode(RelaySetup{secret, false, "127.0.0.1", 0, 0}));
+  EXPECT_EQ(head.reply().type, FrameType::relay_listening);
+  RelayPeer tail_at = *decode_relay_peer(tail.reply().payload);
+  run.middle_port = middle->port;
+  run.tail_port = tail_at.port;
+  tail.send(FrameType::relay_next, encode(RelayNext{}));
+  auto deadline = RelayLink::Clock::now() + 5s;
+  auto to_tail = RelayLink::connect(tail_at.address, tail_at.port, secret, deadline);
+  ASSERT_TRUE(to_tail) << to_tail.error();
+  EXPECT_EQ(to_tail->offset(), 0u) << "a first link";
+  std::optional<Result<RelayLink>> from_head;
+  std::thread accepting(
+      [&] { from_head.emplace(RelayLink::accept(middle->fd.get(), secret, deadline, 0)); });
+  head.send(FrameType::relay_next,
+            encode(RelayNext{{RelayPeer{"127.0.0.1", middle->port}}, {{tail_at}}}));
+  for (Agent* a : {&head, &tail}) EXPECT_EQ(a->reply().type, FrameType::relay_linked);
+  accepting.join();
+  ASSERT_TRUE(*from_head) << from_head->error();
+  for (Agent* a : {&head, &tail}) a->send(FrameType::relay_go, "");
+  std::string stream = stream_of("file", run.data);
+  std::thread writing([&] {
+    head.write(stream);
+    head.close_stdin();
+  });
+  for (std::size_t sent = 0; sent < run.forwarded;) {
+    auto chunk = (*from_head)->receive(5s);
+    ASSERT_TRUE(chunk && *chunk);
+    std::string_view part = std::string_view(**chunk).substr(0, run.forwarded - sent);
+    ASSERT_TRUE(to_tail->send(part));
+    sent += part.size();
+  }
+  to_tail->close();
+  before_dying(**from_head, tail_at.port);
+  from_head->value().close();
+  writing.join();
+  ASSERT_TRUE(tail.result()) << tail.result().error();
+  EXPECT_EQ(tail.result()->files, 1u);
+  EXPECT_TRUE(test.read(test.dir() / "tail" / "file") == run.data) << "the tail's file differs";
+  EXPECT_TRUE(head.result());
+  run.head_said = relay_end_of(head);
+}
+
+TEST_F(AgentRelayTest, AHostThatDiesIsBridgedAndTheNextResumesFromTheOffsetItHolds) {
+  DyingMiddle run;
+  run_dying_middle(*this, run, secret_, [](RelayLink&, std::uint16_t) {});
+  EXPECT_TRUE(run.head_said.starts_with("127.0.0.1 port " + std::to_string(run.middle_port) +
+                                        " broke off ("))
+      << run.head_said;
+  std::string bridged =
+      "): bridged around it to 127.0.0.1 port " + std::to_string(run.tail_port) + " from offset ";
+  auto at = run.head_said.find(bridged);
+  ASSERT_NE(at, std::string::npos) << run.head_said;
+  // What the tail holds: what it read of what the middle forwarded (a link closed with bytes
+  // unread is reset, and what the tail had not read yet is lost with it).
+  std::uint64_t offset = std::stoull(run.head_said.substr(at + bridged.size()));
+  EXPECT_GT(offset, 0u);
+  EXPECT_LE(offset, run.forwarded);
+}
+
+TEST_F(AgentRelayTest, AHostThatDiesAfterTakingTheEndIsBridgedToo) {
+  DyingMiddle run;
+  run.forwarded = run.data.size();  // all but the stream's last frames' bytes
+  bool ended = false;
+  run_dying_middle(*this, run, secret_, [&](RelayLink& from_head, std::uint16_t) {
+    for (;;) {  // the rest, and the end: the head's finish() waits on, for it to be passed on
+      auto chunk = from_head.receive(5s);
+      if (!chunk || !*chunk) {
+        ended = bool(chunk);
+        return;
+      }
+    }
+  });
+  EXPECT_TRUE(ended);
+  EXPECT_NE(run.head_said.find("left before it had passed the stream on): bridged around it"),
+            std::string::npos)
+      << run.head_said;
+}
+
+TEST_F(AgentRelayTest, ABridgeWithoutTheSecretIsRefusedAndTheRealOneTaken) {
+  DyingMiddle run;
+  std::string forged;
+  run_dying_middle(*this, run, secret_, [&](RelayLink&, std::uint16_t tail) {
+    // The tail waits for a bridge now: one from a peer without the secret learns nothing.
+    auto link = RelayLink::connect("127.0.0.1", tail, std::string(kRelaySecretSize, 'f'),
+                                   RelayLink::Clock::now() + 5s);
+    forged = link ? "linked" : link.error();
+  });
+  EXPECT_EQ(forged.substr(forged.find(':')), ": the peer does not hold this run's secret");
+  EXPECT_TRUE(run.head_said.find("bridged around it") != std::string::npos) << run.head_said;
+}
+
+// The receipt's check is what a bridge that resumed from the wrong offset would meet: the file
+// fails, and nothing is left under its name.
+TEST_F(AgentRelayTest, ABridgeFromAWrongOffsetFailsTheFileAndWritesNothing) {
+  Agent tail(dir_ / "tail");
+  tail.send(FrameType::relay_setup, encode(RelaySetup{secret_, false, "127.0.0.1", 0, 0}));
+  RelayPeer at = *decode_relay_peer(tail.reply().payload);
+  tail.send(FrameType::relay_next, encode(RelayNext{}));
+  auto up = RelayLink::connect(at.address, at.port, secret_, RelayLink::Clock::now() + 5s);
+  ASSERT_TRUE(up) << up.error();
+  EXPECT_EQ(tail.reply().type, FrameType::relay_linked);
+  tail.send(FrameType::relay_go, "");
+  std::string stream = stream_of("file", varied(3 * 1024 * 1024));
+  ASSERT_TRUE(up->send(std::string_view(stream).substr(0, 1024 * 1024)));
+  std::this_thread::sleep_for(50ms);
+  up->close();
+  auto bridge = RelayLink::connect(at.address, at.port, secret_, RelayLink::Clock::now() + 5s);
+  ASSERT_TRUE(bridge) << bridge.error();
+  std::string_view rest = std::string_view(stream).substr(bridge->offset() + 7);  // 7 bytes off
+  for (std::size_t sent = 0; sent < rest.size(); sent += kRelayMaxChunk)
+    ASSERT_TRUE(bridge->send(rest.substr(sent, kRelayMaxChunk)));
+  EXPECT_TRUE(bridge->finish());
+  const auto& result = tail.result();
+  EXPECT_TRUE(!result || result->failures > 0);
+  EXPECT_FALSE(fs::exists(dir_ / "tail" / "file"));
 }
 
 TEST_F(AgentRelayTest, AnEndOfInputBeforeGoCallsTheRelayOff) {
@@ -233,7 +390,7 @@ TEST_F(AgentRelayTest, ANextHostNobodyListensOnIsALinkError) {
   Agent head(dir_ / "head");
   head.send(FrameType::relay_setup, encode(RelaySetup{secret_, true, "127.0.0.1", 0, 0}));
   EXPECT_EQ(head.reply().type, FrameType::relay_listening);
-  head.send(FrameType::relay_next, encode(RelayNext{{RelayPeer{"127.0.0.1", port}}}));
+  head.send(FrameType::relay_next, encode(RelayNext{{RelayPeer{"127.0.0.1", port}}, {{}}}));
   Frame linked = head.reply();
   ASSERT_EQ(linked.type, FrameType::relay_linked);
   EXPECT_EQ(decode_relay_status(linked.payload)->error,

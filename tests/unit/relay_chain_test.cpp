@@ -157,9 +157,48 @@ TEST_F(RelayChain, ATreesHeadIsToldWhereAllItsChildrenListen) {
   ASSERT_EQ(next->peers.size(), 2u);
   EXPECT_EQ(next->peers[0].address, "127.0.0.2");
   EXPECT_EQ(next->peers[1].port, 4001);
+  EXPECT_TRUE(next->beyond[0].empty() && next->beyond[1].empty()) << "both leaves";
   ChainInput leaf(three, 2);
   auto [sent, state] = drain(leaf);
   EXPECT_EQ(types(sent), (std::vector<FrameType>{FrameType::relay_setup, FrameType::relay_next}));
+}
+
+// The relay_next host k of `chain` is sent, once it is ready.
+Result<RelayNext> next_of(Chain& chain, std::size_t k) {
+  ChainInput input(chain, k);
+  FrameDecoder decoder;
+  decoder.feed(drain(input).first);
+  for (;;) {
+    auto frame = decoder.next();
+    if (!frame || !*frame) return Error{"no relay_next"};
+    if ((*frame)->type == FrameType::relay_next) return decode_relay_next((*frame)->payload);
+  }
+}
+
+TEST_F(RelayChain, AHostIsToldWhereTheHostsAfterItsNextListenToo) {
+  Chain four({"h1", "h2", "h3", "h4"}, std::string(32, 's'), RelayOptions{}, read_end.get(), {});
+  std::vector<ChainReply> says;
+  for (std::size_t k = 0; k < 4; ++k) says.emplace_back(four, k);
+  for (std::size_t k = 1; k < 3; ++k)
+    says[k].output(k, Stream::out,
+                   said(FrameType::relay_listening,
+                        encode(RelayPeer{"127.0.0." + std::to_string(k + 1), std::uint16_t(k)})));
+  EXPECT_FALSE(next_of(four, 1)) << "h2 waits for h4's address: h4 is beyond h3";
+  auto head = next_of(four, 0);
+  ASSERT_TRUE(head) << head.error();
+  ASSERT_EQ(head->peers.size(), 1u);
+  EXPECT_EQ(head->peers[0].address, "127.0.0.2");
+  ASSERT_EQ(head->beyond.size(), 1u);
+  ASSERT_EQ(head->beyond[0].size(), 1u);
+  EXPECT_EQ(head->beyond[0][0].address, "127.0.0.3");
+  says[3].output(3, Stream::out, said(FrameType::relay_listening, encode(RelayPeer{"x", 3})));
+  auto second = next_of(four, 1);
+  ASSERT_TRUE(second) << second.error();
+  EXPECT_EQ(second->beyond[0][0].address, "x");
+  auto last_but_one = next_of(four, 2);
+  ASSERT_TRUE(last_but_one);
+  EXPECT_TRUE(last_but_one->beyond[0].empty()) << "h4 forwards to nobody";
+  EXPECT_TRUE(next_of(four, 3)->peers.empty());
 }
 
 TEST_F(RelayChain, AHostThatEndsBeforeTheLinkCallsItOff) {

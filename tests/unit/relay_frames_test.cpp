@@ -21,12 +21,23 @@ TEST(RelayFrames, RoundTrip) {
   ASSERT_TRUE(p);
   EXPECT_EQ(p->address, "127.0.0.3");
   EXPECT_EQ(p->port, 40001);
-  auto n = decode_relay_next(encode(RelayNext{{{"127.0.0.4", 1}, {"127.0.0.5", 2}}}));
+  auto n = decode_relay_next(encode(RelayNext{{{"127.0.0.4", 1}, {"127.0.0.5", 2}}, {}}));
   ASSERT_TRUE(n);
   ASSERT_EQ(n->peers.size(), 2u);
   EXPECT_EQ(n->peers[1].address, "127.0.0.5");
   EXPECT_EQ(n->peers[1].port, 2);
+  EXPECT_TRUE(n->beyond[0].empty() && n->beyond[1].empty()) << "leaves";
   EXPECT_TRUE(decode_relay_next(encode(RelayNext{}))->peers.empty());
+  RelayNext tree{{{"127.0.0.2", 2}, {"127.0.0.3", 3}},
+                 {{{"127.0.0.4", 4}, {"127.0.0.5", 5}}, {{"127.0.0.6", 6}}}};
+  auto t = decode_relay_next(encode(tree));
+  ASSERT_TRUE(t) << t.error();
+  ASSERT_EQ(t->beyond.size(), 2u);
+  ASSERT_EQ(t->beyond[0].size(), 2u);
+  EXPECT_EQ(t->beyond[0][1].address, "127.0.0.5");
+  EXPECT_EQ(t->beyond[0][1].port, 5);
+  ASSERT_EQ(t->beyond[1].size(), 1u);
+  EXPECT_EQ(t->beyond[1][0].port, 6);
   auto st = decode_relay_status(encode(RelayStatus{"refused"}));
   ASSERT_TRUE(st);
   EXPECT_EQ(st->error, "refused");
@@ -39,8 +50,19 @@ TEST(RelayFrames, HostileFieldsAreRefused) {
   EXPECT_FALSE(decode_relay_peer(bad_port));
   EXPECT_FALSE(decode_relay_peer(encode(RelayPeer{"a", 1}) + "x"));
   EXPECT_FALSE(decode_relay_status(""));
-  EXPECT_FALSE(decode_relay_next(encode(RelayNext{std::vector<RelayPeer>(17, {"a", 1})})));
+  EXPECT_FALSE(decode_relay_next(encode(RelayNext{std::vector<RelayPeer>(17, {"a", 1}), {}})));
   EXPECT_FALSE(decode_relay_next(std::string("\xff\xff\xff\xff", 4)));  // a count, no peers
+  // The hosts beyond a peer: bounded as the peers are, there for each peer, nothing after.
+  EXPECT_FALSE(
+      decode_relay_next(encode(RelayNext{{{"a", 1}}, {std::vector<RelayPeer>(17, {"b", 2})}})));
+  std::string one = encode(RelayNext{{{"a", 1}}, {{{"b", 2}}}});
+  EXPECT_TRUE(decode_relay_next(one));
+  EXPECT_FALSE(decode_relay_next(one.substr(0, one.size() - 1)));
+  EXPECT_FALSE(decode_relay_next(one + "x"));
+  std::string huge = encode(RelayNext{{{"a", 1}}, {}});
+  huge.replace(huge.size() - 4, 4, std::string("\xff\xff\xff\xff", 4));
+  EXPECT_FALSE(decode_relay_next(huge)) << "a count beyond of 2^32-1";
+  EXPECT_FALSE(decode_relay_next(huge.substr(0, huge.size() - 4))) << "no count beyond";
   EXPECT_FALSE(decode_relay_peer(encode(RelayPeer{std::string(300, 'a'), 1})));
 }
 
@@ -64,7 +86,7 @@ TEST(RelayFrames, ReadFrameTakesOneFrameAndLeavesTheRest) {
 }
 
 TEST(RelayFrames, ReadFrameRefusesAnotherTypeACutFrameAndTheEnd) {
-  int fd = pipe_with(encode_frame(FrameType::relay_next, encode(RelayNext{{{"a", 1}}})));
+  int fd = pipe_with(encode_frame(FrameType::relay_next, encode(RelayNext{{{"a", 1}}, {}})));
   EXPECT_EQ(read_frame(fd, FrameType::relay_go).error(),
             "unexpected frame while setting up the relay");
   ::close(fd);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <functional>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -26,25 +27,31 @@ struct Received {
   std::string error;
 };
 
-Received receive_all(int listener, const std::string& key, Clock::time_point deadline) {
-  auto link = RelayLink::accept(listener, key, deadline);
+Received receive_all(int listener, const std::string& key, Clock::time_point deadline,
+                     std::uint64_t offset = 0) {
+  auto link = RelayLink::accept(listener, key, deadline, offset);
   if (!link) return {"", link.error()};
   Received got;
   for (;;) {
     auto chunk = link->receive(2s);
     if (!chunk) return {got.bytes, chunk.error()};
-    if (!*chunk) return got;
+    if (!*chunk) {
+      link->passed_on();
+      return got;
+    }
     got.bytes += **chunk;
   }
 }
 
 // A TCP proxy in front of `port` that hands the connector's bytes through `change` (offset in
-// the stream, the bytes read) before passing them on; the listener's replies pass unchanged.
+// the stream, the bytes read) before passing them on, and the listener's through `back`.
 class Proxy {
  public:
   using Change = std::function<void(std::size_t offset, std::string& bytes)>;
-  Proxy(std::uint16_t port, Change change) : listener_(*relay_listen("127.0.0.1", 0, 0)) {
-    thread_ = std::thread([this, port, change = std::move(change)] {
+  Proxy(
+      std::uint16_t port, Change change, Change back = [](std::size_t, std::string&) {})
+      : listener_(*relay_listen("127.0.0.1", 0, 0)) {
+    thread_ = std::thread([this, port, change = std::move(change), back = std::move(back)] {
       pollfd wait{listener_.fd.get(), POLLIN, 0};
       ::poll(&wait, 1, 5000);  // the listener does not block
       int client = ::accept(listener_.fd.get(), nullptr, nullptr);
@@ -54,7 +61,7 @@ class Proxy {
       to.sin_port = htons(port);
       to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
       ::connect(server, reinterpret_cast<sockaddr*>(&to), sizeof to);
-      std::size_t offset = 0;
+      std::size_t offset = 0, back_offset = 0;
       for (bool open = true; open;) {
         pollfd p[2] = {{client, POLLIN, 0}, {server, POLLIN, 0}};
         ::poll(p, 2, 5000);
@@ -71,7 +78,10 @@ class Proxy {
         if (p[1].revents) {
           ssize_t n = ::read(server, buffer, sizeof buffer);
           if (n <= 0) break;
-          open = ::send(client, buffer, std::size_t(n), MSG_NOSIGNAL) > 0;
+          std::string bytes(buffer, std::size_t(n));
+          back(back_offset, bytes);
+          back_offset += std::size_t(n);
+          open = ::send(client, bytes.data(), bytes.size(), MSG_NOSIGNAL) > 0;
         }
       }
       ::close(client);
@@ -214,6 +224,156 @@ TEST(RelayLink, AReplayedChunkFailsItsCheck) {
       {std::string(10000, 'a'), std::string(10000, 'b')});
   EXPECT_EQ(got.error, "a relay chunk failed its check");
   EXPECT_EQ(got.bytes, std::string(10000, 'a'));
+}
+
+TEST(RelayLink, TheListenerSaysTheOffsetItHolds) {
+  auto listener = relay_listen("127.0.0.1", 0, 0);
+  ASSERT_TRUE(listener);
+  Received got;
+  std::thread downstream([&] {
+    got = receive_all(listener->fd.get(), secret('k'), Clock::now() + 5s, 0x1234'5678'9abcULL);
+  });
+  auto link = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 5s);
+  ASSERT_TRUE(link) << link.error();
+  EXPECT_EQ(link->offset(), 0x1234'5678'9abcULL);
+  EXPECT_TRUE(link->finish());
+  downstream.join();
+  EXPECT_EQ(got.error, "");
+}
+
+TEST(RelayLink, AChangedOffsetIsRefused) {
+  auto listener = relay_listen("127.0.0.1", 0, 0);
+  std::thread downstream(
+      [&] { receive_all(listener->fd.get(), secret('k'), Clock::now() + 2s, 7); });
+  constexpr std::size_t kOffsetAt = 5 + 16 + 32;  // after the listener's magic, nonce and proof
+  Proxy proxy(
+      listener->port, [](std::size_t, std::string&) {},
+      [](std::size_t offset, std::string& bytes) {
+        if (kOffsetAt + 7 >= offset && kOffsetAt + 7 < offset + bytes.size())
+          bytes[kOffsetAt + 7 - offset] ^= 1;  // 7 becomes 6
+      });
+  auto link = RelayLink::connect("127.0.0.1", proxy.port(), secret('k'), Clock::now() + 5s);
+  ASSERT_FALSE(link);
+  EXPECT_EQ(link.error(), "127.0.0.1 port " + std::to_string(proxy.port()) +
+                              ": the offset the peer holds failed its check");
+  downstream.join();
+}
+
+TEST(RelayLink, KeepalivesKeepAnIdleLinkUpAndCarryNothing) {
+  auto listener = relay_listen("127.0.0.1", 0, 0);
+  ASSERT_TRUE(listener);
+  std::string got, error;
+  std::thread downstream([&] {
+    auto link = RelayLink::accept(listener->fd.get(), secret('k'), Clock::now() + 5s, 0);
+    if (!link) return;
+    for (;;) {
+      auto chunk = link->receive(300ms);  // shorter than the whole wait below
+      if (!chunk) error = chunk.error();
+      if (chunk && !*chunk) link->passed_on();
+      if (!chunk || !*chunk) return;
+      got += **chunk;
+    }
+  });
+  auto link = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 5s);
+  ASSERT_TRUE(link) << link.error();
+  EXPECT_TRUE(link->send("a"));
+  for (int i = 0; i < 8; ++i) {
+    std::this_thread::sleep_for(100ms);
+    EXPECT_TRUE(link->keepalive());
+  }
+  EXPECT_TRUE(link->send("b"));
+  EXPECT_TRUE(link->finish());
+  downstream.join();
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(got, "ab");
+}
+
+TEST(RelayLink, ASenderThatGivesUpSaysSo) {
+  auto listener = relay_listen("127.0.0.1", 0, 0);
+  ASSERT_TRUE(listener);
+  std::string error;
+  bool gave_up = false;
+  std::thread downstream([&] {
+    auto link = RelayLink::accept(listener->fd.get(), secret('k'), Clock::now() + 5s, 0);
+    if (!link) return;
+    auto first = link->receive(2s);
+    EXPECT_TRUE(first && *first && **first == "a");
+    EXPECT_FALSE(link->gave_up());
+    auto second = link->receive(2s);
+    if (!second) error = second.error();
+    gave_up = link->gave_up();
+  });
+  auto link = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 5s);
+  ASSERT_TRUE(link) << link.error();
+  EXPECT_TRUE(link->send("a"));
+  link->give_up();
+  downstream.join();
+  EXPECT_EQ(error, "the host before lost its own upstream");
+  EXPECT_TRUE(gave_up);
+}
+
+TEST(RelayLink, HungUpIsABrokenLinkNotAFinishedOne) {
+  auto listener = relay_listen("127.0.0.1", 0, 0);
+  ASSERT_TRUE(listener);
+  std::optional<Result<RelayLink>> accepted;
+  std::thread accepting([&] {
+    accepted.emplace(RelayLink::accept(listener->fd.get(), secret('k'), Clock::now() + 5s, 0));
+  });
+  auto link = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 5s);
+  accepting.join();
+  ASSERT_TRUE(link && *accepted);
+  RelayLink& downstream = **accepted;
+  std::thread finishing([&] { EXPECT_TRUE(link->finish()); });
+  std::this_thread::sleep_for(100ms);  // the end sent, the sender's side shut
+  EXPECT_FALSE(downstream.hung_up()) << "a finished link is not a broken one";
+  auto end = downstream.receive(1s);
+  ASSERT_TRUE(end && !*end);
+  downstream.passed_on();
+  downstream.close();
+  finishing.join();
+
+  std::thread second([&] {
+    accepted.emplace(RelayLink::accept(listener->fd.get(), secret('k'), Clock::now() + 5s, 0));
+  });
+  auto reset = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 5s);
+  second.join();
+  ASSERT_TRUE(reset && *accepted);
+  (*accepted)->heartbeat();
+  std::this_thread::sleep_for(50ms);
+  reset->close();  // with the heartbeat unread: a reset
+  std::this_thread::sleep_for(50ms);
+  EXPECT_TRUE((*accepted)->hung_up());
+}
+
+TEST(RelayLink, AFinishIsAnErrorWhenThePeerTookTheEndButLeftWithoutPassingItOn) {
+  auto listener = relay_listen("127.0.0.1", 0, 0);
+  ASSERT_TRUE(listener);
+  std::thread downstream([&] {
+    auto link = RelayLink::accept(listener->fd.get(), secret('k'), Clock::now() + 5s, 0);
+    ASSERT_TRUE(link);
+    auto end = link->receive(2s);
+    EXPECT_TRUE(end && !*end);  // then it dies: its link closes, with nothing said
+  });
+  auto link = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 5s);
+  ASSERT_TRUE(link) << link.error();
+  auto finished = link->finish();
+  ASSERT_FALSE(finished);
+  EXPECT_EQ(finished.error(), "the next host left before it had passed the stream on");
+  downstream.join();
+}
+
+TEST(RelayLink, AFinishIsAnErrorWhenThePeerLeavesWithoutTakingTheEnd) {
+  auto listener = relay_listen("127.0.0.1", 0, 0);
+  ASSERT_TRUE(listener);
+  std::thread downstream([&] {
+    auto link = RelayLink::accept(listener->fd.get(), secret('k'), Clock::now() + 5s, 0);
+    std::this_thread::sleep_for(100ms);  // the chunk is there, unread, when it closes
+  });
+  auto link = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 5s);
+  ASSERT_TRUE(link) << link.error();
+  EXPECT_TRUE(link->send(std::string(1000, 'x')));
+  EXPECT_FALSE(link->finish());
+  downstream.join();
 }
 
 TEST(RelayLink, APortRangeSkipsPortsInUse) {

@@ -4,6 +4,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <optional>
+#include <string>
 #include <thread>
 
 namespace pdx {
@@ -14,7 +16,7 @@ using namespace std::chrono_literals;
 // What reader r took, joined, and how the stream ended for it.
 struct Taken {
   std::string bytes;
-  RelayQueue::End how = RelayQueue::End::broken;
+  std::optional<RelayQueue::End> how;
 };
 
 Taken take_all(RelayQueue& queue, std::size_t r) {
@@ -51,7 +53,7 @@ TEST(RelayQueue, AFullQueueWaitsForItsSlowestReader) {
     queue.put("y");
     in = true;
   });
-  RelayQueue::End how;
+  std::optional<RelayQueue::End> how;
   EXPECT_EQ(queue.take(0, how)->size(), RelayQueue::kMaxQueued);
   std::this_thread::sleep_for(50ms);
   EXPECT_FALSE(in) << "reader 1 has not taken the first chunk yet";
@@ -64,7 +66,7 @@ TEST(RelayQueue, AFullQueueWaitsForItsSlowestReader) {
 TEST(RelayQueue, OneChunkOverTheLimitStillGoesIn) {
   RelayQueue queue(1);
   EXPECT_TRUE(queue.put(std::string(RelayQueue::kMaxQueued + 1, 'x')));
-  RelayQueue::End how;
+  std::optional<RelayQueue::End> how;
   EXPECT_EQ(queue.take(0, how)->size(), RelayQueue::kMaxQueued + 1);
 }
 
@@ -97,6 +99,80 @@ TEST(RelayQueue, ABrokenStreamIsSaidAfterWhatCame) {
   Taken a = take_all(queue, 0);
   EXPECT_EQ(a.bytes, "part");
   EXPECT_EQ(a.how, RelayQueue::End::broken);
+}
+
+TEST(RelayQueue, ATakeWithNothingNewWaitsBoundedAndSaysNoEnd) {
+  RelayQueue queue(1);
+  std::optional<RelayQueue::End> how = RelayQueue::End::whole;
+  EXPECT_EQ(queue.take(0, how, 20ms), nullptr);
+  EXPECT_FALSE(how);
+  queue.put("a");
+  EXPECT_EQ(*queue.take(0, how, 20ms), "a");
+}
+
+// The stream "0123456789..." in chunks of 1000 bytes, `count` of them, put with reader 0
+// taking each at once.
+std::string put_taken(RelayQueue& queue, int count) {
+  std::string sent;
+  std::optional<RelayQueue::End> how;
+  for (int i = 0; i < count; ++i) {
+    std::string chunk(1000, '\0');
+    for (std::size_t b = 0; b < chunk.size(); ++b) chunk[b] = char('0' + (sent.size() + b) % 10);
+    sent += chunk;
+    EXPECT_TRUE(queue.put(std::move(chunk)));
+    EXPECT_EQ(queue.take(0, how)->size(), 1000u);
+  }
+  return sent;
+}
+
+TEST(RelayQueue, ALateReaderStartsAtAnyOffsetOfTheHistory) {
+  RelayQueue queue(1);
+  std::string sent = put_taken(queue, 50);
+  for (std::uint64_t at : {0ul, 1ul, 999ul, 1000ul, 1001ul, 25'123ul, 50'000ul}) {
+    auto r = queue.join(at);
+    ASSERT_TRUE(r) << at;
+    if (at == 50'000) continue;  // nothing yet: it waits for the next chunk
+    std::optional<RelayQueue::End> how;
+    std::string got;
+    while (got.size() < sent.size() - at) got += *queue.take(*r, how);
+    EXPECT_EQ(got, sent.substr(at)) << at;
+    queue.leave(*r);
+  }
+  EXPECT_FALSE(queue.join(50'001)) << "an offset beyond what was put";
+  queue.end(RelayQueue::End::whole);
+  auto late = queue.join(49'500);
+  ASSERT_TRUE(late);
+  Taken rest = take_all(queue, *late);
+  EXPECT_EQ(rest.bytes, sent.substr(49'500));
+  EXPECT_EQ(rest.how, RelayQueue::End::whole);
+}
+
+TEST(RelayQueue, TheHistoryIsBoundedAndAnOlderOffsetIsRefused) {
+  RelayQueue queue(1);
+  int count = int(RelayQueue::kHistory / 1000) + 100;
+  put_taken(queue, count);
+  std::uint64_t newest = std::uint64_t(count) * 1000;
+  EXPECT_FALSE(queue.join(0)) << "let go: older than the history";
+  EXPECT_FALSE(queue.join(newest - RelayQueue::kHistory - 2000));
+  EXPECT_TRUE(queue.join(newest - RelayQueue::kHistory));
+}
+
+TEST(RelayQueue, ALateReaderHoldsTheQueueLikeAnyOther) {
+  RelayQueue queue(1);
+  put_taken(queue, 10);
+  auto late = queue.join(0);
+  ASSERT_TRUE(late);
+  std::atomic<bool> in{false};
+  std::thread writer([&] {
+    queue.put(std::string(RelayQueue::kMaxQueued, 'x'));
+    in = true;
+  });
+  std::this_thread::sleep_for(50ms);
+  EXPECT_FALSE(in) << "the late reader has 10000 bytes to take first";
+  std::optional<RelayQueue::End> how;
+  for (int i = 0; i < 10; ++i) queue.take(*late, how);
+  writer.join();
+  EXPECT_TRUE(in);
 }
 
 }  // namespace

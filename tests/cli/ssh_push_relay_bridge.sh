@@ -1,0 +1,37 @@
+# pdx push --relay over ssh with a host's agent killed mid-chain (5 hosts, an account and home
+# each, the third killed): the second links to the fourth, which resumes from the offset it
+# holds; the killed host alone is reported failed, on one line, and the other four have the
+# file whole, with no temporary file left.
+source "$(dirname "$0")/../lib/ssh_common.sh"
+source "$(dirname "$0")/../lib/push_common.sh"
+[[ $EUID -eq 0 ]] || skip "needs an account per host (run as root)"
+(( CLUSTER_SIZE >= 5 )) || skip "needs 5 hosts, the cluster has $CLUSTER_SIZE"
+head -c $((64 << 20)) /dev/urandom > "$SCRATCH/huge"
+hosts=$(head -n 5 "$HOSTFILE" | paste -sd,)
+clean_on_hosts 5 "bridged dir"
+
+"$PDX" -F "$CONFIG" -w "$hosts" push --relay "$SCRATCH/huge" 'bridged dir/' \
+  > "$SCRATCH/out" 2> "$SCRATCH/err" < /dev/null &
+pdx_pid=$!
+killed=""
+for _ in $(seq 1000); do  # once the third host's agent has read 16 MiB
+  for pid in $(pgrep -u pdx003 -f -- '--relay='); do
+    read=$(awk '$1 == "rchar:" {print $2}' "/proc/$pid/io" 2> /dev/null)
+    (( ${read:-0} > 16 << 20 )) && kill -KILL "$pid" && killed=$pid
+  done
+  [[ -n $killed ]] && break
+  sleep 0.01
+done
+[[ -n $killed ]] || fail "no agent of the third host to kill"
+wait "$pdx_pid"
+status=$?
+out=$(cat "$SCRATCH/out") err=$(cat "$SCRATCH/err")
+expect_status 1
+expect_eq "$err" "pdx: 127.0.0.3: killed by signal KILL" "the killed host, alone, on one line"
+expect_eq "$out" "pdx: 127.0.0.[1-2,4-5]: 64.0 MiB in 1 file" "the others complete"
+for i in 1 2 4 5; do
+  cmp -s "$SCRATCH/huge" "$(home_of "$i")/bridged dir/huge" || fail "host $i: huge is not whole"
+  no_leftovers "$(home_of "$i")/bridged dir"
+done
+[[ ! -e $(home_of 3)/bridged\ dir/huge ]] || fail "host 3: a huge under its final name"
+true
