@@ -35,8 +35,9 @@ constexpr int kKeptAgents = 4;
 // Run in ~/.cache/pdx after an upload, with $k = kKeptAgents and $c the agent installed: removes
 // the other versions' directories (64 hex digits, holding a file pdx, no symlink) but the $k - 1
 // most recently used (by the mtime of the `used` that agent_command truncates, else of the
-// directory) and any whose pdx a process of this user runs (Linux's /proc; elsewhere that rule
-// is void). Nothing else is touched.
+// directory) and any whose pdx a process of this user runs (the same file as a /proc/PID/exe,
+// by the shell's test: no process, no argument list; without /proc that rule is void). Nothing
+// else is touched.
 constexpr const char* kPruneScript = R"(cd "$HOME/.cache/pdx" || exit 0
 set --
 for n in *; do
@@ -46,10 +47,11 @@ for n in *; do
   if [ -f "$n/used" ]; then set -- "$@" "$n/used"; else set -- "$@" "$n"; fi
 done
 [ $# -ge $k ] || exit 0
-r=$(ls -l /proc/[0-9]*/exe 2>/dev/null)
 ls -dt -- "$@" | { i=1; while read -r u; do
   i=$((i + 1)) n=${u%/used}
-  [ $i -le $k ] || case $r in *"/$n/pdx"*) ;; *) rm -rf -- "$n" ;; esac
+  [ $i -le $k ] && continue
+  for e in /proc/[0-9]*/exe; do [ "$e" -ef "$n/pdx" ] && continue 2; done
+  rm -rf -- "$n"
 done; }
 )";
 
