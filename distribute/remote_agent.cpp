@@ -29,6 +29,32 @@ std::string cache_dir(const AgentLocation& agent) {
   return "\"$HOME/.cache/pdx/" + agent.sha256 + "\"";  // a hex digest: nothing to quote
 }
 
+// The cached agents a host keeps: the one just installed and the most recently used others.
+constexpr int kKeptAgents = 4;
+
+// Run in ~/.cache/pdx after an upload, with $k = kKeptAgents and $c the agent installed: removes
+// the other versions' directories (64 hex digits, holding a file pdx, no symlink) but the $k - 1
+// most recently used (by the mtime of the `used` that agent_command truncates, else of the
+// directory) and any whose pdx a process of this user runs (the same file as a /proc/PID/exe,
+// by the shell's test: no process, no argument list; without /proc that rule is void). Nothing
+// else is touched.
+constexpr const char* kPruneScript = R"(cd "$HOME/.cache/pdx" || exit 0
+set --
+for n in *; do
+  case $n in *[!0-9a-f]*) continue ;; esac
+  [ ${#n} -eq 64 ] && [ "$n" != "$c" ] && [ -d "$n" ] && [ ! -h "$n" ] &&
+    [ -f "$n/pdx" ] && [ ! -h "$n/pdx" ] || continue
+  if [ -f "$n/used" ]; then set -- "$@" "$n/used"; else set -- "$@" "$n"; fi
+done
+[ $# -ge $k ] || exit 0
+ls -dt -- "$@" | { i=1; while read -r u; do
+  i=$((i + 1)) n=${u%/used}
+  [ $i -le $k ] && continue
+  for e in /proc/[0-9]*/exe; do [ "$e" -ef "$n/pdx" ] && continue 2; done
+  rm -rf -- "$n"
+done; }
+)";
+
 // The SHA-256 and size of the file at `path`, and whether it holds kMark; an Error is strerror's.
 struct HashedFile {
   std::string sha256;
@@ -89,8 +115,9 @@ std::string agent_command(const AgentLocation& agent, const std::vector<std::str
   std::string words = " agent";
   for (const auto& arg : args) words += " " + shell_quote(arg);
   if (!agent.installed.empty()) return "exec " + shell_quote(agent.installed) + words;
-  return "p=" + cache_dir(agent) + "/pdx; [ -x \"$p\" ] || exit " + std::to_string(kAgentMissing) +
-         "; exec \"$p\"" + words;
+  // `used` truncated by the shell (no process; a failure silent): its mtime is the last use.
+  return "d=" + cache_dir(agent) + "; [ -x \"$d/pdx\" ] || exit " + std::to_string(kAgentMissing) +
+         "; true 2>/dev/null > \"$d/used\"; exec \"$d/pdx\"" + words;
 }
 
 std::string upload_command(const AgentLocation& agent) {
@@ -101,7 +128,9 @@ std::string upload_command(const AgentLocation& agent) {
          "{ ! command -v sha256sum > /dev/null || [ \"$(sha256sum < \"$t\" | cut -c1-64)\" = " +
          agent.sha256 + " ]; } && s='making it executable' && chmod 0755 \"$t\" && " +
          "s='renaming it' && mv -f \"$t\" \"$d/pdx\" || " +
-         "{ rm -f \"$t\"; echo \"$s failed in $d\" >&2; exit 1; }";
+         "{ rm -f \"$t\"; echo \"$s failed in $d\" >&2; exit 1; }; (k=" +
+         std::to_string(kKeptAgents) + " c=" + shell_quote(agent.sha256) + "\n" + kPruneScript +
+         ") > /dev/null 2>&1; exit 0";  // a failed prune fails nothing
 }
 
 }  // namespace pdx

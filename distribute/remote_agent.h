@@ -31,11 +31,13 @@ Result<AgentLocation> locate_agent(std::string installed);
 Result<AgentLocation> deployable_agent(const std::string& self);
 
 /// `pdx agent ARGS...` on the host. Self-deployed: exits kAgentMissing when the copy is not
-/// there (or not executable), without reading its stdin.
+/// there (or not executable), without reading its stdin; else truncates `used` beside it, the
+/// mark of its last use.
 std::string agent_command(const AgentLocation& agent, const std::vector<std::string>& args);
 
 /// Reads the binary on stdin into the cache directory under a temporary name, checks its size
-/// (and SHA-256 where sha256sum exists), makes it 0755 and renames it into place.
+/// (and SHA-256 where sha256sum exists), makes it 0755 and renames it into place; then removes
+/// the other versions' copies but the 3 used last and those running (silently, never failing).
 std::string upload_command(const AgentLocation& agent);
 
 }  // namespace pdx

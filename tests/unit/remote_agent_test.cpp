@@ -3,8 +3,13 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <thread>
 
 #include "archive/sha256.h"
 #include "tests/unit/digests.h"
@@ -27,9 +32,70 @@ TEST(RemoteAgent, SelfDeployedAgentIsLookedForInTheCache) {
   EXPECT_NE(command.find("$HOME/.cache/pdx/" + std::string(64, 'a')), std::string::npos);
   EXPECT_NE(command.find("exit 97"), std::string::npos);
   EXPECT_TRUE(command.ends_with("agent --receive=-d")) << command;
+  EXPECT_NE(command.find("true 2>/dev/null > \"$d/used\"; exec"), std::string::npos);  // last use
   std::string upload = upload_command(agent);
   EXPECT_NE(upload.find("-eq 123"), std::string::npos);
   EXPECT_NE(upload.find("chmod 0755"), std::string::npos);
+  EXPECT_NE(upload.find("(k=4 c=" + std::string(64, 'a') + "\n"), std::string::npos) << upload;
+  EXPECT_TRUE(upload.ends_with(") > /dev/null 2>&1; exit 0")) << upload;
+}
+
+TEST(RemoteAgent, InstalledAgentIsNotMarked) {
+  EXPECT_EQ(agent_command(*locate_agent("/opt/pdx"), {}).find("used"), std::string::npos);
+}
+
+// A cache directory in `home`: NAME/pdx holding `data`, NAME and NAME/pdx last modified `age`
+// seconds ago.
+void cached(const test::TempDir& home, char digit, const std::string& data, int age) {
+  std::string dir = home / (".cache/pdx/" + std::string(64, digit));
+  test::write_file(dir + "/pdx", data);
+  auto when = std::filesystem::file_time_type::clock::now() - std::chrono::seconds(age);
+  std::filesystem::last_write_time(dir + "/pdx", when);
+  std::filesystem::last_write_time(dir, when);
+}
+
+// What the upload leaves in ~/.cache/pdx: the agent installed, the 3 other agents used last, one
+// running (a copy of sleep), and what is not an agent (other names, a symlink, no pdx in it).
+TEST(RemoteAgent, UploadKeepsTheAgentsUsedLastAndRunning) {
+  test::TempDir home;
+  std::string cache = home / ".cache/pdx/";
+  for (char digit : {'1', '2', '3', '4', '5', '6'})
+    cached(home, digit, "old", 1000 * (digit - '0'));
+  test::write_file(cache + std::string(64, '6') + "/used", "");  // the oldest, but used just now
+  cached(home, '7', test::read_file("/bin/sleep"), 9000);
+  std::string running = cache + std::string(64, '7') + "/pdx";
+  ::chmod(running.c_str(), 0755);
+  ASSERT_EQ(std::system(("'" + running + "' 30 & echo $! > '" + home / "pid'").c_str()), 0);
+  std::string pid = test::read_file(home / "pid");
+  pid.pop_back();
+  for (int i = 0; i < 100; ++i) {  // until it runs the copy (it was forked by a shell)
+    std::error_code error;
+    if (std::filesystem::read_symlink("/proc/" + pid + "/exe", error) == running) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  cached(home, '8', "old", 9000);
+  std::filesystem::rename(cache + std::string(64, '8'), home / "elsewhere");
+  std::filesystem::create_directory_symlink(home / "elsewhere", cache + std::string(64, '8'));
+  cached(home, 'A', "old", 9000);                                     // not a digest (upper case)
+  std::filesystem::create_directories(cache + std::string(64, 'b'));  // no pdx
+  test::write_file(cache + "notes", "mine");
+
+  std::string binary = "new agent";
+  test::write_file(home / "binary", binary);
+  AgentLocation agent{"", home / "binary", test::sha256_of(binary), binary.size()};
+  test::write_file(home / "upload", upload_command(agent));
+  std::string line = "HOME='" + home.path().string() + "' sh '" + home / "upload" + "' < '" +
+                     home / "binary" + "' > '" + home / "out" + "' 2>&1";
+  int status = std::system(line.c_str());
+  ::kill(std::stoi(pid), SIGTERM);
+  EXPECT_EQ(status, 0) << test::read_file(home / "out");
+  EXPECT_EQ(test::read_file(home / "out"), "");
+  std::vector<std::string> kept = {"notes", agent.sha256};
+  for (char digit : {'1', '2', '6', '7', '8', 'A', 'b'}) kept.push_back(std::string(64, digit));
+  std::sort(kept.begin(), kept.end());
+  EXPECT_EQ(test::list_dir(cache), kept);
+  EXPECT_EQ(test::read_file(cache + agent.sha256 + "/pdx"), binary);
+  EXPECT_EQ(test::list_dir(home / "elsewhere"), std::vector<std::string>{"pdx"});
 }
 
 TEST(RemoteAgent, LocatesThisBinary) {
