@@ -468,8 +468,9 @@ asio::awaitable<HostResult> receive_step(PushRun& run, PushWave& wave, std::size
 }
 
 // A host's whole push, on its one session.
-asio::awaitable<HostResult> push_host(PushRun& run, PushWave& wave, std::size_t k, Session& session,
+asio::awaitable<HostResult> push_host(PushWave& wave, std::size_t k, Session& session,
                                       const Job& job, StopSignal& stop) {
+  PushRun& run = wave.run;
   PushedHost& outcome = run.report.hosts[job.index];
   Listed listed = co_await list_host(run, session, job, stop);
   if (listed.posix) {
@@ -582,19 +583,10 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
               {},
               {}};
   std::size_t size = std::max<std::size_t>(options.fanout, 1);
-  std::deque<PushWave> waves;  // not moved: the barriers' completions point at them
-  for (std::size_t first = 0; first < hosts.size(); first += size)
-    waves.emplace_back(run, first, std::min(size, hosts.size() - first));
-
-  // One session per host: a worker takes the next host when one is done, so a wave starts as
-  // the previous one ends, never more than -f at once. Each host ends once, for the meter.
+  std::deque<PushWave> waves = make_waves<PushWave>(hosts.size(), size, run);
   WaveEnds ends(waves, size);
-  MeteredSink sink(ends, options.progress, MeteredSink::Count::hosts);
-  auto results = execute_tasks(transport, make_jobs(hosts, tmpl), sink, {size, 0},
-                               [&](Session& session, const Job& job, JobIo&, StopSignal& stop) {
-                                 return push_host(run, waves[job.index / size], job.index % size,
-                                                  session, job, stop);
-                               });
+  MeteredSink sink(ends, options.progress, MeteredSink::Count::hosts);  // each host ends once
+  auto results = execute_waves(transport, make_jobs(hosts, tmpl), waves, size, sink, push_host);
   for (std::size_t i = 0; i < hosts.size(); ++i)
     if (results[i].failure != Failure::none) report.hosts[i].result = results[i];
   if (run.fatal) std::rethrow_exception(run.fatal);

@@ -412,8 +412,9 @@ asio::awaitable<HostResult> delete_step(SyncRun& run, SyncWave& wave, std::size_
 }
 
 // A host's whole sync, on its one session.
-asio::awaitable<HostResult> sync_host(SyncRun& run, SyncWave& wave, std::size_t k, Session& session,
+asio::awaitable<HostResult> sync_host(SyncWave& wave, std::size_t k, Session& session,
                                       const Job& job, StopSignal& stop) {
+  SyncRun& run = wave.run;
   SyncedHost& host = run.report.hosts[job.index];
   std::optional<HostNeeds> needs;
   HostResult ran = co_await signatures_step(run, session, job, needs, stop);
@@ -506,18 +507,9 @@ SyncReport sync(Transport& transport, const std::vector<Host>& hosts, const JobT
               {},
               {}};
   std::size_t size = std::max<std::size_t>(options.fanout, 1);
-  std::deque<SyncWave> waves;  // not moved: the meetings' seatings point at them
-  for (std::size_t first = 0; first < hosts.size(); first += size)
-    waves.emplace_back(run, first, std::min(size, hosts.size() - first));
-
-  // One session per host: a worker takes the next host when one is done, so a wave starts as
-  // the previous one ends, never more than -f at once.
+  std::deque<SyncWave> waves = make_waves<SyncWave>(hosts.size(), size, run);
   WaveEnds ends(waves, size);
-  auto results = execute_tasks(transport, make_jobs(hosts, tmpl), ends, {size, 0},
-                               [&](Session& session, const Job& job, JobIo&, StopSignal& stop) {
-                                 return sync_host(run, waves[job.index / size], job.index % size,
-                                                  session, job, stop);
-                               });
+  auto results = execute_waves(transport, make_jobs(hosts, tmpl), waves, size, ends, sync_host);
   for (std::size_t i = 0; i < hosts.size(); ++i)
     if (results[i].failure != Failure::none) report.hosts[i].result = results[i];
   if (run.fatal) std::rethrow_exception(run.fatal);

@@ -17,14 +17,17 @@
 // Thread-safety: every call from the hosts' strands; seating[m] must not throw, and runs once.
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
 
+#include <algorithm>
 #include <boost/asio/awaitable.hpp>
 #include <cstddef>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <vector>
 
+#include "core/executor.h"
 #include "distribute/wave_barrier.h"
 #include "transport/transport.h"
 
@@ -131,5 +134,28 @@ class Wave {
   std::vector<std::vector<Group>> groups_;              // by meeting
   std::vector<std::vector<std::optional<Place>>> seats_;
 };
+
+/// The waves of a run of `hosts` hosts, at most `size` each: `W(args..., first, count)`, in a
+/// deque, where no wave is ever moved (their meetings' seatings point at them).
+template <class W, class... Args>
+std::deque<W> make_waves(std::size_t hosts, std::size_t size, Args&... args) {
+  std::deque<W> waves;
+  for (std::size_t first = 0; first < hosts; first += size)
+    waves.emplace_back(args..., first, std::min(size, hosts - first));
+  return waves;
+}
+
+/// `task(wave, position, session, job, stop)` for each host on its one session
+/// (execute_tasks): a worker takes the next host when one is done, so a wave starts as the
+/// previous one ends, never more than `size` hosts at once.
+template <class W, class Task>
+std::vector<HostResult> execute_waves(Transport& transport, const std::vector<Job>& jobs,
+                                      std::deque<W>& waves, std::size_t size, OutputSink& sink,
+                                      const Task& task) {
+  return execute_tasks(transport, jobs, sink, {size, 0},
+                       [&](Session& session, const Job& job, JobIo&, StopSignal& stop) {
+                         return task(waves[job.index / size], job.index % size, session, job, stop);
+                       });
+}
 
 }  // namespace pdx
