@@ -87,6 +87,9 @@ class UpstreamLink {
       if (chunk && !*chunk) {
         std::lock_guard lock(mutex_);
         ended_ = true;  // the link is held, and heartbeats go on, until passed_on()
+        // Nothing more to take: a bridge from a host that lost the one before this (after it
+        // had passed the end on) is refused at once, not held in the backlog until it gives up.
+        upstream_->listener.fd.reset();
         return std::string();
       }
       if (chunk) {

@@ -318,8 +318,10 @@ asio::awaitable<Listed> list_posix(PushRun& run, Session& session, const Job& jo
                                    StopSignal& stop) {
   if (run.options.extract || run.options.checksum) co_return Listed{{}, {}, std::move(why)};
   PushedHost& outcome = run.report.hosts[job.index];
-  Reply reply =
-      co_await run_command(session, job, run.command_for(job.index, run.posix_list), nullptr, stop);
+  // Command lines as named strings, not temporaries: GCC 12 miscompiles a coroutine's const
+  // std::string& parameter bound to one (distribute/agent_start.cpp).
+  const std::string list = run.command_for(job.index, run.posix_list);
+  Reply reply = co_await run_command(session, job, list, nullptr, stop);
   if (reply.result.failure != Failure::none) co_return Listed{reply.result, {}, {}};
   if (reply.result.exit_status == kNoListing && reply.out.empty()) {
     std::lock_guard lock(run.mutex);
@@ -355,8 +357,8 @@ asio::awaitable<Listed> list_host(PushRun& run, Session& session, const Job& job
   }
   auto listing = parse_listing(reply.out);
   if (listing && listing->dest.kind == EntryKind::other && !run.list_through.empty()) {
-    reply = co_await run_command(session, job, run.command_for(job.index, run.list_through),
-                                 nullptr, stop);
+    const std::string through = run.command_for(job.index, run.list_through);
+    reply = co_await run_command(session, job, through, nullptr, stop);
     if (reply.result.failure != Failure::none) co_return Listed{reply.result, {}, {}};
     listing = parse_listing(reply.out);
   }
@@ -430,8 +432,8 @@ asio::awaitable<HostResult> receive_posix(PushRun& run, Session& session, const 
 asio::awaitable<std::optional<HostResult>> relay_host(PushRun& run, Session& session,
                                                       const Job& job, RelayGroup& relay,
                                                       std::size_t j, StopSignal& stop) {
-  std::optional<RelayGroup::Ran> ran =
-      co_await relay.relayed(session, job, j, run.command_for(job.index, run.relay), stop);
+  const std::string command = run.command_for(job.index, run.relay);
+  std::optional<RelayGroup::Ran> ran = co_await relay.relayed(session, job, j, command, stop);
   if (!ran) co_return std::nullopt;
   if (ran->reply.result.failure != Failure::none) co_return ran->reply.result;
   PushedHost& outcome = run.report.hosts[job.index];

@@ -36,8 +36,8 @@ constexpr int kKeptAgents = 4;
 // the other versions' directories (64 hex digits, holding a file pdx, no symlink) but the $k - 1
 // most recently used (by the mtime of the `used` that agent_command truncates, else of the
 // directory) and any whose pdx a process of this user runs (the same file as a /proc/PID/exe,
-// by the shell's test: no process, no argument list; without /proc that rule is void). Nothing
-// else is touched.
+// by the shell's test: no process, no argument list; a test that errs (a shell without -ef)
+// keeps it; without /proc that rule is void). Nothing else is touched.
 constexpr const char* kPruneScript = R"(cd "$HOME/.cache/pdx" || exit 0
 set --
 for n in *; do
@@ -50,7 +50,7 @@ done
 ls -dt -- "$@" | { i=1; while read -r u; do
   i=$((i + 1)) n=${u%/used}
   [ $i -le $k ] && continue
-  for e in /proc/[0-9]*/exe; do [ "$e" -ef "$n/pdx" ] && continue 2; done
+  for e in /proc/[0-9]*/exe; do [ "$e" -ef "$n/pdx" ]; [ $? -ne 1 ] && continue 2; done
   rm -rf -- "$n"
 done; }
 )";
