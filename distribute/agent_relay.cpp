@@ -179,6 +179,14 @@ class Source {
   std::optional<UpstreamLink> link_;
 };
 
+// Whether any host this one forwards to forwards further: only then can this host be asked to
+// bridge, and keep a history for it.
+bool bridgeable(const RelayNext& peers) {
+  for (const auto& beyond : peers.beyond)
+    if (!beyond.empty()) return true;
+  return false;
+}
+
 // The stream from `source` to this host's receive (`local`, a pipe) and to each host it
 // forwards to, each on a thread of its own through a RelayQueue: a host forwards while it
 // receives and while it writes. A local reader that stops (its receive failed) does not stop
@@ -198,7 +206,7 @@ class Tee {
         peers_(peers),
         secret_(std::move(secret)),
         errors_(next.size()),
-        queue_(1 + next.size()) {}
+        queue_(1 + next.size(), bridgeable(peers) ? RelayQueue::kHistory : 0) {}
 
   // On a thread that blocks Ctrl-C: the ones it starts inherit that.
   void run() {

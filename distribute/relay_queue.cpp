@@ -79,7 +79,7 @@ void RelayQueue::let_go() {
   std::uint64_t taken = slowest();
   while (!chunks_.empty()) {
     std::uint64_t past = chunks_.front().offset + chunks_.front().chunk->size();
-    if (past > taken || past + kHistory > end_offset_) break;
+    if (past > taken || past + history_ > end_offset_) break;
     chunks_.pop_front();
   }
 }

@@ -3,10 +3,10 @@
 // takes them from upstream and puts them here; each reader (the link to the next host, this
 // host's receive) takes every chunk, in order, on a thread of its own, so a host forwards while
 // it writes and receives while it forwards. A chunk is let go once every reader has taken it
-// and it lies kHistory bytes of the stream behind the newest: a reader added late (the link to a
-// host beyond one that died, distribute/agent_relay.cpp's bridge) starts at the stream offset
-// that host holds, from that history. At most kMaxQueued bytes wait for the slowest reader, so
-// memory is bounded whatever the data's size (kHistory + kMaxQueued + a chunk), and a reader
+// and it lies `history` (kHistory) bytes of the stream behind the newest: a reader added late (the
+// link to a host beyond one that died, distribute/agent_relay.cpp's bridge) starts at the stream
+// offset that host holds, from that history. At most kMaxQueued bytes wait for the slowest reader,
+// so memory is bounded whatever the data's size (kHistory + kMaxQueued + a chunk), and a reader
 // runs ahead of the slowest by that much at most. A reader that gives up is no longer waited
 // for. Thread-safe.
 #include <chrono>
@@ -29,7 +29,9 @@ class RelayQueue {
   using Chunk = std::shared_ptr<const std::string>;
   enum class End { whole, broken };  // the stream came whole, or upstream broke off
 
-  explicit RelayQueue(std::size_t readers) : readers_(readers) {}
+  /// `history`: 0 on a host that has no one to bridge to (no host after the next).
+  explicit RelayQueue(std::size_t readers, std::uint64_t history = kHistory)
+      : history_(history), readers_(readers) {}
 
   /// Adds a chunk (not empty): waits while kMaxQueued bytes wait for the slowest reader and its
   /// own would go over (one chunk is always let in). False when no reader is left.
@@ -62,6 +64,7 @@ class RelayQueue {
   std::condition_variable room_, ready_;
   std::deque<Entry> chunks_;
   std::uint64_t end_offset_ = 0;  // bytes put
+  const std::uint64_t history_;
   std::vector<Reader> readers_;
   std::optional<End> end_;
 };

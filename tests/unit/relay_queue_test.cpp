@@ -175,5 +175,15 @@ TEST(RelayQueue, ALateReaderHoldsTheQueueLikeAnyOther) {
   EXPECT_TRUE(in);
 }
 
+TEST(RelayQueue, WithoutAHistoryAChunkEveryReaderTookIsLetGo) {
+  RelayQueue queue(1, 0);
+  ASSERT_TRUE(queue.put("abc"));
+  std::optional<RelayQueue::End> how;
+  ASSERT_TRUE(queue.take(0, how));
+  ASSERT_TRUE(queue.put("def"));
+  EXPECT_FALSE(queue.join(0));  // "abc" is gone
+  EXPECT_TRUE(queue.join(3));
+}
+
 }  // namespace
 }  // namespace pdx
