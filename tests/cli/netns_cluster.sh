@@ -2,16 +2,9 @@
 # network namespaces of their own, reached from the client's namespace over 198.18.0.0/15 only,
 # each host able to reach the others (a push --relay links up between them), and nothing left
 # behind by stop.
-source "$(dirname "$0")/../lib/common.sh"
-[[ $EUID -eq 0 ]] || { echo "SKIP [$TEST_NAME]: needs root"; exit 0; }
-ip netns add "pdxprobe$$" 2> /dev/null || { echo "SKIP [$TEST_NAME]: no network namespaces here"; exit 0; }
-ip netns del "pdxprobe$$"
-cluster=$(dirname "$0")/../../scripts/netns-cluster.sh
-dir=$SCRATCH/netns
-chmod 0755 "$SCRATCH"  # sshd reads authorized_keys in it as each account
-trap '"$cluster" stop "$dir"; rm -rf "$SCRATCH"' EXIT
+source "$(dirname "$0")/../lib/netns_common.sh"
 
-"$cluster" start "$dir" 3 100mbit > "$SCRATCH/start.log" 2>&1 || fail "start: $(cat "$SCRATCH/start.log")"
+netns_start 3 100mbit
 expect_eq "$(cat "$dir/hostfile")" "$(printf '198.18.0.1\n198.18.0.2\n198.18.0.3')" "hostfile"
 out=$("$cluster" run "$dir" "$PDX" -F "$dir/ssh_config" -w "^$dir/hostfile" 'echo $SSH_CONNECTION' 2>&1)
 expect_eq "$(sort <<< "$out" | awk '{print $1, $2, $4, $5}')" \

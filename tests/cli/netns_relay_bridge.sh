@@ -3,15 +3,8 @@
 # third of the transfer: the second host bridges to the fourth, which resumes from the offset it
 # holds; the killed host alone fails, on one line, and the other four have the file whole. The
 # links are slow enough that a sender waits on them all along: none of that is taken for a stall.
-source "$(dirname "$0")/../lib/common.sh"
-[[ $EUID -eq 0 ]] || { echo "SKIP [$TEST_NAME]: needs root"; exit 0; }
-ip netns add "pdxprobe$$" 2> /dev/null || { echo "SKIP [$TEST_NAME]: no network namespaces here"; exit 0; }
-ip netns del "pdxprobe$$"
-cluster=$(dirname "$0")/../../scripts/netns-cluster.sh
-dir=$SCRATCH/netns
-chmod 0755 "$SCRATCH"  # sshd reads authorized_keys in it as each account
-trap '"$cluster" stop "$dir"; rm -rf "$SCRATCH"' EXIT
-"$cluster" start "$dir" 5 100mbit > "$SCRATCH/start.log" 2>&1 || fail "start: $(cat "$SCRATCH/start.log")"
+source "$(dirname "$0")/../lib/netns_common.sh"
+netns_start 5 100mbit
 
 size=$((24 * 1000 * 1000))
 head -c "$size" /dev/urandom > "$SCRATCH/data"
@@ -20,14 +13,7 @@ dest=pdx-test-bridge-$$
 "$cluster" run "$dir" "$PDX" -F "$dir/ssh_config" -w "^$dir/hostfile" push --relay "$SCRATCH/data" "$dest/" \
   > "$SCRATCH/out" 2> "$SCRATCH/err" &
 pdx_pid=$!
-killed=""
-while [[ -z $killed ]] && kill -0 "$pdx_pid" 2> /dev/null; do
-  for pid in $(pgrep -u pdx003 -f -- "--relay=.*$dest"); do  # it reads each byte twice
-    got=$(awk '$1 == "rchar:" {print $2}' "/proc/$pid/io" 2> /dev/null)
-    (( ${got:-0} > size * 2 / 3 )) && kill -KILL "$pid" && killed=$pid
-  done
-  sleep 0.02
-done
+kill_once_read $((size * 2 / 3)) -u pdx003 -f -- "--relay=.*$dest"
 [[ -n $killed ]] || fail "no agent of the third host to kill"
 wait "$pdx_pid"
 status=$?

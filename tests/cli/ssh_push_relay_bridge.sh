@@ -13,15 +13,7 @@ clean_on_hosts 5 "bridged dir"
 "$PDX" -F "$CONFIG" -w "$hosts" push --relay "$SCRATCH/huge" 'bridged dir/' \
   > "$SCRATCH/out" 2> "$SCRATCH/err" < /dev/null &
 pdx_pid=$!
-killed=""
-for _ in $(seq 1000); do  # once the third host's agent has read 16 MiB
-  for pid in $(pgrep -u pdx003 -f -- '--relay='); do
-    read=$(awk '$1 == "rchar:" {print $2}' "/proc/$pid/io" 2> /dev/null)
-    (( ${read:-0} > 16 << 20 )) && kill -KILL "$pid" && killed=$pid
-  done
-  [[ -n $killed ]] && break
-  sleep 0.01
-done
+kill_once_read $((16 << 20)) -u pdx003 -f -- '--relay='  # once the third host's agent read 16 MiB
 [[ -n $killed ]] || fail "no agent of the third host to kill"
 wait "$pdx_pid"
 status=$?

@@ -76,3 +76,23 @@ print(s.getsockname()[1], flush=True); time.sleep(300)' > "$SCRATCH/held_port" &
   held_port=$(cat "$SCRATCH/held_port")
 }
 release_port() { kill "$port_holder" 2> /dev/null; wait "$port_holder" 2> /dev/null; }
+
+# kill_once_read BYTES PGREP_ARGS...: while $pdx_pid runs, SIGKILLs the first process that
+# `pgrep PGREP_ARGS...` finds once it has read more than BYTES (rchar of /proc/PID/io: a relay
+# agent reads each byte twice, from its upstream link and from the pipe into its receive); its
+# pid in $killed, "" when none was.
+kill_once_read() {
+  local bytes=$1 pid got
+  shift
+  killed=""
+  while [[ -z $killed ]] && kill -0 "$pdx_pid" 2> /dev/null; do
+    for pid in $(pgrep "$@"); do
+      got=$(awk '$1 == "rchar:" {print $2}' "/proc/$pid/io" 2> /dev/null)
+      if (( ${got:-0} > bytes )) && kill -KILL "$pid"; then
+        killed=$pid
+        break
+      fi
+    done
+    sleep 0.01
+  done
+}
