@@ -4,6 +4,8 @@
 #   1 host:   pdx sync  vs  rsync -I (one delta, one host)
 #   16 hosts: pdx sync  vs  pdsh -R exec rsync -I (a delta computed per host) (BENCH_HOSTS);
 #             pdx sync --relay too (the delta sent from here once, then host to host)
+#   a floor:  every host reads its old file and writes the new one out of it, by cat: what any
+#             delta sync makes each do at least, all on this machine's cores and disk
 #   a tree:   pdx sync --delete --exclude  vs  pdsh -R exec rsync -a --delete --exclude, on the
 #             16 hosts: 2000 files of 4 KiB (BENCH_TREE_FILES), 100 changed and 100 new here,
 #             and on each host 100 extras to delete and a cache/ of 100 files that stays
@@ -90,6 +92,12 @@ run rsync-1 "$one" rsync -I --stats -e "$rsh" "$work/new/data" "$one:bench-sync/
 run pdx-$n "$all" "$PDX" -F "$config" -w "$all" -f "$n" sync --agent "$AGENT" "$work/new/data" bench-sync/
 run pdsh-rsync-$n "$all" pdsh -R exec -f "$n" -w "$all" rsync -I --stats -e "$rsh" "$work/new/data" "%h:bench-sync/"
 
+# The hosts' floor, on this machine's cores and disk shared by all of them: what a delta sync
+# makes every host do at least, read its old file (the signatures) and write the new one out of
+# it (the patch), here by cat alone.
+run floor-$n "$all" "$PDX" -F "$config" -w "$all" -f "$n" \
+  'cat bench-sync/data > /dev/null && cat bench-sync/data > bench-sync/copy'
+
 # pdx sync --relay: the group's one delta from here to the first host, then host to host.
 run pdx-relay-$n "$all" "$PDX" -F "$config" -w "$all" -f "$n" sync --relay "$work/new/data" bench-sync/
 for i in $(seq 100); do head -c 4096 /dev/urandom > "$work/tree/f$i"; head -c 4096 /dev/urandom > "$work/tree/new$i"; done
@@ -111,7 +119,7 @@ while read -r label wall cpu rss agents agent_max agent_rss; do
   case $label in
     pdx-1) sent=$p1 ;; rsync-1) sent=$r1 ;; pdx-$n) sent="$((pn * n)) ($pn/host)" ;;
     pdx-relay-$n) sent="$(pdx_sent pdx-relay-$n) (once)" ;;
-    *tree*) sent=- ;; *) sent=$rn ;;
+    *tree* | floor-*) sent=- ;; *) sent=$rn ;;
   esac
   printf '%-16s %8s %8s %8s %8s %10s %10s %14s\n' "$label" "$wall" "$cpu" "$rss" "$agents" \
     "$agent_max" "$agent_rss" "$sent"
@@ -121,3 +129,5 @@ echo "1 host:   pdx/rsync bytes $(echo "scale=2; $p1 / $r1" | bc)x, wall $(echo 
 echo "$n hosts: pdx/pdsh+rsync bytes $(echo "scale=2; $pn * $n / $rn" | bc)x (one delta: $(echo "scale=3; $pn / $rn" | bc)x), wall $(echo "scale=2; $(wall pdx-$n) / $(wall pdsh-rsync-$n)" | bc)x"
 echo "a tree:   pdx sync --delete/pdsh+rsync --delete wall $(echo "scale=2; $(wall pdx-tree-$n) / $(wall pdsh-rsync-tree-$n)" | bc)x ($files files, 200 to send, 100 to delete per host)"
 echo "$n hosts, --relay: pdx/pdsh+rsync bytes from here $(echo "scale=3; $(pdx_sent pdx-relay-$n) / $rn" | bc)x, wall $(echo "scale=2; $(wall pdx-relay-$n) / $(wall pdsh-rsync-$n)" | bc)x"
+echo "$n hosts, the floor (every host reads its old file and writes the new one, by cat): $(wall floor-$n) s;" \
+  "pdx $(echo "scale=2; $(wall pdx-$n) / $(wall floor-$n)" | bc)x of it, --relay $(echo "scale=2; $(wall pdx-relay-$n) / $(wall floor-$n)" | bc)x, pdsh+rsync $(echo "scale=2; $(wall pdsh-rsync-$n) / $(wall floor-$n)" | bc)x"
