@@ -102,6 +102,8 @@ struct PushRun {
   std::vector<std::pair<std::string, std::string>> posix;  // (label, why): the warning's
   std::vector<std::string> unlisted;                       // hosts whose find cannot list
   std::vector<std::string> called_off;                     // relays sent from here, one line each
+  std::vector<std::pair<std::size_t, std::string>> forwarded;  // (host, what it said of a link
+                                                               // it bridged around), a warning
 
   void note_local(std::vector<std::string> errors);  // report.local, each error once
   void note_called_off(std::string line) {
@@ -441,6 +443,10 @@ asio::awaitable<std::optional<HostResult>> relay_host(PushRun& run, Session& ses
     outcome.error = std::move(ran->error);
   else
     take_receipt(ran->reply, outcome);
+  if (outcome.error.empty() && !ran->forwarded.empty()) {  // a failed host's own line says it
+    std::lock_guard lock(run.mutex);
+    run.forwarded.emplace_back(job.index, std::move(ran->forwarded));
+  }
   co_return HostResult{};
 }
 
@@ -501,7 +507,8 @@ class WaveEnds final : public OutputSink {
     std::vector<Group> done = wave.wave.ended(index % size_);
     for (auto& group : done) {
       if (group.relay)
-        if (auto line = group.relay->called_off()) wave.run.note_called_off(std::move(*line));
+        if (auto off = group.relay->called_off())
+          wave.run.note_called_off(called_off_line(off->hosts, off->reason));
       group.source.reset();
       group.relay.reset();
     }
@@ -516,11 +523,15 @@ class WaveEnds final : public OutputSink {
   std::size_t size_;
 };
 
-// The warnings of the run, each said once: hosts pushed without the agent, relays called off.
-// Above the progress line, which is still drawn.
-void warn(const PushRun& run) {
+// The warnings of the run, each said once: hosts pushed without the agent, relays called off,
+// hosts that bridged around one they forwarded to (by host). Above the progress line, which is
+// still drawn.
+void warn(PushRun& run) {
   std::string text;
   for (const auto& line : run.called_off) text += "pdx: warning: " + line + "\n";
+  std::sort(run.forwarded.begin(), run.forwarded.end());
+  for (const auto& [i, said] : run.forwarded)
+    text += "pdx: warning: " + run.hosts[i].label() + ": " + said + "\n";
   if (!run.posix.empty())
     text += agent_fallback_warning(run.posix, "pushing with the host's sh and tar");
   text += posix_unlisted_warning(run.unlisted);
@@ -578,6 +589,7 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
               list_through,
               posix_list_command(options.dest, sources.tops),
               report,
+              {},
               {},
               {},
               {},

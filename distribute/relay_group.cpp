@@ -14,8 +14,7 @@ RelayGroup::RelayGroup(std::vector<std::string> labels, const RelayOptions& opti
       ended_(labels_.size(), false) {
   auto secret = make_relay_secret();
   if (!secret) {
-    called_off_ = fold_names(labels_) + ": the relay could not link up (" +
-                  printable(secret.error()) + "); sending from here";
+    called_off_ = printable(secret.error());
     return;
   }
   chain_ = std::make_unique<Chain>(labels_, std::move(*secret), options, stream_, std::move(head));
@@ -38,7 +37,7 @@ boost::asio::awaitable<std::optional<RelayGroup::Ran>> RelayGroup::relayed(
   std::string reason;
   if (chain_->called_off(reason) && host.reply.result.failure == Failure::none)
     co_return std::nullopt;
-  co_return Ran{std::move(host.reply), std::move(host.error)};
+  co_return Ran{std::move(host.reply), std::move(host.error), forwarded_said(host.forward_error)};
 }
 
 boost::asio::awaitable<RelayGroup::Ran> RelayGroup::run(Session& session, const Job& job,
@@ -66,9 +65,7 @@ Result<std::unique_ptr<InputSource>> RelayGroup::star_input(std::size_t j) {
     star_ = std::move(*started);
     for (std::size_t k = 0; k < ended_.size(); ++k)
       if (ended_[k]) star_->finish(k);
-    if (!called_off_)
-      called_off_ = fold_names(labels_) + ": the relay could not link up (" + printable(reason) +
-                    "); sending from here";
+    if (!called_off_) called_off_ = printable(reason);
   }
   return std::unique_ptr<InputSource>(std::make_unique<BroadcastInput>(*star_, j));
 }
@@ -80,9 +77,19 @@ void RelayGroup::ended(std::size_t j) {
   if (chain_) chain_->ended(j, "its host ended");
 }
 
-std::optional<std::string> RelayGroup::called_off() const {
+std::optional<RelayGroup::CalledOff> RelayGroup::called_off() const {
   std::lock_guard lock(mutex_);
-  return called_off_;
+  if (!called_off_) return std::nullopt;
+  return CalledOff{labels_, *called_off_};
+}
+
+std::string called_off_line(const std::vector<std::string>& hosts, const std::string& reason) {
+  return fold_names(hosts) + ": the relay could not link up (" + reason + "); sending from here";
+}
+
+std::string forwarded_said(std::string_view said) {
+  if (said.size() <= kMaxForwarded) return printable(said);
+  return printable(said.substr(0, kMaxForwarded)) + "...";
 }
 
 }  // namespace pdx

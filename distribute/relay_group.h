@@ -19,6 +19,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "distribute/relay_chain.h"
@@ -41,6 +42,8 @@ class RelayGroup {
   struct Ran {
     ReplySink::Reply reply;  // the agent's own replies (relay frames taken out)
     std::string error;       // the relay's failure for this host: a malformed frame, ...
+    std::string forwarded;   // what it said of a link it forwards to that broke off ("X broke
+                             // off (...): bridged around it to Y ..."): printable, bounded; ""
   };
   /// Member j's part: `relay` (the agent's --relay command, as the host runs it) through the
   /// chain; nullopt when the chain was called off (or never was), nothing received.
@@ -55,8 +58,12 @@ class RelayGroup {
                                   const std::string& relay, const std::string& star,
                                   StopSignal& stop);
   void ended(std::size_t j);
-  /// "HOSTS: the relay could not link up (why); sending from here" once it was, else nullopt.
-  std::optional<std::string> called_off() const;
+  struct CalledOff {
+    std::vector<std::string> hosts;  // the group's
+    std::string reason;              // printable
+  };
+  /// The group's hosts and why, once the relay was called off; else nullopt.
+  std::optional<CalledOff> called_off() const;
 
  private:
   const std::vector<std::string> labels_;
@@ -65,8 +72,16 @@ class RelayGroup {
   std::unique_ptr<Chain> chain_;  // none without a secret: from here at once
   mutable std::mutex mutex_;      // for what follows
   std::vector<bool> ended_;
-  std::optional<std::string> called_off_;
+  std::optional<std::string> called_off_;  // the reason
   std::unique_ptr<Broadcast> star_;
 };
+
+/// "HOSTS: the relay could not link up (REASON); sending from here", HOSTS folded.
+std::string called_off_line(const std::vector<std::string>& hosts, const std::string& reason);
+
+/// What a host said of its links that broke off (untrusted): printable, at most about
+/// kMaxForwarded bytes of it, cut with "...".
+inline constexpr std::size_t kMaxForwarded = 1024;
+std::string forwarded_said(std::string_view said);
 
 }  // namespace pdx

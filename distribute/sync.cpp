@@ -111,8 +111,10 @@ struct SyncRun {
   std::string signatures, list, patch, relay_patch, receive, relay, remove;  // as typed
   SyncReport& report;
 
-  std::mutex mutex;          // report.local, report.called_off and what follows
-  std::exception_ptr fatal;  // a stream could not be made: sync() throws it
+  std::mutex mutex;                     // report.local, report.called_off and what follows
+  std::exception_ptr fatal;             // a stream could not be made: sync() throws it
+  std::vector<std::string> called_off;  // the hosts of every relay called off
+  std::string called_off_reason;        // the first one's
 
   // `command` as host i runs it: %h %n substituted, over ssh too.
   std::string command_for(std::size_t i, const std::string& command) const {
@@ -120,7 +122,7 @@ struct SyncRun {
     return substitute_exec(command, host, host.user.empty() ? tmpl.default_user : host.user, i);
   }
   void note_local(std::vector<std::string> errors);  // report.local, each error once
-  void note_called_off(std::string line);            // once per run for the same hosts
+  void note_called_off(RelayGroup::CalledOff off);   // one line for the run
 };
 
 void SyncRun::note_local(std::vector<std::string> errors) {
@@ -128,13 +130,12 @@ void SyncRun::note_local(std::vector<std::string> errors) {
   add_once(report.local, std::move(errors));
 }
 
-void SyncRun::note_called_off(std::string line) {
-  // The whole-file meeting may call off the same hosts' relay as the patch did.
-  std::string hosts_of = line.substr(0, line.find(": the relay"));
+// The patch's and the whole files' meetings, and every wave, may call off a relay: one line.
+void SyncRun::note_called_off(RelayGroup::CalledOff off) {
   std::lock_guard lock(mutex);
-  if (std::none_of(report.called_off.begin(), report.called_off.end(),
-                   [&](auto& said) { return said.starts_with(hosts_of + ": "); }))
-    report.called_off.push_back(std::move(line));
+  if (called_off.empty()) called_off_reason = std::move(off.reason);
+  called_off.insert(called_off.end(), off.hosts.begin(), off.hosts.end());
+  report.called_off = called_off_line(called_off, called_off_reason);
 }
 
 // Hosts of a wave that take one stream at a meeting (distribute/wave.h): the deltas against
@@ -261,7 +262,7 @@ void SyncWave::finish(std::vector<Group> done) {
   for (auto& group : done) {
     group.source.reset();
     if (!group.relay) continue;
-    if (auto line = group.relay->called_off()) run.note_called_off(std::move(*line));
+    if (auto off = group.relay->called_off()) run.note_called_off(std::move(*off));
     group.relay.reset();
   }
   for (auto& group : done) {
@@ -341,6 +342,8 @@ asio::awaitable<std::optional<Reply>> stream_step(SyncRun& run, Wave<Group>::Sea
   if (seat.group->relay) {
     const std::string relay = run.command_for(job.index, relay_command);
     got = co_await seat.group->relay->run(session, job, seat.reader, relay, star, stop);
+    std::string& forwarded = run.report.hosts[job.index].forwarded;  // the patch's, the files'
+    if (!got.forwarded.empty()) forwarded += (forwarded.empty() ? "" : "; ") + got.forwarded;
   } else {
     BroadcastInput input(*seat.group->source, seat.reader);
     got.reply = co_await run_command(session, job, star, &input, stop);
@@ -505,6 +508,8 @@ SyncReport sync(Transport& transport, const std::vector<Host>& hosts, const JobT
               command("--delete="),
               report,
               {},
+              {},
+              {},
               {}};
   std::size_t size = std::max<std::size_t>(options.fanout, 1);
   std::deque<SyncWave> waves = make_waves<SyncWave>(hosts.size(), size, run);
@@ -553,7 +558,12 @@ PushText sync_text(const std::vector<std::string>& labels, const SyncReport& rep
   PushText text{folded_lines(out_labels, outs), folded_lines(err_labels, errs)};
   for (const auto& s : report.skipped)
     text.err += "pdx: warning: " + s + ": not a file or directory, not sent\n";
-  for (const auto& line : report.called_off) text.err += "pdx: warning: " + line + "\n";
+  if (!report.called_off.empty()) text.err += "pdx: warning: " + report.called_off + "\n";
+  for (std::size_t i = 0; i < report.hosts.size(); ++i) {  // a failed host's own line says it
+    const SyncedHost& h = report.hosts[i];
+    if (!h.forwarded.empty() && h.result.failure == Failure::none && h.error.empty())
+      text.err += "pdx: warning: " + labels[i] + ": " + h.forwarded + "\n";
+  }
   for (const auto& e : report.local) text.err += "pdx: error: " + e + "\n";
   return text;
 }

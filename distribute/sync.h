@@ -60,13 +60,16 @@ struct SyncedHost {
   std::vector<std::string> to_patch;   // dry_run: names under DEST
   std::vector<std::string> to_send;    // dry_run: missing or not a file there
   std::vector<std::string> to_delete;  // dry_run with --delete: a directory's with a '/'
+  std::string forwarded;  // --relay: what it said of a link it bridged around, a warning
 };
 
 struct SyncReport {
-  std::vector<SyncedHost> hosts;        // by host index
-  std::vector<std::string> local;       // what could not be read here
-  std::vector<std::string> skipped;     // sources' symlinks, devices, fifos: not sent
-  std::vector<std::string> called_off;  // --relay: "HOSTS: the relay could not link up (...)"
+  std::vector<SyncedHost> hosts;     // by host index
+  std::vector<std::string> local;    // what could not be read here
+  std::vector<std::string> skipped;  // sources' symlinks, devices, fifos: not sent
+  // --relay: "HOSTS: the relay could not link up (...)", every group called off in one line,
+  // with the first reason; "" when none.
+  std::string called_off;
   bool dry_run = false;
 };
 

@@ -1,6 +1,6 @@
 # pdx push --relay with a host killed mid-chain: its neighbours bridge it (the host before links
 # to the ones after, which resume from the offset they hold), it alone is reported failed, on one
-# line, and every other host has every file whole (nothing partial under a final name, no
+# line, the host that bridged says so in a warning, and every other host has every file whole (nothing partial under a final name, no
 # temporary file left); in a chain and in a tree. Two hosts in a row gone fail the hosts after
 # them. (A stalled host: push_exec_relay_bridge_stall.sh.)
 source "$(dirname "$0")/../lib/relay_bridge_common.sh"
@@ -10,7 +10,9 @@ start_push "$SCRATCH/k" 'h[1-5]'
 pkill -KILL -f -- "--relay=$SCRATCH/k/h2/" || fail "no agent of h2 to kill"
 finish_push
 expect_status 1
-expect_eq "$err" "pdx: h2: killed by signal KILL" "the killed host, alone, on one line"
+expect_contains "$err" "pdx: h2: killed by signal KILL" "the killed host, alone, on one line"
+expect_bridged "$err" h1
+expect_lines "$err" 2 "the killed host and h1's warning"
 expect_eq "$out" "pdx: h[1,3-5]: 96.0 MiB in 2 files" "the others complete"
 complete "$SCRATCH/k" h1 h3 h4 h5
 [[ ! -e $SCRATCH/k/h2/huge ]] || fail "h2: a huge under its final name"
@@ -21,7 +23,9 @@ start_push "$SCRATCH/t" 'h[1-7]' --relay=tree:2
 pkill -KILL -f -- "--relay=$SCRATCH/t/h2/" || fail "no agent of h2 to kill"
 finish_push
 expect_status 1
-expect_eq "$err" "pdx: h2: killed by signal KILL" "the killed inner host, alone"
+expect_contains "$err" "pdx: h2: killed by signal KILL" "the killed inner host, alone"
+expect_bridged "$err" h1 "h1 bridged to h4 and h5"
+expect_lines "$err" 2 "the killed inner host and h1's warning"
 expect_eq "$out" "pdx: h[1,3-7]: 96.0 MiB in 2 files" "the others complete"
 complete "$SCRATCH/t" h1 h3 h4 h5 h6 h7
 
@@ -33,6 +37,7 @@ SECONDS=0
 finish_push
 expect_status 1
 expect_contains "$err" "pdx: h[2-3]: killed by signal KILL"
+expect_contains "$err" "pdx: warning: h1: 127.0.0.1 port "
 expect_contains "$err" "pdx: h4: the stream from upstream broke off: "
 expect_contains "$err" "pdx: h5: the stream from upstream broke off: the host before lost its own upstream, and no bridge came in 2 s"
 expect_eq "$out" "pdx: h1: 96.0 MiB in 2 files" "the head completes"

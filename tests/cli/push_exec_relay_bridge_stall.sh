@@ -24,7 +24,8 @@ pkill -CONT -f -- "--relay=$SCRATCH/s/h2/"
 finish_push
 expect_status 1
 expect_contains "$err" "pdx: h2: the stream from upstream broke off: "
-expect_lines "$err" 1 "the stalled host, alone"
+expect_bridged "$err" h1
+expect_lines "$err" 2 "the stalled host, alone, and h1's warning"
 expect_eq "$out" "pdx: h[1,3-4]: 96.0 MiB in 2 files" "the others complete"
 complete "$SCRATCH/s" h1 h3 h4
 no_leftovers "$SCRATCH/s/h2"

@@ -1,7 +1,7 @@
 # pdx push --relay over ssh with a host's agent killed mid-chain (5 hosts, an account and home
 # each, the third killed): the second links to the fourth, which resumes from the offset it
-# holds; the killed host alone is reported failed, on one line, and the other four have the
-# file whole, with no temporary file left.
+# holds; the killed host alone is reported failed, on one line, the second says it bridged in a
+# warning, and the other four have the file whole, with no temporary file left.
 source "$(dirname "$0")/../lib/ssh_common.sh"
 source "$(dirname "$0")/../lib/push_common.sh"
 [[ $EUID -eq 0 ]] || skip "needs an account per host (run as root)"
@@ -19,7 +19,9 @@ wait "$pdx_pid"
 status=$?
 out=$(cat "$SCRATCH/out") err=$(cat "$SCRATCH/err")
 expect_status 1
-expect_eq "$err" "pdx: 127.0.0.3: killed by signal KILL" "the killed host, alone, on one line"
+expect_contains "$err" "pdx: 127.0.0.3: killed by signal KILL" "the killed host, alone, on one line"
+expect_bridged "$err" 127.0.0.2
+expect_lines "$err" 2 "the killed host and the second's warning"
 expect_eq "$out" "pdx: 127.0.0.[1-2,4-5]: 64.0 MiB in 1 file" "the others complete"
 for i in 1 2 4 5; do
   cmp -s "$SCRATCH/huge" "$(home_of "$i")/bridged dir/huge" || fail "host $i: huge is not whole"

@@ -33,16 +33,22 @@ expect_contains "$out" "pdx: h[1-5]: 2 files patched" "a tree"
 for h in h1 h2 h3 h4 h5; do same_tree "$SCRATCH/src" "$SCRATCH/d/$h/src"; done
 no_leftovers "$SCRATCH/d"
 
-# One port for every agent, already taken: the relay cannot link up; both patches go from here.
+# One port for every agent, already taken: the relay cannot link up; both patches go from here,
+# and a new file that h3 already has goes to h1 and h2 from here, a group of other hosts: still
+# one line for the run.
 stale EDIT3 2500000
+printf 'only\n' > "$SCRATCH/src/only"
+cp -p "$SCRATCH/src/only" "$SCRATCH/d/h3/src/only"
 hold_port
 run_pdx -R exec -w 'h[1-3]' sync --relay --relay-bind 127.0.0.1 --relay-ports "$held_port" \
   "$SCRATCH/src" "$SCRATCH/d/%h/"
 expect_status 0
 release_port
-expect_contains "$out" "pdx: h[1-3]: 2 files patched" "sent from here"
+expect_contains "$out" "pdx: h[1-2]: 2 files patched (" "h1 and h2 patched"
+expect_contains "$out" "1 file sent whole (5 B)" "h1 and h2 sent only"
+expect_contains "$out" "pdx: h3: 2 files patched (" "h3 patched alone"
 expect_contains "$err" "pdx: warning: h[1-3]: the relay could not link up (h"
-expect_eq "$(grep -c warning <<< "$err")" 1 "said once"
+expect_eq "$(grep -c warning <<< "$err")" 1 "said once for both groups"
 for h in h1 h2 h3; do same_tree "$SCRATCH/src" "$SCRATCH/d/$h/src"; done
 
 run_pdx -R exec -w h1 sync --relay=star "$SCRATCH/src" "$SCRATCH/d/%h/"

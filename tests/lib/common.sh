@@ -43,6 +43,15 @@ expect_lines() {  # expect_lines TEXT N [WHAT]
   [[ $n -eq $2 ]] || fail "${3:-output}: $n lines, expected $2"
 }
 
+# expect_bridged TEXT HOST [WHAT]: TEXT (stderr) has one warning of HOST's that it bridged around
+# the host it forwarded to, to each host that one forwarded to: "pdx: warning: HOST: ADDRESS port
+# N broke off (WHY): bridged around it to ADDRESS port N from offset N[; bridged around ...]".
+expect_bridged() {
+  local to='bridged around it to [0-9.]+ port [0-9]+ from offset [0-9]+' n
+  n=$(grep -Ecx "pdx: warning: $2: [0-9.]+ port [0-9]+ broke off \(.*\): $to(; $to)*" <<< "$1" || true)
+  [[ $n -eq 1 ]] || fail "${3:-stderr}: not one line of $2 bridging around a host: [$1]"
+}
+
 # A usage error: exit 2, exactly one line on stderr, starting "pdx: error:".
 expect_usage_error() {
   expect_status 2

@@ -63,10 +63,23 @@ TEST(RelayGroupTest, AChainThatCannotLinkUpIsSentFromHereSaidInOneLine) {
     EXPECT_EQ(ran[k].error, "");
     EXPECT_EQ(ran[k].reply.out, stream) << "host " << k;
   }
-  auto line = group.called_off();
-  ASSERT_TRUE(line);
-  EXPECT_TRUE(line->starts_with("a,b: the relay could not link up (")) << *line;
-  EXPECT_TRUE(line->ends_with("); sending from here")) << *line;
+  auto off = group.called_off();
+  ASSERT_TRUE(off);
+  EXPECT_EQ(off->hosts, (std::vector<std::string>{"a", "b"}));
+  EXPECT_FALSE(off->reason.empty());
+}
+
+TEST(RelayGroupTest, TheCalledOffLineFoldsItsHosts) {
+  EXPECT_EQ(called_off_line({"h3", "h1", "h2", "h1"}, "h2: refused"),
+            "h[1-3]: the relay could not link up (h2: refused); sending from here");
+}
+
+// A host's word on its links is untrusted: one printable line, bounded.
+TEST(RelayGroupTest, WhatAHostSaysOfItsLinksIsMadePrintableAndBounded) {
+  EXPECT_EQ(forwarded_said(""), "");
+  EXPECT_EQ(forwarded_said("h2 broke off (reset)\n\x1b[2J"), "h2 broke off (reset)\\n\\x1b[2J");
+  std::string said = forwarded_said(std::string(5000, 'x') + "\n");
+  EXPECT_EQ(said, std::string(kMaxForwarded, 'x') + "...");
 }
 
 }  // namespace

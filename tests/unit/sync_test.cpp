@@ -53,6 +53,23 @@ TEST(SyncTest, DeletionsAloneAndSkippedSources) {
   EXPECT_EQ(sync_exit_status(r), 0);
 }
 
+// The dead host is reported failed on its own line; the host that bridged around it, and the
+// relays called off, are warnings after the failures; what a failed host said of its links is not.
+TEST(SyncTest, ABridgedHostAndACalledOffRelayAreWarnings) {
+  SyncReport r = report_of(3);
+  r.hosts[1].error = "malformed reply from the agent: cut short";
+  r.hosts[0].forwarded = "h2 broke off (reset): bridged around it to 127.0.0.1:4000 from offset 7";
+  r.hosts[1].forwarded = "h3 broke off (reset)";  // said by a host that failed: not a warning
+  r.called_off = "h[4-5]: the relay could not link up (h4: refused); sending from here";
+  PushText text = sync_text({"h1", "h2", "h3"}, r);
+  EXPECT_EQ(text.out, "pdx: h[1,3]: up to date\n");
+  EXPECT_EQ(text.err,
+            "pdx: h2: malformed reply from the agent: cut short\n"
+            "pdx: warning: h[4-5]: the relay could not link up (h4: refused); sending from here\n"
+            "pdx: warning: h1: h2 broke off (reset): bridged around it to 127.0.0.1:4000 from "
+            "offset 7\n");
+}
+
 TEST(SyncTest, AFailedDeletionFailsTheHost) {
   SyncReport r = report_of(1);
   r.hosts[0].deleted = 2;

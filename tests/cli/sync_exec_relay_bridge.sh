@@ -1,0 +1,24 @@
+# pdx sync --relay with a host killed mid-chain, as push_exec_relay_bridge.sh: its neighbours
+# bridge it, it alone is reported failed, the host before it says in a warning that it bridged,
+# and the others have the file whole.
+source "$(dirname "$0")/../lib/push_common.sh"
+export HOME=$SCRATCH/home
+mkdir "$SCRATCH/src"
+head -c $((96 << 20)) /dev/urandom > "$SCRATCH/src/huge"
+
+"$PDX" -R exec -w 'h[1-4]' sync --relay "$SCRATCH/src" "$SCRATCH/d/%h/" \
+  > "$SCRATCH/out" 2> "$SCRATCH/err" &
+pdx_pid=$!
+kill_once_read $((32 << 20)) -f -- "--relay=$SCRATCH/d/h2/"  # h2's agent, 16 MiB in (read twice)
+[[ -n $killed ]] || fail "no agent of h2 to kill"
+wait "$pdx_pid"
+status=$?
+out=$(cat "$SCRATCH/out") err=$(cat "$SCRATCH/err")
+expect_status 1
+expect_contains "$err" "pdx: h2: " "the killed host"
+expect_bridged "$err" h1
+expect_lines "$err" 2 "the killed host and h1's warning"
+expect_eq "$out" "pdx: h[1,3-4]: 1 file sent whole (96.0 MiB)" "the others complete"
+for h in h1 h3 h4; do same_tree "$SCRATCH/src" "$SCRATCH/d/$h/src"; done
+[[ ! -e $SCRATCH/d/h2/src/huge ]] || fail "h2: a huge under its final name"
+true
