@@ -101,14 +101,16 @@ struct PushRun {
   std::exception_ptr fatal;  // a stream could not be made: push() throws it
   std::vector<std::pair<std::string, std::string>> posix;  // (label, why): the warning's
   std::vector<std::string> unlisted;                       // hosts whose find cannot list
-  std::vector<std::string> called_off;                     // relays sent from here, one line each
+  std::vector<std::string> called_off;                     // hosts whose relay was sent from here
+  std::string called_off_reason;                           // the first one's
   std::vector<std::pair<std::size_t, std::string>> forwarded;  // (host, what it said of a link
                                                                // it bridged around), a warning
 
   void note_local(std::vector<std::string> errors);  // report.local, each error once
-  void note_called_off(std::string line) {
+  void note_called_off(RelayGroup::CalledOff off) {  // one line for the run, as sync's
     std::lock_guard lock(mutex);
-    called_off.push_back(std::move(line));
+    if (called_off.empty()) called_off_reason = std::move(off.reason);
+    called_off.insert(called_off.end(), off.hosts.begin(), off.hosts.end());
   }
   // `command` as host i runs it: %h %n substituted (DEST is as typed), over ssh too.
   std::string command_for(std::size_t i, const std::string& command) const {
@@ -507,8 +509,7 @@ class WaveEnds final : public OutputSink {
     std::vector<Group> done = wave.wave.ended(index % size_);
     for (auto& group : done) {
       if (group.relay)
-        if (auto off = group.relay->called_off())
-          wave.run.note_called_off(called_off_line(off->hosts, off->reason));
+        if (auto off = group.relay->called_off()) wave.run.note_called_off(std::move(*off));
       group.source.reset();
       group.relay.reset();
     }
@@ -528,7 +529,8 @@ class WaveEnds final : public OutputSink {
 // still drawn.
 void warn(PushRun& run) {
   std::string text;
-  for (const auto& line : run.called_off) text += "pdx: warning: " + line + "\n";
+  if (!run.called_off.empty())
+    text += "pdx: warning: " + called_off_line(run.called_off, run.called_off_reason) + "\n";
   std::sort(run.forwarded.begin(), run.forwarded.end());
   for (const auto& [i, said] : run.forwarded)
     text += "pdx: warning: " + run.hosts[i].label() + ": " + said + "\n";
@@ -589,6 +591,7 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
               list_through,
               posix_list_command(options.dest, sources.tops),
               report,
+              {},
               {},
               {},
               {},
