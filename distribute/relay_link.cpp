@@ -424,6 +424,8 @@ void RelayLink::passed_on() const {
   ::send(fd_.get(), &kPassedOn, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
 }
 
+// Not POLLRDHUP: a finish() is a FIN too, and the end it follows can wait unread behind a full
+// queue (a stalled child) long enough for a bridge to be needed.
 bool RelayLink::hung_up() const {
   pollfd p{fd_.get(), 0, 0};
   return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR));
