@@ -20,6 +20,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <memory>
+#include <vector>
 
 namespace pdx {
 
@@ -220,30 +221,93 @@ Result<RelayLink> RelayLink::connect(const std::string& address, std::uint16_t p
   return RelayLink(std::move(fd), session_key(secret, nc, nl), get_uint(offset));
 }
 
+namespace {
+
+// One connection's handshake on the listening side, moved on whenever its socket is ready: the
+// connector's hello read, the listener's proof written, the connector's proof read, the offset
+// written. Each holds only its own slot, so a peer that sends nothing or sends slowly holds up
+// no other.
+struct Handshake {
+  enum Step { going, failed, linked };
+  Handshake(Fd taken, Clock::time_point deadline) : fd(std::move(taken)), until(deadline) {}
+
+  Fd fd;
+  Clock::time_point until;                    // its own deadline
+  std::size_t want = kMagic.size() + kNonce;  // the size of the message awaited
+  std::string in, out;                        // what came of it; what is left to write
+  std::string nc, nl;                         // the nonces
+  bool proved = false;                        // the connector proved the secret
+
+  short events() const { return out.empty() ? POLLIN : POLLOUT; }
+
+  Result<Step> advance(std::string_view secret, std::uint64_t offset) {
+    if (!out.empty()) {
+      ssize_t n = ::send(fd.get(), out.data(), out.size(), MSG_NOSIGNAL);
+      if (n < 0) return errno == EINTR || errno == EAGAIN ? going : failed;
+      out.erase(0, std::size_t(n));
+      return out.empty() && proved ? linked : going;
+    }
+    std::size_t had = in.size();
+    in.resize(want);
+    ssize_t n = ::recv(fd.get(), in.data() + had, want - had, 0);
+    in.resize(had + std::size_t(std::max<ssize_t>(n, 0)));
+    if (n == 0) return failed;
+    if (n < 0) return errno == EINTR || errno == EAGAIN ? going : failed;
+    if (in.size() < want) return going;
+    if (nc.empty()) {  // the hello
+      if (!in.starts_with(kMagic)) return failed;
+      nc = in.substr(kMagic.size());
+      nl = TRY(random_bytes(kNonce));
+      out = std::string(kMagic) + nl + hmac(secret, {"accept", nc, nl});
+      in.clear();
+      want = kMac;
+      return going;
+    }
+    if (!equal_macs(in, hmac(secret, {"connect", nc, nl}))) return failed;
+    proved = true;
+    std::string held = offset_field(offset);
+    out = held + hmac(secret, {"offset", nc, nl, held});
+    return going;
+  }
+};
+
+constexpr std::size_t kPendingHandshakes = 16;  // at most, side by side; past it the oldest goes
+
+}  // namespace
+
 Result<RelayLink> RelayLink::accept(int listener, std::string_view secret,
                                     Clock::time_point deadline, std::uint64_t offset) {
+  std::vector<Handshake> pending;
   for (;;) {
-    if (!TRY(wait_for(listener, POLLIN, deadline)))
-      return Error{"the previous host never connected"};
+    auto now = Clock::now();
+    if (now >= deadline) return Error{"the previous host never connected"};
+    std::erase_if(pending, [&](const Handshake& h) { return h.until <= now; });
+    std::vector<pollfd> polls{{listener, POLLIN, 0}};
+    auto wake = deadline;
+    for (const auto& h : pending) {
+      polls.push_back({h.fd.get(), h.events(), 0});
+      wake = std::min(wake, h.until);
+    }
+    auto left = std::chrono::ceil<std::chrono::milliseconds>(wake - now).count();
+    if (::poll(polls.data(), polls.size(), int(std::min<long long>(left, 60'000))) < 0 &&
+        errno != EINTR)
+      return sys_error("poll");
+    for (std::size_t i = pending.size(); i-- > 0;) {  // from the back: erasing moves none left
+      if (!polls[1 + i].revents) continue;
+      auto step = TRY(pending[i].advance(secret, offset));
+      if (step == Handshake::linked)  // the first to link; the others are closed
+        return RelayLink(std::move(pending[i].fd),
+                         session_key(secret, pending[i].nc, pending[i].nl));
+      if (step == Handshake::failed) pending.erase(pending.begin() + std::ptrdiff_t(i));
+    }
+    if (!(polls[0].revents & POLLIN)) continue;
     Fd fd(::accept4(listener, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC));
     if (!fd) {
       if (errno == EINTR || errno == ECONNABORTED || errno == EAGAIN) continue;
       return sys_error("accept");
     }
-    // One peer's handshake, in bounded time; whatever goes wrong, wait for the next peer.
-    auto until = std::min(deadline, Clock::now() + kHandshakeTime);
-    auto hello = read_exact(fd.get(), kMagic.size() + kNonce, until);
-    if (!hello || !hello->starts_with(kMagic)) continue;
-    std::string nc = hello->substr(kMagic.size());
-    auto nl = random_bytes(kNonce);
-    if (!nl) return Error{nl.error()};
-    if (!write_all(fd.get(), std::string(kMagic) + *nl + hmac(secret, {"accept", nc, *nl}), until))
-      continue;
-    auto proof = read_exact(fd.get(), kMac, until);
-    if (!proof || !equal_macs(*proof, hmac(secret, {"connect", nc, *nl}))) continue;
-    std::string held = offset_field(offset);
-    if (!write_all(fd.get(), held + hmac(secret, {"offset", nc, *nl, held}), until)) continue;
-    return RelayLink(std::move(fd), session_key(secret, nc, *nl));
+    if (pending.size() == kPendingHandshakes) pending.erase(pending.begin());
+    pending.emplace_back(std::move(fd), std::min(deadline, Clock::now() + kHandshakeTime));
   }
 }
 
@@ -360,6 +424,8 @@ void RelayLink::passed_on() const {
   ::send(fd_.get(), &kPassedOn, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
 }
 
+// Not POLLRDHUP: a finish() is a FIN too, and the end it follows can wait unread behind a full
+// queue (a stalled child) long enough for a bridge to be needed.
 bool RelayLink::hung_up() const {
   pollfd p{fd_.get(), 0, 0};
   return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR));

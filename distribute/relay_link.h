@@ -4,16 +4,15 @@
 // peer that has not proved it holds the run's secret (handed to each agent over its ssh session,
 // never on a command line), and every chunk is checked (ARCHITECTURE.md, "The relay"):
 //
-//   connector -> "PDXR3" nonce_c            16 random bytes each
-//   listener  -> "PDXR3" nonce_l proof_l    proof_l = HMAC-SHA256(secret, "accept" nonce_c nonce_l)
-//   connector -> proof_c                    proof_c = HMAC-SHA256(secret, "connect" nonce_c
-//   nonce_l) listener  -> offset proof_o             u64, the stream offset it holds (0 on a first
-//   link,
-//                                           more on a bridge); proof_o = HMAC-SHA256(secret,
-//                                           "offset" nonce_c nonce_l offset)
-//   connector -> chunks: u32 length, bytes, tag   tag = ChunkMac(session, sequence, length bytes)
-//                                           session = HMAC-SHA256(secret, "session" nonce_c
-//                                           nonce_l)
+//   connector -> "PDXR3" nc           nc, nl: 16 random bytes each
+//   listener  -> "PDXR3" nl proof_l   proof_l = HMAC-SHA256(secret, "accept" nc nl)
+//   connector -> proof_c              proof_c = HMAC-SHA256(secret, "connect" nc nl)
+//   listener  -> offset proof_o       offset: u64, the stream offset it holds (0 on a first
+//                                     link, more on a bridge);
+//                                     proof_o = HMAC-SHA256(secret, "offset" nc nl offset)
+//   connector -> chunks: u32 length, bytes, tag
+//                                     tag = ChunkMac(session, sequence, length bytes),
+//                                     session = HMAC-SHA256(secret, "session" nc nl)
 //   a chunk of length 0 ends the stream, one of length kKeepalive (no bytes) says the sender is
 //   there with nothing to send, one of length kGaveUp (no bytes) that the stream broke off
 //   before the sender and no bridge came to it; the listener sends a byte upstream now and then
@@ -24,9 +23,13 @@
 // cut a chunk (the session key is the link's own, the sequence number the chunk's), and a link
 // that breaks is an error, never a shorter stream. A peer that stops (a stalled host) is told from
 // one that is only slow: the sender gives up when the listener takes nothing and says nothing for
-// kStall, the listener when nothing, not even a keepalive, comes for kStall. Blocking I/O with
-// deadlines; a link is used by one thread at a time (distribute/agent_relay.cpp: one receives,
-// another forwards), but for heartbeat(), from a thread of its own.
+// kStall, the listener when nothing, not even a keepalive, comes for kStall. The listener
+// handshakes the connections it takes side by side (at most 16, the oldest dropped past that),
+// each with 5 s of its own, so a peer without the secret that connects and sends nothing holds
+// up no one but itself; the first to prove itself is the link, the others are closed. Then
+// blocking I/O with deadlines; a link is used by one thread at a time
+// (distribute/agent_relay.cpp: one receives, another forwards), but for heartbeat(), from a
+// thread of its own.
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -87,9 +90,10 @@ class RelayLink {
   static Result<RelayLink> connect(const std::string& address, std::uint16_t port,
                                    std::string_view secret, Clock::time_point deadline);
 
-  /// Takes connections on `listener` until one authenticates (the others are closed: a port
-  /// scanner, a stale or forged peer does not end the wait), by `deadline`, and tells it
-  /// `offset`, the stream offset this end holds.
+  /// Takes connections on `listener` and handshakes them side by side until one authenticates
+  /// (the others are closed: a port scanner, a stale, idle or forged peer neither ends the wait
+  /// nor holds up the others), by `deadline`, and tells it `offset`, the stream offset this end
+  /// holds.
   static Result<RelayLink> accept(int listener, std::string_view secret, Clock::time_point deadline,
                                   std::uint64_t offset);
 

@@ -168,6 +168,87 @@ TEST(RelayLink, NobodyConnectingEndsAtTheDeadline) {
   EXPECT_EQ(got.error, "the previous host never connected");
 }
 
+// A plain TCP connection to the listener on `port`, that sends nothing unless told; its
+// connect, sends and receives give up after 3 s.
+Fd plain_connection(std::uint16_t port) {
+  Fd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  timeval limit{3, 0};
+  for (int option : {SO_SNDTIMEO, SO_RCVTIMEO})
+    ::setsockopt(fd.get(), SOL_SOCKET, option, &limit, sizeof limit);
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_port = htons(port);
+  to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  EXPECT_EQ(::connect(fd.get(), reinterpret_cast<sockaddr*>(&to), sizeof to), 0);
+  return fd;
+}
+
+// Whether the listener closed `fd` (within a second).
+bool closed(const Fd& fd) {
+  pollfd p{fd.get(), POLLIN, 0};
+  char byte;
+  return ::poll(&p, 1, 1000) == 1 && ::recv(fd.get(), &byte, 1, MSG_DONTWAIT) <= 0;
+}
+
+TEST(RelayLink, IdleConnectionsHoldUpNoPeerButThemselves) {
+  auto listener = relay_listen("127.0.0.1", 0, 0);
+  ASSERT_TRUE(listener);
+  Received got;
+  std::jthread downstream(  // joined on an ASSERT too
+      [&] { got = receive_all(listener->fd.get(), secret('k'), Clock::now() + 10s); });
+  std::vector<Fd> idle;
+  for (int i = 0; i < 10; ++i) idle.push_back(plain_connection(listener->port));
+  std::this_thread::sleep_for(100ms);  // taken, each a handshake waiting for its hello
+  auto start = Clock::now();
+  auto right = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 10s);
+  ASSERT_TRUE(right) << right.error();
+  EXPECT_LT(Clock::now() - start, 2s) << "not one handshake after another";
+  EXPECT_TRUE(right->send("data"));
+  EXPECT_TRUE(right->finish());
+  downstream.join();
+  EXPECT_EQ(got.error, "");
+  EXPECT_EQ(got.bytes, "data");
+  for (const auto& fd : idle) EXPECT_TRUE(closed(fd)) << "the others are closed once one links";
+}
+
+TEST(RelayLink, PastSixteenPendingHandshakesTheOldestIsDropped) {
+  auto listener = relay_listen("127.0.0.1", 0, 0);
+  ASSERT_TRUE(listener);
+  Received got;
+  std::jthread downstream(  // joined on an ASSERT too
+      [&] { got = receive_all(listener->fd.get(), secret('k'), Clock::now() + 10s); });
+  std::vector<Fd> idle;
+  for (int i = 0; i < 17; ++i) idle.push_back(plain_connection(listener->port));
+  EXPECT_TRUE(closed(idle[0])) << "while the listener waits on";
+  auto right = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 10s);
+  ASSERT_TRUE(right) << right.error();
+  EXPECT_TRUE(right->finish());
+  downstream.join();
+  EXPECT_EQ(got.error, "");
+}
+
+TEST(RelayLink, AWrongProofIsClosedAndTheListenerWaitsOn) {
+  auto listener = relay_listen("127.0.0.1", 0, 0);
+  ASSERT_TRUE(listener);
+  Received got;
+  std::jthread downstream(  // joined on an ASSERT too
+      [&] { got = receive_all(listener->fd.get(), secret('k'), Clock::now() + 10s); });
+  Fd forger = plain_connection(listener->port);
+  std::string hello = "PDXR3" + std::string(16, 'n');
+  ASSERT_EQ(::send(forger.get(), hello.data(), hello.size(), 0), ssize_t(hello.size()));
+  char reply[5 + 16 + 32];
+  ASSERT_EQ(::recv(forger.get(), reply, sizeof reply, MSG_WAITALL), ssize_t(sizeof reply));
+  std::string proof(32, 'p');
+  ASSERT_EQ(::send(forger.get(), proof.data(), proof.size(), 0), ssize_t(proof.size()));
+  EXPECT_TRUE(closed(forger));
+  auto right = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 10s);
+  ASSERT_TRUE(right) << right.error();
+  EXPECT_TRUE(right->send("data"));
+  EXPECT_TRUE(right->finish());
+  downstream.join();
+  EXPECT_EQ(got.bytes, "data");
+}
+
 // The link through a proxy that does `change` to the connector's stream; what the listener got.
 Received through_proxy(Proxy::Change change,
                        const std::vector<std::string>& chunks = {std::string(10000, 'a')}) {
