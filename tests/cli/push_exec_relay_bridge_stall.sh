@@ -14,8 +14,8 @@ done
 [[ -n $port ]] || fail "h3 listens nowhere"
 exec 3<> "/dev/tcp/127.0.0.1/$port" || fail "cannot connect to h3's port $port"
 printf 'PDXR3%059d' 0 >&3
-for _ in $(seq 600); do
-  [[ -e $SCRATCH/s/h4/huge ]] && break
+for _ in $(seq 600); do  # each host's files appear whole, in its own time (h1 may be last)
+  [[ -e $SCRATCH/s/h1/small && -e $SCRATCH/s/h3/small && -e $SCRATCH/s/h4/small ]] && break
   sleep 0.1
 done
 exec 3>&-
