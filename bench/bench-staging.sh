@@ -102,17 +102,6 @@ local_hash() { (cd "$work/tree" && eval "$hash_pipeline"); }
 export -f pdsh_run pdcp_run local_hash
 export CLUSTER HOSTS hosts work hash_pipeline
 
-# Waits (up to 10 s) until the cluster's sshd sessions have ended: a host's CPU reaches sshd_cpu
-# only once its session's process is reaped, a second or more after the client saw the end.
-sessions_ended() {
-  local pid
-  for _ in $(seq 100); do
-    for pid in $(cat "$CLUSTER"/sshd.*.pid); do pgrep -P "$pid" > /dev/null && break; done ||
-      return 0
-    sleep 0.1
-  done
-}
-
 # step SIDE NAME CMD...: runs CMD once, its output to $work/SIDE.NAME.out; appends
 # "SIDE NAME wall cpu rss_MiB hosts_cpu" to $work/steps (CMD's CPU, its children's here included;
 # the hosts': their sshd sessions and what ran in them, such as tar or pdx's agent).

@@ -22,6 +22,7 @@
 #include "distribute/relay_frames.h"
 #include "distribute/relay_link.h"
 #include "distribute/relay_queue.h"
+#include "distribute/wide_pipe.h"
 
 namespace pdx {
 
@@ -393,9 +394,9 @@ Result<Summary> agent_relay(int in, int out, const RelayConsumer& local) {
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0)
     return Error{std::string("cannot make a pipe: ") + std::strerror(errno)};
   Fd local_in(pipe_fds[0]);
-  // A larger pipe (1 MiB, Linux's limit for anyone): fewer hand-overs between the writing
-  // thread and the receive, each a wake-up; where it is refused, 64 KiB does too.
-  ::fcntl(pipe_fds[1], F_SETPIPE_SZ, int(kChunk));
+  // A larger pipe: fewer hand-overs between the writing thread and the receive, each a wake-up;
+  // where it is refused, 64 KiB does too.
+  widen_pipe(pipe_fds[1]);
   Tee tee(*source, pipe_fds[1], next, next_peers, setup.secret);
   std::optional<std::thread> teeing;
   {

@@ -8,3 +8,14 @@ sshd_cpu() {
   done
   echo "$total $(getconf CLK_TCK)" | awk '{ printf "%.2f", $1 / $2 }'
 }
+
+# Waits (up to 10 s) until the cluster's sshd sessions have ended: a host's CPU reaches sshd_cpu
+# only once its session's process is reaped, a second or more after the client saw the end.
+sessions_ended() {
+  local pid
+  for _ in $(seq 100); do
+    for pid in $(cat "$CLUSTER"/sshd.*.pid); do pgrep -P "$pid" > /dev/null && break; done ||
+      return 0
+    sleep 0.1
+  done
+}
