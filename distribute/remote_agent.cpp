@@ -32,9 +32,16 @@ std::string cache_dir(const AgentLocation& agent) {
 // The cached agents a host keeps: the one just installed and the most recently used others.
 constexpr int kKeptAgents = 4;
 
-// Run in ~/.cache/pdx after an upload, with $k = kKeptAgents and $c the agent installed: removes
-// the other versions' directories (64 hex digits, holding a file pdx, no symlink) but the $k - 1
-// most recently used (by the mtime of the `used` that agent_command truncates, else of the
+// Run in ~/.cache/pdx after an upload, with $k = kKeptAgents and $c the agent installed. In every
+// version's directory (64 hex digits, no symlink), $c's too, removes the regular files .pdx.*
+// that upload_command's temporaries are named by and that were last written more than a day ago
+// (find -mtime +0, POSIX): an upload whose shell was killed (pdx SIGKILLed, the link cut without
+// the session's end, the host rebooted) leaves its temporary. Their age, not the PID in their
+// name, says they are dead: a live upload's cat writes its temporary as the bytes come, and a
+// home shared by hosts (NFS) holds the temporaries of other hosts' shells, whose PIDs mean
+// nothing here (and are reused); a day is far beyond any clock skew between them. Then removes
+// the other versions' directories (those holding a file pdx, no symlink) but the $k - 1 most
+// recently used (by the mtime of the `used` that agent_command truncates, else of the
 // directory) and any whose pdx a process of this user runs (the same file as a /proc/PID/exe,
 // by the shell's test: no process, no argument list; a test that errs (a shell without -ef)
 // keeps it; without /proc that rule is void). Nothing else is touched.
@@ -42,8 +49,9 @@ constexpr const char* kPruneScript = R"(cd "$HOME/.cache/pdx" || exit 0
 set --
 for n in *; do
   case $n in *[!0-9a-f]*) continue ;; esac
-  [ ${#n} -eq 64 ] && [ "$n" != "$c" ] && [ -d "$n" ] && [ ! -h "$n" ] &&
-    [ -f "$n/pdx" ] && [ ! -h "$n/pdx" ] || continue
+  [ ${#n} -eq 64 ] && [ -d "$n" ] && [ ! -h "$n" ] || continue
+  find "$n/." ! -name . -prune -type f -name '.pdx.*' -mtime +0 -exec rm -f {} +
+  [ "$n" != "$c" ] && [ -f "$n/pdx" ] && [ ! -h "$n/pdx" ] || continue
   if [ -f "$n/used" ]; then set -- "$@" "$n/used"; else set -- "$@" "$n"; fi
 done
 [ $# -ge $k ] || exit 0

@@ -37,7 +37,8 @@ std::string agent_command(const AgentLocation& agent, const std::vector<std::str
 
 /// Reads the binary on stdin into the cache directory under a temporary name, checks its size
 /// (and SHA-256 where sha256sum exists), makes it 0755 and renames it into place; then removes
-/// the other versions' copies but the 3 used last and those running (silently, never failing).
+/// the temporaries of killed uploads (a day old) and the other versions' copies but the 3 used
+/// last and those running (silently, never failing).
 std::string upload_command(const AgentLocation& agent);
 
 }  // namespace pdx

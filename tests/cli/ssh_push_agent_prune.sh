@@ -2,6 +2,9 @@
 # stay (last use: the mtime of their `used`, else of their directory), and one running now however
 # old; the older ones go. What is not pdx's stays: other names, a directory without pdx, a
 # symlink (not followed). A prune that fails fails nothing. Running the agent marks its use.
+# The temporaries that killed uploads leave (.pdx.PID in a version's directory, the one just
+# installed too, or one whose first upload was killed) go once a day old; a younger one may be
+# another pdx's upload under way, and stays.
 source "$(dirname "$0")/../lib/ssh_common.sh"
 source "$(dirname "$0")/../lib/push_common.sh"
 (( CLUSTER_SIZE >= 3 )) || skip "needs 3 hosts"
@@ -44,6 +47,16 @@ ln -s "$home/$dest/elsewhere" "$cache/${n[link]}"  # to an old agent's directory
 mkdir "$cache/${n[empty]}"  # no pdx in it
 touch -d 2001-01-01 "$cache/${n[empty]}"
 touch "$cache/${n[file]}" "$cache/notes-$unique"
+temporary() {  # temporary PATH AGE: as a killed upload leaves it, last written AGE ago
+  printf 'part of an agent\n' > "$1" && touch -d "$2" "$1"
+}
+mkdir "$cache/$sha"  # this agent's first upload was killed: no pdx in it yet
+temporary "$cache/$sha/.pdx.101" '2 days ago'
+temporary "$cache/$sha/.pdx.102" '1 hour ago'  # another pdx's upload, under way
+at_exit "rm -f '$cache/$sha/.pdx.102'"
+temporary "$cache/${n[recent1]}/.pdx.103" '25 hours ago'
+temporary "$cache/${n[empty]}/.pdx.104" '3 days ago'
+touch -d 2001-01-01 "$cache/${n[empty]}" "$cache/${n[recent1]}"
 account=$(printf 'pdx%03d' "$i")
 [[ $EUID -ne 0 ]] || chown -R "$account:" "$home/.cache" "$home/$dest"
 chmod 0555 "$cache/${n[stuck]}"
@@ -75,5 +88,9 @@ for name in old1 old2; do
   [[ ! -e $cache/${n[$name]} ]] || fail "$name was kept"
 done
 [[ -e $cache/notes-$unique ]] || fail "another name was removed"
+for t in "$sha/.pdx.101" "${n[recent1]}/.pdx.103" "${n[empty]}/.pdx.104"; do
+  [[ ! -e $cache/$t ]] || fail "the stale temporary $t was kept"
+done
+[[ -e $cache/$sha/.pdx.102 ]] || fail "a temporary under way was removed"
 [[ -L $cache/${n[link]} && -e $home/$dest/elsewhere/pdx ]] || fail "the symlink was followed"
 kill -0 "$running" || fail "the running agent was stopped"

@@ -54,6 +54,18 @@ void cached(const test::TempDir& home, char digit, const std::string& data, int 
   std::filesystem::last_write_time(dir, when);
 }
 
+// Runs upload_command for `binary` with HOME=`home`, which must succeed silently; its agent.
+AgentLocation upload(const test::TempDir& home, const std::string& binary) {
+  test::write_file(home / "binary", binary);
+  AgentLocation agent{"", home / "binary", test::sha256_of(binary), binary.size()};
+  test::write_file(home / "upload", upload_command(agent));
+  std::string line = "HOME='" + home.path().string() + "' sh '" + home / "upload" + "' < '" +
+                     home / "binary" + "' > '" + home / "out" + "' 2>&1";
+  EXPECT_EQ(std::system(line.c_str()), 0) << test::read_file(home / "out");
+  EXPECT_EQ(test::read_file(home / "out"), "");
+  return agent;
+}
+
 // What the upload leaves in ~/.cache/pdx: the agent installed, the 3 other agents used last, one
 // running (a copy of sleep), and what is not an agent (other names, a symlink, no pdx in it).
 TEST(RemoteAgent, UploadKeepsTheAgentsUsedLastAndRunning) {
@@ -80,22 +92,50 @@ TEST(RemoteAgent, UploadKeepsTheAgentsUsedLastAndRunning) {
   std::filesystem::create_directories(cache + std::string(64, 'b'));  // no pdx
   test::write_file(cache + "notes", "mine");
 
-  std::string binary = "new agent";
-  test::write_file(home / "binary", binary);
-  AgentLocation agent{"", home / "binary", test::sha256_of(binary), binary.size()};
-  test::write_file(home / "upload", upload_command(agent));
-  std::string line = "HOME='" + home.path().string() + "' sh '" + home / "upload" + "' < '" +
-                     home / "binary" + "' > '" + home / "out" + "' 2>&1";
-  int status = std::system(line.c_str());
+  AgentLocation agent = upload(home, "new agent");
   ::kill(std::stoi(pid), SIGTERM);
-  EXPECT_EQ(status, 0) << test::read_file(home / "out");
-  EXPECT_EQ(test::read_file(home / "out"), "");
   std::vector<std::string> kept = {"notes", agent.sha256};
   for (char digit : {'1', '2', '6', '7', '8', 'A', 'b'}) kept.push_back(std::string(64, digit));
   std::sort(kept.begin(), kept.end());
   EXPECT_EQ(test::list_dir(cache), kept);
-  EXPECT_EQ(test::read_file(cache + agent.sha256 + "/pdx"), binary);
+  EXPECT_EQ(test::read_file(cache + agent.sha256 + "/pdx"), "new agent");
   EXPECT_EQ(test::list_dir(home / "elsewhere"), std::vector<std::string>{"pdx"});
+}
+
+// A temporary as a killed upload leaves it, last written `age` seconds ago.
+void temporary(const std::string& path, int age) {
+  test::write_file(path, "part of an agent");
+  auto when = std::filesystem::file_time_type::clock::now() - std::chrono::seconds(age);
+  std::filesystem::last_write_time(path, when);
+}
+
+// The temporaries of killed uploads go once a day old, wherever they are (the directory of the
+// agent installed, of one kept, of one without pdx, which stays); a younger one may be another
+// pdx's upload under way, and stays, as does what is not such a file.
+TEST(RemoteAgent, UploadRemovesTheTemporariesOfKilledUploads) {
+  test::TempDir home;
+  std::string cache = home / ".cache/pdx/", binary = "new agent";
+  std::string installed = cache + test::sha256_of(binary) + "/",
+              kept = cache + std::string(64, '1');
+  std::string partial = cache + std::string(64, '2');  // its first upload killed
+  cached(home, '1', "old", 1000);
+  constexpr int kDay = 24 * 3600;
+  temporary(installed + ".pdx.101", kDay + 60);
+  temporary(installed + ".pdx.102", kDay - 600);  // another pdx's upload, under way
+  temporary(kept + "/.pdx.103", 2 * kDay);
+  temporary(partial + "/.pdx.104", 3 * kDay);
+  temporary(cache + ".pdx.105", 2 * kDay);  // not in a version's directory
+  temporary(kept + "/.pdx.dir/f", 2 * kDay);
+  std::filesystem::last_write_time(
+      kept + "/.pdx.dir",
+      std::filesystem::file_time_type::clock::now() - std::chrono::seconds(2 * kDay));
+  std::filesystem::create_symlink(kept + "/pdx", kept + "/.pdx.106");
+
+  upload(home, binary);
+  EXPECT_EQ(test::list_dir(installed), (std::vector<std::string>{".pdx.102", "pdx"}));
+  EXPECT_EQ(test::list_dir(kept), (std::vector<std::string>{".pdx.106", ".pdx.dir", "pdx"}));
+  EXPECT_EQ(test::list_dir(partial), std::vector<std::string>{});
+  EXPECT_TRUE(std::filesystem::exists(cache + ".pdx.105"));
 }
 
 TEST(RemoteAgent, LocatesThisBinary) {
