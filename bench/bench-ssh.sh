@@ -18,6 +18,7 @@
 # Needs: pdsh, clustershell, pssh (Debian packages). Not a test: nothing here is asserted.
 set -euo pipefail
 source "$(dirname "$0")/lib/cluster_options.sh"
+source "$(dirname "$0")/lib/cpu.sh"
 shift $((OPTIND - 1))
 SIZES=("${@:-64 256 512}")
 read -ra SIZES <<< "${SIZES[*]}"
@@ -66,20 +67,6 @@ peak = max(peak, ru.ru_maxrss * 1024)  # exact for a single process: its own pea
 print(f'{wall:.2f} {ru.ru_utime + ru.ru_stime:.2f} {peak / 2**20:.1f}')
 PY
 
-# CPU seconds of the cluster's sshd processes so far: the listeners' own and their reaped
-# children's (every connection's sshd and the commands it ran), and init's reaped children's:
-# a connection's session process whose parent sshd exited first is reaped by init (PID 1), and
-# that is 2-3 s at 512 hosts. So run this where orphans go to PID 1 (not to a subreaper such as
-# systemd --user) and nothing else orphans processes meanwhile.
-sshd_cpu() {
-  local pid total=0 ticks
-  for pid in $(cat "$CLUSTER"/sshd.*.pid) 1; do
-    ticks=$(awk '{ sub(/.*\) /, ""); print $12 + $13 + $14 + $15 }' "/proc/$pid/stat")
-    total=$((total + ticks))
-  done
-  echo "$total $(getconf CLK_TCK)" | awk '{ printf "%.2f", $1 / $2 }'
-}
-
 # CPU seconds the whole machine has been busy (/proc/stat: all but idle and iowait).
 busy_cpu() {
   awk -v hz="$(getconf CLK_TCK)" 'NR == 1 { printf "%.2f", ($2 + $3 + $4 + $7 + $8 + $9) / hz }' \
@@ -92,7 +79,7 @@ run() {  # run LABEL N OUT CMD...: one measurement, kept in $work/runs
   before=$(sshd_cpu)
   busy_before=$(busy_cpu)
   read -r wall cpu rss < <(python3 "$work/measure.py" "$out" "$@")
-  sleep 0.3  # the last connections' sshd processes reaped
+  sessions_ended
   after=$(sshd_cpu)
   busy_after=$(busy_cpu)
   echo "$label $n $wall $cpu $rss $(wc -l < "$out") $(awk -v a="$after" -v b="$before" \

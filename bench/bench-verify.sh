@@ -53,6 +53,7 @@ tar -cf - -C "$work/tree" . | "$PDX" -F "$CLUSTER/ssh_config" -w "$hosts" "mkdir
 best() {
   local what=$1 wall user sys rss load before after least= at= client=0 peak=
   shift
+  sessions_ended  # the sessions of what ran before: theirs, not this tool's
   before=$(sshd_cpu)
   for _ in $(seq "$RUNS"); do
     read -r load _ < /proc/loadavg
@@ -63,7 +64,7 @@ best() {
       least=$wall at=$load peak=$((rss / 1024))
     fi
   done
-  sleep 1  # the last sessions reaped
+  sessions_ended  # the last run's sessions reaped: their CPU counted
   after=$(sshd_cpu)
   echo "$what $least $at $(echo "scale=2; $client / $RUNS" | bc) $(echo "scale=2; ($after - $before) / $RUNS" | bc) $peak"
 }

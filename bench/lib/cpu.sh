@@ -1,6 +1,9 @@
 # sshd_cpu: the CPU seconds the loopback cluster's side has spent so far: its sshd processes and
 # their reaped children (each session, and what it ran), and init's (orphans reparented there).
 # Read from /proc/PID/stat, so other work on the machine does not count. Needs $CLUSTER.
+# init's count: a connection's session process whose parent sshd exited first is reaped by
+# init (PID 1), and that is 2-3 s at 512 hosts; so run where orphans go to PID 1 (not to a
+# subreaper such as systemd --user) and nothing else orphans processes meanwhile.
 sshd_cpu() {
   local pid total=0
   for pid in $(cat "$CLUSTER"/sshd.*.pid) 1; do
