@@ -2,16 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/unit/command_reply.h"
+
 namespace pdx {
 namespace {
 
-ReplySink::Reply reply(int status, std::string out, std::string err = "") {
-  ReplySink::Reply r;
-  r.result.exit_status = status;
-  r.out = std::move(out);
-  r.err = std::move(err);
-  return r;
-}
+using test::reply;
 
 TEST(AgentStart, TheAgentCannotRunWhenTheShellCannotExecuteIt) {
   auto format = agent_cannot_run(reply(126, "", "sh: 1: exec: /a/pdx: Exec format error\n"), false);

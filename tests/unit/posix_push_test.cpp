@@ -9,19 +9,13 @@
 #include "distribute/remote_agent.h"
 #include "distribute/remote_commands.h"
 #include "scratch.h"
+#include "tests/unit/command_reply.h"
 
 namespace pdx {
 namespace {
 
 using namespace std::string_literals;
-
-ReplySink::Reply reply(int status, std::string out, std::string err = "") {
-  ReplySink::Reply r;
-  r.result.exit_status = status;
-  r.out = std::move(out);
-  r.err = std::move(err);
-  return r;
-}
+using test::reply;
 
 TEST(PosixPush, ReadsFailuresAndTheCount) {
   PushedHost host;

@@ -43,6 +43,32 @@ Received receive_all(int listener, const std::string& key, Clock::time_point dea
   }
 }
 
+// A listener on 127.0.0.1 under secret('k'), and a thread that takes one link on it within
+// `wait` and receives all of it (receive_all), telling the peer it holds `offset`; joined by
+// received(), or when it goes (on an ASSERT too).
+class Downstream {
+ public:
+  explicit Downstream(std::chrono::milliseconds wait = 5s, std::uint64_t offset = 0)
+      : listener_(*relay_listen("127.0.0.1", 0, 0)), thread_([this, wait, offset] {
+          got_ = receive_all(listener_.fd.get(), secret('k'), Clock::now() + wait, offset);
+        }) {}
+  std::uint16_t port() const { return listener_.port; }
+  /// A link to it, under secret(key).
+  Result<RelayLink> connect(char key = 'k') const {
+    return RelayLink::connect("127.0.0.1", port(), secret(key), Clock::now() + 5s);
+  }
+  /// What it received, once it ended.
+  const Received& received() {
+    if (thread_.joinable()) thread_.join();
+    return got_;
+  }
+
+ private:
+  RelayListener listener_;
+  Received got_;
+  std::jthread thread_;  // last: it starts once the others are there, and goes first
+};
+
 // A TCP proxy in front of `port` that hands the connector's bytes through `change` (offset in
 // the stream, the bytes read) before passing them on, and the listener's through `back`.
 class Proxy {
@@ -65,24 +91,8 @@ class Proxy {
       for (bool open = true; open;) {
         pollfd p[2] = {{client, POLLIN, 0}, {server, POLLIN, 0}};
         ::poll(p, 2, 5000);
-        char buffer[4096];
-        if (p[0].revents) {
-          ssize_t n = ::read(client, buffer, sizeof buffer);
-          if (n <= 0) break;
-          std::string bytes(buffer, std::size_t(n));
-          change(offset, bytes);
-          offset += std::size_t(n);
-          if (bytes.empty()) break;  // cut here
-          open = ::send(server, bytes.data(), bytes.size(), MSG_NOSIGNAL) > 0;
-        }
-        if (p[1].revents) {
-          ssize_t n = ::read(server, buffer, sizeof buffer);
-          if (n <= 0) break;
-          std::string bytes(buffer, std::size_t(n));
-          back(back_offset, bytes);
-          back_offset += std::size_t(n);
-          open = ::send(client, bytes.data(), bytes.size(), MSG_NOSIGNAL) > 0;
-        }
+        if (p[0].revents) open = pass(client, server, change, offset);
+        if (open && p[1].revents) open = pass(server, client, back, back_offset);
       }
       ::close(client);
       ::close(server);
@@ -92,6 +102,18 @@ class Proxy {
   std::uint16_t port() const { return listener_.port; }
 
  private:
+  // What `from` has, through `change` (at `offset` in its stream), on to `to`: false once
+  // either end closed, or `change` cut the stream there (left nothing).
+  static bool pass(int from, int to, const Change& change, std::size_t& offset) {
+    char buffer[4096];
+    ssize_t n = ::read(from, buffer, sizeof buffer);
+    if (n <= 0) return false;
+    std::string bytes(buffer, std::size_t(n));
+    change(offset, bytes);
+    offset += std::size_t(n);
+    return !bytes.empty() && ::send(to, bytes.data(), bytes.size(), MSG_NOSIGNAL) > 0;
+  }
+
   RelayListener listener_;
   std::thread thread_;
 };
@@ -111,61 +133,46 @@ TEST(ChunkMac, IsGmacWithTheSequenceNumberAsItsIv) {
 }
 
 TEST(RelayLink, ChunksArriveWholeAndInOrder) {
-  auto listener = relay_listen("127.0.0.1", 0, 0);
-  ASSERT_TRUE(listener) << listener.error();
-  Received got;
-  std::thread downstream(
-      [&] { got = receive_all(listener->fd.get(), secret('k'), Clock::now() + 5s); });
-  auto link = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 5s);
+  Downstream downstream;
+  auto link = downstream.connect();
   ASSERT_TRUE(link) << link.error();
   std::string big(kRelayMaxChunk, 'x');
   EXPECT_TRUE(link->send("one "));
   EXPECT_TRUE(link->send(big));
   EXPECT_TRUE(link->send(" two"));
   EXPECT_TRUE(link->finish());
-  downstream.join();
+  const Received& got = downstream.received();
   EXPECT_EQ(got.error, "");
   EXPECT_EQ(got.bytes, "one " + big + " two");
 }
 
 TEST(RelayLink, ALinkClosedBeforeItsEndIsBrokenForThePeer) {
-  auto listener = relay_listen("127.0.0.1", 0, 0);
-  ASSERT_TRUE(listener) << listener.error();
-  Received got;
-  std::thread downstream(
-      [&] { got = receive_all(listener->fd.get(), secret('k'), Clock::now() + 5s); });
-  auto link = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 5s);
+  Downstream downstream;
+  auto link = downstream.connect();
   ASSERT_TRUE(link) << link.error();
   EXPECT_TRUE(link->send("some"));
   link->close();
-  downstream.join();
+  const Received& got = downstream.received();
   EXPECT_EQ(got.error, "the relay link closed");
   EXPECT_EQ(got.bytes, "some");
 }
 
 TEST(RelayLink, APeerWithoutTheSecretIsRefusedAndTheListenerWaitsOn) {
-  auto listener = relay_listen("127.0.0.1", 0, 0);
-  ASSERT_TRUE(listener);
-  Received got;
-  std::thread downstream(
-      [&] { got = receive_all(listener->fd.get(), secret('k'), Clock::now() + 5s); });
-  auto wrong = RelayLink::connect("127.0.0.1", listener->port, secret('w'), Clock::now() + 5s);
+  Downstream downstream;
+  auto wrong = downstream.connect('w');
   ASSERT_FALSE(wrong);
-  EXPECT_EQ(wrong.error(), "127.0.0.1 port " + std::to_string(listener->port) +
+  EXPECT_EQ(wrong.error(), "127.0.0.1 port " + std::to_string(downstream.port()) +
                                ": the peer does not hold this run's secret");
-  auto right = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 5s);
+  auto right = downstream.connect();
   ASSERT_TRUE(right) << right.error();
   EXPECT_TRUE(right->send("data"));
   EXPECT_TRUE(right->finish());
-  downstream.join();
-  EXPECT_EQ(got.bytes, "data");
+  EXPECT_EQ(downstream.received().bytes, "data");
 }
 
 TEST(RelayLink, NobodyConnectingEndsAtTheDeadline) {
-  auto listener = relay_listen("127.0.0.1", 0, 0);
-  ASSERT_TRUE(listener);
-  auto got = receive_all(listener->fd.get(), secret('k'), Clock::now() + 200ms);
-  EXPECT_EQ(got.error, "the previous host never connected");
+  Downstream downstream(200ms);
+  EXPECT_EQ(downstream.received().error, "the previous host never connected");
 }
 
 // A plain TCP connection to the listener on `port`, that sends nothing unless told; its
@@ -191,49 +198,36 @@ bool closed(const Fd& fd) {
 }
 
 TEST(RelayLink, IdleConnectionsHoldUpNoPeerButThemselves) {
-  auto listener = relay_listen("127.0.0.1", 0, 0);
-  ASSERT_TRUE(listener);
-  Received got;
-  std::jthread downstream(  // joined on an ASSERT too
-      [&] { got = receive_all(listener->fd.get(), secret('k'), Clock::now() + 10s); });
+  Downstream downstream(10s);
   std::vector<Fd> idle;
-  for (int i = 0; i < 10; ++i) idle.push_back(plain_connection(listener->port));
+  for (int i = 0; i < 10; ++i) idle.push_back(plain_connection(downstream.port()));
   std::this_thread::sleep_for(100ms);  // taken, each a handshake waiting for its hello
   auto start = Clock::now();
-  auto right = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 10s);
+  auto right = downstream.connect();
   ASSERT_TRUE(right) << right.error();
   EXPECT_LT(Clock::now() - start, 2s) << "not one handshake after another";
   EXPECT_TRUE(right->send("data"));
   EXPECT_TRUE(right->finish());
-  downstream.join();
+  const Received& got = downstream.received();
   EXPECT_EQ(got.error, "");
   EXPECT_EQ(got.bytes, "data");
   for (const auto& fd : idle) EXPECT_TRUE(closed(fd)) << "the others are closed once one links";
 }
 
 TEST(RelayLink, PastSixteenPendingHandshakesTheOldestIsDropped) {
-  auto listener = relay_listen("127.0.0.1", 0, 0);
-  ASSERT_TRUE(listener);
-  Received got;
-  std::jthread downstream(  // joined on an ASSERT too
-      [&] { got = receive_all(listener->fd.get(), secret('k'), Clock::now() + 10s); });
+  Downstream downstream(10s);
   std::vector<Fd> idle;
-  for (int i = 0; i < 17; ++i) idle.push_back(plain_connection(listener->port));
+  for (int i = 0; i < 17; ++i) idle.push_back(plain_connection(downstream.port()));
   EXPECT_TRUE(closed(idle[0])) << "while the listener waits on";
-  auto right = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 10s);
+  auto right = downstream.connect();
   ASSERT_TRUE(right) << right.error();
   EXPECT_TRUE(right->finish());
-  downstream.join();
-  EXPECT_EQ(got.error, "");
+  EXPECT_EQ(downstream.received().error, "");
 }
 
 TEST(RelayLink, AWrongProofIsClosedAndTheListenerWaitsOn) {
-  auto listener = relay_listen("127.0.0.1", 0, 0);
-  ASSERT_TRUE(listener);
-  Received got;
-  std::jthread downstream(  // joined on an ASSERT too
-      [&] { got = receive_all(listener->fd.get(), secret('k'), Clock::now() + 10s); });
-  Fd forger = plain_connection(listener->port);
+  Downstream downstream(10s);
+  Fd forger = plain_connection(downstream.port());
   std::string hello = "PDXR3" + std::string(16, 'n');
   ASSERT_EQ(::send(forger.get(), hello.data(), hello.size(), 0), ssize_t(hello.size()));
   char reply[5 + 16 + 32];
@@ -241,31 +235,26 @@ TEST(RelayLink, AWrongProofIsClosedAndTheListenerWaitsOn) {
   std::string proof(32, 'p');
   ASSERT_EQ(::send(forger.get(), proof.data(), proof.size(), 0), ssize_t(proof.size()));
   EXPECT_TRUE(closed(forger));
-  auto right = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 10s);
+  auto right = downstream.connect();
   ASSERT_TRUE(right) << right.error();
   EXPECT_TRUE(right->send("data"));
   EXPECT_TRUE(right->finish());
-  downstream.join();
-  EXPECT_EQ(got.bytes, "data");
+  EXPECT_EQ(downstream.received().bytes, "data");
 }
 
 // The link through a proxy that does `change` to the connector's stream; what the listener got.
 Received through_proxy(Proxy::Change change,
                        const std::vector<std::string>& chunks = {std::string(10000, 'a')}) {
-  auto listener = relay_listen("127.0.0.1", 0, 0);
-  Received got;
-  std::thread downstream(
-      [&] { got = receive_all(listener->fd.get(), secret('k'), Clock::now() + 5s); });
+  Downstream downstream;
   {
-    Proxy proxy(listener->port, std::move(change));
+    Proxy proxy(downstream.port(), std::move(change));
     auto link = RelayLink::connect("127.0.0.1", proxy.port(), secret('k'), Clock::now() + 5s);
     if (link) {
       for (const auto& chunk : chunks) (void)link->send(chunk);
       (void)link->finish();
     }
   }
-  downstream.join();
-  return got;
+  return downstream.received();
 }
 
 TEST(RelayLink, AChangedByteFailsTheChunk) {
@@ -308,27 +297,19 @@ TEST(RelayLink, AReplayedChunkFailsItsCheck) {
 }
 
 TEST(RelayLink, TheListenerSaysTheOffsetItHolds) {
-  auto listener = relay_listen("127.0.0.1", 0, 0);
-  ASSERT_TRUE(listener);
-  Received got;
-  std::thread downstream([&] {
-    got = receive_all(listener->fd.get(), secret('k'), Clock::now() + 5s, 0x1234'5678'9abcULL);
-  });
-  auto link = RelayLink::connect("127.0.0.1", listener->port, secret('k'), Clock::now() + 5s);
+  Downstream downstream(5s, 0x1234'5678'9abcULL);
+  auto link = downstream.connect();
   ASSERT_TRUE(link) << link.error();
   EXPECT_EQ(link->offset(), 0x1234'5678'9abcULL);
   EXPECT_TRUE(link->finish());
-  downstream.join();
-  EXPECT_EQ(got.error, "");
+  EXPECT_EQ(downstream.received().error, "");
 }
 
 TEST(RelayLink, AChangedOffsetIsRefused) {
-  auto listener = relay_listen("127.0.0.1", 0, 0);
-  std::thread downstream(
-      [&] { receive_all(listener->fd.get(), secret('k'), Clock::now() + 2s, 7); });
+  Downstream downstream(2s, 7);
   constexpr std::size_t kOffsetAt = 5 + 16 + 32;  // after the listener's magic, nonce and proof
   Proxy proxy(
-      listener->port, [](std::size_t, std::string&) {},
+      downstream.port(), [](std::size_t, std::string&) {},
       [](std::size_t offset, std::string& bytes) {
         if (kOffsetAt + 7 >= offset && kOffsetAt + 7 < offset + bytes.size())
           bytes[kOffsetAt + 7 - offset] ^= 1;  // 7 becomes 6
@@ -337,7 +318,6 @@ TEST(RelayLink, AChangedOffsetIsRefused) {
   ASSERT_FALSE(link);
   EXPECT_EQ(link.error(), "127.0.0.1 port " + std::to_string(proxy.port()) +
                               ": the offset the peer holds failed its check");
-  downstream.join();
 }
 
 TEST(RelayLink, KeepalivesKeepAnIdleLinkUpAndCarryNothing) {
