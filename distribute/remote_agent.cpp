@@ -35,11 +35,14 @@ constexpr int kKeptAgents = 4;
 // Run in ~/.cache/pdx after an upload, with $k = kKeptAgents and $c the agent installed. In every
 // version's directory (64 hex digits, no symlink), $c's too, removes the regular files .pdx.*
 // that upload_command's temporaries are named by and that were last written more than a day ago
-// (find -mtime +0, POSIX): an upload whose shell was killed (pdx SIGKILLed, the link cut without
-// the session's end, the host rebooted) leaves its temporary. Their age, not the PID in their
+// (find -mtime +0, POSIX): an upload whose shell was killed on the host (the OOM killer, a job's
+// epilogue ending the account's processes) or cut short by a crash leaves its temporary (pdx
+// killed or its link closed does not: the shell sees its input end short and removes its
+// temporary itself, as the check of its size fails). Their age, not the PID in their
 // name, says they are dead: a live upload's cat writes its temporary as the bytes come, and a
 // home shared by hosts (NFS) holds the temporaries of other hosts' shells, whose PIDs mean
-// nothing here (and are reused); a day is far beyond any clock skew between them. Then removes
+// nothing here (and are reused); a day is far beyond any clock skew between them (an upload
+// stalled that long, its link hung, then fails its size check, cleanly). Then removes
 // the other versions' directories (those holding a file pdx, no symlink) but the $k - 1 most
 // recently used (by the mtime of the `used` that agent_command truncates, else of the
 // directory) and any whose pdx a process of this user runs (the same file as a /proc/PID/exe,
