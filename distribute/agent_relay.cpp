@@ -183,8 +183,8 @@ class Source {
 // Whether any host this one forwards to forwards further: only then can this host be asked to
 // bridge, and keep a history for it.
 bool bridgeable(const RelayNext& peers) {
-  for (const auto& beyond : peers.beyond)
-    if (!beyond.empty()) return true;
+  for (const auto& branch : peers.peers)
+    if (!branch.below.empty()) return true;
   return false;
 }
 
@@ -261,54 +261,70 @@ class Tee {
     }
   }
   void forward(std::size_t i) {
-    std::string broke = serve(next_[i], 1 + i);
-    if (!broke.empty()) {
-      next_[i].close();
-      errors_[i] = where(peers_.peers[i]) + " broke off (" + broke + ")" + bridge(i);
-    }
-    queue_.leave(1 + i);
+    errors_[i] = relay_on(next_[i], 1 + i, peers_.peers[i], std::nullopt);
   }
-  // Links to the hosts peer i forwarded to, each fed from the offset it holds, as a reader of
-  // its own, on a thread of its own. Reader 1 + i is let go only once they have joined: until
-  // then the history holds what they need. Returns at the end of the stream, with what became
-  // of them, to follow "HOST broke off (...)".
-  std::string bridge(std::size_t i) {
-    const auto& beyond = peers_.beyond[i];
-    if (beyond.empty()) return "";
-    if (source_.lost()) return ", and this host has lost its upstream: not bridged";
-    std::vector<std::string> outcomes(beyond.size());
-    std::latch joined(std::ptrdiff_t(beyond.size()));
+  // Reader r's chunks over `link` to `branch`'s host, to the end, then the reader leaves; when
+  // the link breaks off, the hosts below that one are bridged to. `from`: the offset a bridge
+  // began at (none for a link of this host's own). What became of it: "" when a link of its
+  // own went on to the end, else what was bridged, what broke and how it was bridged around.
+  std::string relay_on(RelayLink& link, std::size_t r, const RelayBranch& branch,
+                       std::optional<std::uint64_t> from) {
+    std::string broke = serve(link, r);
+    std::string to = where(branch.peer);
+    std::string bridged =
+        from ? "bridged around it to " + to + " from offset " + std::to_string(*from) : "";
+    if (broke.empty()) {
+      queue_.leave(r);
+      return bridged;
+    }
+    link.close();
+    std::string said = (from ? bridged + ", which" : to) + " broke off (" + broke + ")";
+    return said + bridge(branch.below, [this, r] { queue_.leave(r); });
+  }
+  // Links to the hosts of `below`, each fed from the offset it holds, as a reader of its own, on
+  // a thread of its own; around one it cannot link to, to the ones below it. `release` (the
+  // reader whose place in the queue holds the history they need) is called once they have all
+  // joined, or failed. Returns at the end of the stream, with what became of them, to follow
+  // "HOST broke off (...)".
+  template <typename Release>
+  std::string bridge(const std::vector<RelayBranch>& below, Release release) {
+    if (below.empty() || source_.lost()) {
+      release();
+      return below.empty() ? "" : ", and this host has lost its upstream: not bridged";
+    }
+    std::vector<std::string> outcomes(below.size());
+    std::latch joined(std::ptrdiff_t(below.size()));
     std::vector<std::jthread> bridges;
     try {
-      for (std::size_t g = 0; g < beyond.size(); ++g)
-        bridges.emplace_back([&, g] { outcomes[g] = bridge_to(beyond[g], joined); });
+      for (std::size_t g = 0; g < below.size(); ++g)
+        bridges.emplace_back([&, g] { outcomes[g] = bridge_to(below[g], joined); });
     } catch (const std::system_error& e) {
-      for (std::size_t g = bridges.size(); g < beyond.size(); ++g) {
+      for (std::size_t g = bridges.size(); g < below.size(); ++g) {
         outcomes[g] = "cannot start a thread: " + std::string(e.what());
         joined.count_down();
       }
     }
     joined.wait();
-    queue_.leave(1 + i);
+    release();
     bridges.clear();  // joins them: at the end of the stream
     std::string said;
-    for (std::size_t g = 0; g < beyond.size(); ++g) said += (g ? "; " : ": ") + outcomes[g];
+    for (std::size_t g = 0; g < below.size(); ++g) said += (g ? "; " : ": ") + outcomes[g];
     return said;
   }
-  std::string bridge_to(const RelayPeer& peer, std::latch& joined) {
-    auto link = RelayLink::connect(peer.address, peer.port, secret_, Clock::now() + kBridgeConnect);
-    std::optional<std::size_t> reader;
-    if (link) reader = queue_.join(link->offset());
+  // A bridge to `branch`'s host; around it, to the ones below it, when it cannot be linked to.
+  std::string bridge_to(const RelayBranch& branch, std::latch& joined) {
+    std::string to = where(branch.peer);
+    auto link = RelayLink::connect(branch.peer.address, branch.peer.port, secret_,
+                                   Clock::now() + kBridgeConnect);
+    if (!link)
+      return "cannot bridge to " + to + ": " + link.error() +
+             bridge(branch.below, [&joined] { joined.count_down(); });
+    auto reader = queue_.join(link->offset());
     joined.count_down();
-    if (!link) return "cannot bridge to " + where(peer) + ": " + link.error();
     if (!reader)
-      return "cannot bridge to " + where(peer) + ": it holds offset " +
-             std::to_string(link->offset()) + ", which this host no longer (or never) held";
-    std::string broke = serve(*link, *reader);
-    queue_.leave(*reader);
-    if (!broke.empty())
-      return "bridged to " + where(peer) + ", which broke off too (" + broke + ")";
-    return "bridged around it to " + where(peer) + " from offset " + std::to_string(link->offset());
+      return "cannot bridge to " + to + ": it holds offset " + std::to_string(link->offset()) +
+             ", which this host no longer (or never) held";
+    return relay_on(*link, *reader, branch, link->offset());
   }
   void write_local() {
     std::optional<RelayQueue::End> how;
@@ -357,8 +373,9 @@ Result<Summary> agent_relay(int in, int out, const RelayConsumer& local) {
   RelayNext next_peers = TRY(decode_relay_next(next_frame.payload));
   std::vector<RelayLink> next;
   RelayStatus linked;
-  for (const RelayPeer& peer : next_peers.peers) {
-    auto link = RelayLink::connect(peer.address, peer.port, setup.secret, Clock::now() + kLinkTime);
+  for (const RelayBranch& branch : next_peers.peers) {
+    auto link = RelayLink::connect(branch.peer.address, branch.peer.port, setup.secret,
+                                   Clock::now() + kLinkTime);
     if (!link) {
       linked.error = link.error();
       break;

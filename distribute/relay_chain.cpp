@@ -54,19 +54,20 @@ Chain::Step Chain::next_peers(std::size_t k, RelayNext& next) {
   std::lock_guard lock(mutex_);
   if (off_) return Step::off;
   std::size_t n = hosts_.size();
-  next = RelayNext{};
-  auto [first, last] = relay_children(k, n, options_.fanout);
-  for (std::size_t c = first; c < last; ++c) {
-    if (!hosts_[c].listening) return Step::wait;
-    next.peers.push_back(hosts_[c].peer);
-    next.beyond.emplace_back();
-    auto [beyond_first, beyond_last] = relay_children(c, n, options_.fanout);
-    for (std::size_t g = beyond_first; g < beyond_last; ++g) {
-      if (!hosts_[g].listening) return Step::wait;
-      next.beyond.back().push_back(hosts_[g].peer);
+  bool all_listening = true;
+  // The hosts below k, `depth` levels of them.
+  auto below = [&](auto& self, std::size_t at, std::size_t depth) -> std::vector<RelayBranch> {
+    std::vector<RelayBranch> branches;
+    if (depth == 0) return branches;
+    auto [first, last] = relay_children(at, n, options_.fanout);
+    for (std::size_t c = first; c < last; ++c) {
+      all_listening = all_listening && hosts_[c].listening;
+      branches.push_back(RelayBranch{hosts_[c].peer, self(self, c, depth - 1)});
     }
-  }
-  return Step::ready;
+    return branches;
+  };
+  next = RelayNext{below(below, k, relay_depth(options_.fanout))};
+  return all_listening ? Step::ready : Step::wait;
 }
 
 Chain::Step Chain::go() {

@@ -69,8 +69,8 @@ class Chain {
 
   // ---- from the inputs ----
   enum class Step { wait, ready, off };
-  /// relay_next for host k, once every host it forwards to, and every one those forward to, has
-  /// said where it listens.
+  /// relay_next for host k, once every host it forwards to, and every one below those it is
+  /// told of (relay_depth() levels in all), has said where it listens.
   Step next_peers(std::size_t k, RelayNext& next);
   Step go();
   /// `wake` once, at the next change of what next_peer() and go() say.
