@@ -7,7 +7,6 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
-#include <latch>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -19,6 +18,7 @@
 #include "base/fd.h"
 #include "base/quiet_threads.h"
 #include "base/strings.h"
+#include "distribute/relay_bridge.h"
 #include "distribute/relay_frames.h"
 #include "distribute/relay_link.h"
 #include "distribute/relay_queue.h"
@@ -33,22 +33,10 @@ using Clock = RelayLink::Clock;
 
 constexpr auto kLinkTime = 30s;  // for the chain to link up, from this host's setup
 constexpr std::size_t kChunk = 1024 * 1024;
-constexpr std::chrono::milliseconds kKeepaliveEvery = 2s;  // a link with nothing to send says so
 constexpr std::chrono::milliseconds kHeartbeatEvery = 1s;  // a receiving host says it is there
-// How long a host whose upstream broke waits for a bridge from the host before that one: that
-// host sees the break as soon as this one does (a host gone), or kRelayStall later (stalled).
-constexpr auto kBridgeWait = kRelayStall + 10s;
 // How long it waits when the host before gave up (it waited kBridgeWait for its own bridge): a
 // bridge around it from the one before, if any, is waiting to be taken by now.
 constexpr auto kBridgeLate = 2s;
-// How long a bridge waits for the host beyond to take it: it takes it once its own upstream has
-// broken, at once (a host gone), after kRelayStall (stalled), or after kBridgeWait (a link that
-// broke with both ends alive: the one in the middle waits for its own bridge, then gives up).
-constexpr auto kBridgeConnect = kBridgeWait + kRelayStall + 10s;
-
-std::string where(const RelayPeer& peer) {
-  return peer.address + " port " + std::to_string(peer.port);
-}
 
 // The address this host's ssh session came in on (SSH_CONNECTION's third field): the one pdx
 // reached it by, so the one its neighbours are most likely to reach it by too.
@@ -205,9 +193,9 @@ class Tee {
         local_(local),
         next_(next),
         peers_(peers),
-        secret_(std::move(secret)),
         errors_(next.size()),
-        queue_(1 + next.size(), bridgeable(peers) ? RelayQueue::kHistory : 0) {}
+        queue_(1 + next.size(), bridgeable(peers) ? RelayQueue::kHistory : 0),
+        bridges_(queue_, std::move(secret), [this] { return source_.lost(); }) {}
 
   // On a thread that blocks Ctrl-C: the ones it starts inherit that.
   void run() {
@@ -246,85 +234,8 @@ class Tee {
       queue_.put(std::move(*chunk));  // false: nobody takes it, drained
     }
   }
-  // Reader r's chunks over `link` to the end: "" when it went on to the end of the stream (or
-  // the stream broke here), else why the link broke.
-  std::string serve(RelayLink& link, std::size_t r) {
-    for (std::optional<RelayQueue::End> how;;) {
-      auto chunk = queue_.take(r, how, kKeepaliveEvery);
-      if (how == RelayQueue::End::broken) {
-        link.give_up();  // the next host's stream breaks off too, never a clean end
-        return "";
-      }
-      auto sent = chunk ? link.send(*chunk) : how ? link.finish() : link.keepalive();
-      if (!sent) return sent.error();
-      if (how) return "";
-    }
-  }
   void forward(std::size_t i) {
-    errors_[i] = relay_on(next_[i], 1 + i, peers_.peers[i], std::nullopt);
-  }
-  // Reader r's chunks over `link` to `branch`'s host, to the end, then the reader leaves; when
-  // the link breaks off, the hosts below that one are bridged to. `from`: the offset a bridge
-  // began at (none for a link of this host's own). What became of it: "" when a link of its
-  // own went on to the end, else what was bridged, what broke and how it was bridged around.
-  std::string relay_on(RelayLink& link, std::size_t r, const RelayBranch& branch,
-                       std::optional<std::uint64_t> from) {
-    std::string broke = serve(link, r);
-    std::string to = where(branch.peer);
-    std::string bridged =
-        from ? "bridged around it to " + to + " from offset " + std::to_string(*from) : "";
-    if (broke.empty()) {
-      queue_.leave(r);
-      return bridged;
-    }
-    link.close();
-    std::string said = (from ? bridged + ", which" : to) + " broke off (" + broke + ")";
-    return said + bridge(branch.below, [this, r] { queue_.leave(r); });
-  }
-  // Links to the hosts of `below`, each fed from the offset it holds, as a reader of its own, on
-  // a thread of its own; around one it cannot link to, to the ones below it. `release` (the
-  // reader whose place in the queue holds the history they need) is called once they have all
-  // joined, or failed. Returns at the end of the stream, with what became of them, to follow
-  // "HOST broke off (...)".
-  template <typename Release>
-  std::string bridge(const std::vector<RelayBranch>& below, Release release) {
-    if (below.empty() || source_.lost()) {
-      release();
-      return below.empty() ? "" : ", and this host has lost its upstream: not bridged";
-    }
-    std::vector<std::string> outcomes(below.size());
-    std::latch joined(std::ptrdiff_t(below.size()));
-    std::vector<std::jthread> bridges;
-    try {
-      for (std::size_t g = 0; g < below.size(); ++g)
-        bridges.emplace_back([&, g] { outcomes[g] = bridge_to(below[g], joined); });
-    } catch (const std::system_error& e) {
-      for (std::size_t g = bridges.size(); g < below.size(); ++g) {
-        outcomes[g] = "cannot start a thread: " + std::string(e.what());
-        joined.count_down();
-      }
-    }
-    joined.wait();
-    release();
-    bridges.clear();  // joins them: at the end of the stream
-    std::string said;
-    for (std::size_t g = 0; g < below.size(); ++g) said += (g ? "; " : ": ") + outcomes[g];
-    return said;
-  }
-  // A bridge to `branch`'s host; around it, to the ones below it, when it cannot be linked to.
-  std::string bridge_to(const RelayBranch& branch, std::latch& joined) {
-    std::string to = where(branch.peer);
-    auto link = RelayLink::connect(branch.peer.address, branch.peer.port, secret_,
-                                   Clock::now() + kBridgeConnect);
-    if (!link)
-      return "cannot bridge to " + to + ": " + link.error() +
-             bridge(branch.below, [&joined] { joined.count_down(); });
-    auto reader = queue_.join(link->offset());
-    joined.count_down();
-    if (!reader)
-      return "cannot bridge to " + to + ": it holds offset " + std::to_string(link->offset()) +
-             ", which this host no longer (or never) held";
-    return relay_on(*link, *reader, branch, link->offset());
+    errors_[i] = bridges_.relay_on(next_[i], 1 + i, peers_.peers[i], std::nullopt);
   }
   void write_local() {
     std::optional<RelayQueue::End> how;
@@ -340,9 +251,9 @@ class Tee {
   int local_;
   std::vector<RelayLink>& next_;
   const RelayNext& peers_;
-  const std::string secret_;
   std::vector<std::string> errors_;  // by link
   RelayQueue queue_;
+  RelayBridges bridges_;
 };
 
 }  // namespace

@@ -1,7 +1,8 @@
 # pdx push --relay with a host killed mid-chain: its neighbours bridge it (the host before links
 # to the ones after, which resume from the offset they hold), it alone is reported failed, on one
 # line, the host that bridged says so in a warning, and every other host has every file whole (nothing partial under a final name, no
-# temporary file left); in a chain and in a tree; two hosts in a row too. More hosts in a row
+# temporary file left); in a chain and in a tree; two hosts in a row too; the head, bridged
+# around by pdx. More hosts in a row
 # gone than a host knows of after it fail the hosts after them. (A stalled host:
 # push_exec_relay_bridge_stall.sh.)
 source "$(dirname "$0")/../lib/relay_bridge_common.sh"
@@ -29,6 +30,19 @@ expect_bridged "$err" h1 "h1 bridged to h4 and h5"
 expect_lines "$err" 2 "the killed inner host and h1's warning"
 expect_eq "$out" "pdx: h[1,3-7]: 96.0 MiB in 2 files" "the others complete"
 complete "$SCRATCH/t" h1 h3 h4 h5 h6 h7
+
+# The head killed: pdx bridges around it, from here, to h2; h2 to h5 complete.
+start_push "$SCRATCH/h" 'h[1-5]'
+pkill -KILL -f -- "--relay=$SCRATCH/h/h1/" || fail "no agent of h1 to kill"
+finish_push
+expect_status 1
+expect_contains "$err" "pdx: h1: killed by signal KILL" "the killed head, alone, on one line"
+grep -Eqx "pdx: warning: h1: the relay's head is gone; from here, bridged around it to 127.0.0.1 port [0-9]+ from offset [0-9]+" <<< "$err" ||
+  fail "pdx bridging around the head: [$err]"
+expect_lines "$err" 2 "the killed head and pdx's warning"
+expect_eq "$out" "pdx: h[2-5]: 96.0 MiB in 2 files" "the others complete"
+complete "$SCRATCH/h" h2 h3 h4 h5
+[[ ! -e $SCRATCH/h/h1/huge ]] || fail "h1: a huge under its final name"
 
 # Two hosts in a row killed: h1 bridges around both, to h4 (it knows four hosts after it).
 start_push "$SCRATCH/d" 'h[1-5]'
