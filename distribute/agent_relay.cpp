@@ -7,7 +7,6 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
-#include <latch>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -19,6 +18,7 @@
 #include "base/fd.h"
 #include "base/quiet_threads.h"
 #include "base/strings.h"
+#include "distribute/relay_bridge.h"
 #include "distribute/relay_frames.h"
 #include "distribute/relay_link.h"
 #include "distribute/relay_queue.h"
@@ -33,22 +33,10 @@ using Clock = RelayLink::Clock;
 
 constexpr auto kLinkTime = 30s;  // for the chain to link up, from this host's setup
 constexpr std::size_t kChunk = 1024 * 1024;
-constexpr std::chrono::milliseconds kKeepaliveEvery = 2s;  // a link with nothing to send says so
 constexpr std::chrono::milliseconds kHeartbeatEvery = 1s;  // a receiving host says it is there
-// How long a host whose upstream broke waits for a bridge from the host before that one: that
-// host sees the break as soon as this one does (a host gone), or kRelayStall later (stalled).
-constexpr auto kBridgeWait = kRelayStall + 10s;
 // How long it waits when the host before gave up (it waited kBridgeWait for its own bridge): a
 // bridge around it from the one before, if any, is waiting to be taken by now.
 constexpr auto kBridgeLate = 2s;
-// How long a bridge waits for the host beyond to take it: it takes it once its own upstream has
-// broken, at once (a host gone), after kRelayStall (stalled), or after kBridgeWait (a link that
-// broke with both ends alive: the one in the middle waits for its own bridge, then gives up).
-constexpr auto kBridgeConnect = kBridgeWait + kRelayStall + 10s;
-
-std::string where(const RelayPeer& peer) {
-  return peer.address + " port " + std::to_string(peer.port);
-}
 
 // The address this host's ssh session came in on (SSH_CONNECTION's third field): the one pdx
 // reached it by, so the one its neighbours are most likely to reach it by too.
@@ -183,8 +171,8 @@ class Source {
 // Whether any host this one forwards to forwards further: only then can this host be asked to
 // bridge, and keep a history for it.
 bool bridgeable(const RelayNext& peers) {
-  for (const auto& beyond : peers.beyond)
-    if (!beyond.empty()) return true;
+  for (const auto& branch : peers.peers)
+    if (!branch.below.empty()) return true;
   return false;
 }
 
@@ -205,9 +193,9 @@ class Tee {
         local_(local),
         next_(next),
         peers_(peers),
-        secret_(std::move(secret)),
         errors_(next.size()),
-        queue_(1 + next.size(), bridgeable(peers) ? RelayQueue::kHistory : 0) {}
+        queue_(1 + next.size(), bridgeable(peers) ? RelayQueue::kHistory : 0),
+        bridges_(queue_, std::move(secret), [this] { return source_.lost(); }) {}
 
   // On a thread that blocks Ctrl-C: the ones it starts inherit that.
   void run() {
@@ -246,69 +234,8 @@ class Tee {
       queue_.put(std::move(*chunk));  // false: nobody takes it, drained
     }
   }
-  // Reader r's chunks over `link` to the end: "" when it went on to the end of the stream (or
-  // the stream broke here), else why the link broke.
-  std::string serve(RelayLink& link, std::size_t r) {
-    for (std::optional<RelayQueue::End> how;;) {
-      auto chunk = queue_.take(r, how, kKeepaliveEvery);
-      if (how == RelayQueue::End::broken) {
-        link.give_up();  // the next host's stream breaks off too, never a clean end
-        return "";
-      }
-      auto sent = chunk ? link.send(*chunk) : how ? link.finish() : link.keepalive();
-      if (!sent) return sent.error();
-      if (how) return "";
-    }
-  }
   void forward(std::size_t i) {
-    std::string broke = serve(next_[i], 1 + i);
-    if (!broke.empty()) {
-      next_[i].close();
-      errors_[i] = where(peers_.peers[i]) + " broke off (" + broke + ")" + bridge(i);
-    }
-    queue_.leave(1 + i);
-  }
-  // Links to the hosts peer i forwarded to, each fed from the offset it holds, as a reader of
-  // its own, on a thread of its own. Reader 1 + i is let go only once they have joined: until
-  // then the history holds what they need. Returns at the end of the stream, with what became
-  // of them, to follow "HOST broke off (...)".
-  std::string bridge(std::size_t i) {
-    const auto& beyond = peers_.beyond[i];
-    if (beyond.empty()) return "";
-    if (source_.lost()) return ", and this host has lost its upstream: not bridged";
-    std::vector<std::string> outcomes(beyond.size());
-    std::latch joined(std::ptrdiff_t(beyond.size()));
-    std::vector<std::jthread> bridges;
-    try {
-      for (std::size_t g = 0; g < beyond.size(); ++g)
-        bridges.emplace_back([&, g] { outcomes[g] = bridge_to(beyond[g], joined); });
-    } catch (const std::system_error& e) {
-      for (std::size_t g = bridges.size(); g < beyond.size(); ++g) {
-        outcomes[g] = "cannot start a thread: " + std::string(e.what());
-        joined.count_down();
-      }
-    }
-    joined.wait();
-    queue_.leave(1 + i);
-    bridges.clear();  // joins them: at the end of the stream
-    std::string said;
-    for (std::size_t g = 0; g < beyond.size(); ++g) said += (g ? "; " : ": ") + outcomes[g];
-    return said;
-  }
-  std::string bridge_to(const RelayPeer& peer, std::latch& joined) {
-    auto link = RelayLink::connect(peer.address, peer.port, secret_, Clock::now() + kBridgeConnect);
-    std::optional<std::size_t> reader;
-    if (link) reader = queue_.join(link->offset());
-    joined.count_down();
-    if (!link) return "cannot bridge to " + where(peer) + ": " + link.error();
-    if (!reader)
-      return "cannot bridge to " + where(peer) + ": it holds offset " +
-             std::to_string(link->offset()) + ", which this host no longer (or never) held";
-    std::string broke = serve(*link, *reader);
-    queue_.leave(*reader);
-    if (!broke.empty())
-      return "bridged to " + where(peer) + ", which broke off too (" + broke + ")";
-    return "bridged around it to " + where(peer) + " from offset " + std::to_string(link->offset());
+    errors_[i] = bridges_.relay_on(next_[i], 1 + i, peers_.peers[i], std::nullopt);
   }
   void write_local() {
     std::optional<RelayQueue::End> how;
@@ -324,9 +251,9 @@ class Tee {
   int local_;
   std::vector<RelayLink>& next_;
   const RelayNext& peers_;
-  const std::string secret_;
   std::vector<std::string> errors_;  // by link
   RelayQueue queue_;
+  RelayBridges bridges_;
 };
 
 }  // namespace
@@ -357,8 +284,9 @@ Result<Summary> agent_relay(int in, int out, const RelayConsumer& local) {
   RelayNext next_peers = TRY(decode_relay_next(next_frame.payload));
   std::vector<RelayLink> next;
   RelayStatus linked;
-  for (const RelayPeer& peer : next_peers.peers) {
-    auto link = RelayLink::connect(peer.address, peer.port, setup.secret, Clock::now() + kLinkTime);
+  for (const RelayBranch& branch : next_peers.peers) {
+    auto link = RelayLink::connect(branch.peer.address, branch.peer.port, setup.secret,
+                                   Clock::now() + kLinkTime);
     if (!link) {
       linked.error = link.error();
       break;

@@ -105,6 +105,7 @@ struct PushRun {
   std::string called_off_reason;                           // the first one's
   std::vector<std::pair<std::size_t, std::string>> forwarded;  // (host, what it said of a link
                                                                // it bridged around), a warning
+  std::vector<std::string> bridged_heads;  // RelayGroup::head_bridged()'s lines
 
   void note_local(std::vector<std::string> errors);  // report.local, each error once
   void note_called_off(RelayGroup::CalledOff off) {  // one line for the run, as sync's
@@ -508,8 +509,13 @@ class WaveEnds final : public OutputSink {
     PushWave& wave = waves_[index / size_];
     std::vector<Group> done = wave.wave.ended(index % size_);
     for (auto& group : done) {
-      if (group.relay)
+      if (group.relay) {
         if (auto off = group.relay->called_off()) wave.run.note_called_off(std::move(*off));
+        if (auto line = group.relay->head_bridged()) {
+          std::lock_guard lock(wave.run.mutex);
+          wave.run.bridged_heads.push_back(std::move(*line));
+        }
+      }
       group.source.reset();
       group.relay.reset();
     }
@@ -534,6 +540,7 @@ void warn(PushRun& run) {
   std::sort(run.forwarded.begin(), run.forwarded.end());
   for (const auto& [i, said] : run.forwarded)
     text += "pdx: warning: " + run.hosts[i].label() + ": " + said + "\n";
+  for (const auto& line : run.bridged_heads) text += "pdx: warning: " + line + "\n";
   if (!run.posix.empty())
     text += agent_fallback_warning(run.posix, "pushing with the host's sh and tar");
   text += posix_unlisted_warning(run.unlisted);
@@ -591,6 +598,7 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
               list_through,
               posix_list_command(options.dest, sources.tops),
               report,
+              {},
               {},
               {},
               {},

@@ -47,26 +47,31 @@ void Chain::linked(std::size_t k, const RelayStatus& status) {
 void Chain::ended(std::size_t k, const std::string& why) {
   update([&] {
     if (!go_) call_off(k, why.empty() ? "ended before the relay linked up" : why);
+    if (k == 0 && feed_) feed_->head_ended(hosts_[0].passed_on);
   });
 }
 
 Chain::Step Chain::next_peers(std::size_t k, RelayNext& next) {
   std::lock_guard lock(mutex_);
   if (off_) return Step::off;
+  bool all_listening = true;
+  next = below(k, all_listening);
+  return all_listening ? Step::ready : Step::wait;
+}
+
+RelayNext Chain::below(std::size_t k, bool& all_listening) const {
   std::size_t n = hosts_.size();
-  next = RelayNext{};
-  auto [first, last] = relay_children(k, n, options_.fanout);
-  for (std::size_t c = first; c < last; ++c) {
-    if (!hosts_[c].listening) return Step::wait;
-    next.peers.push_back(hosts_[c].peer);
-    next.beyond.emplace_back();
-    auto [beyond_first, beyond_last] = relay_children(c, n, options_.fanout);
-    for (std::size_t g = beyond_first; g < beyond_last; ++g) {
-      if (!hosts_[g].listening) return Step::wait;
-      next.beyond.back().push_back(hosts_[g].peer);
+  auto levels = [&](auto& self, std::size_t at, std::size_t depth) -> std::vector<RelayBranch> {
+    std::vector<RelayBranch> branches;
+    if (depth == 0) return branches;
+    auto [first, last] = relay_children(at, n, options_.fanout);
+    for (std::size_t c = first; c < last; ++c) {
+      all_listening = all_listening && hosts_[c].listening;
+      branches.push_back(RelayBranch{hosts_[c].peer, self(self, c, depth - 1)});
     }
-  }
-  return Step::ready;
+    return branches;
+  };
+  return RelayNext{levels(levels, k, relay_depth(options_.fanout))};
 }
 
 Chain::Step Chain::go() {
@@ -79,14 +84,32 @@ void Chain::on_change(std::size_t k, std::function<void()> wake) {
   hosts_[k].wake = std::move(wake);
 }
 
-Result<std::shared_ptr<Broadcast>> Chain::head_stream() {
+void Chain::passed_on(std::size_t k) {
   std::lock_guard lock(mutex_);
-  if (!broadcast_) {
-    auto started = Broadcast::start(stream_, 1, head_);
+  hosts_[k].passed_on = true;
+}
+
+Result<HeadFeed*> Chain::head_feed() {
+  std::lock_guard lock(mutex_);
+  if (!feed_) {
+    bool all_listening = true;  // they are: the chain is linked
+    std::function<void(std::size_t)> consumed;
+    if (head_.on_consume) consumed = [tell = head_.on_consume](std::size_t n) { tell(0, n); };
+    auto started = HeadFeed::start(stream_, secret_, below(0, all_listening).peers, head_.stall,
+                                   std::move(consumed));
     if (!started) return Error{started.error()};
-    broadcast_ = std::move(*started);
+    feed_ = std::move(*started);
   }
-  return broadcast_;
+  return feed_.get();
+}
+
+std::string Chain::head_bridged() {
+  HeadFeed* feed;
+  {
+    std::lock_guard lock(mutex_);
+    feed = feed_.get();
+  }
+  return feed ? feed->bridged() : "";
 }
 
 bool Chain::called_off(std::string& reason) const {
@@ -133,14 +156,13 @@ InputPiece ChainInput::next() {
       }
       case Phase::stream: {
         if (k_ != 0) return {InputPiece::State::end, {}, {}};
-        if (!stream_) {
-          auto started = chain_.head_stream();
+        if (!feed_) {
+          auto started = chain_.head_feed();
           if (!started) return {InputPiece::State::failed, {}, started.error()};
-          broadcast_ = std::move(*started);
-          stream_.emplace(*broadcast_, 0);
-          if (stall_) stream_->on_stall(std::move(stall_));
+          feed_ = *started;
+          if (stall_) feed_->on_stall(std::move(stall_));
         }
-        return stream_->next();
+        return feed_->next();
       }
     }
   }
@@ -149,26 +171,22 @@ InputPiece ChainInput::next() {
 void ChainInput::consume(std::size_t n) {
   if (taken_ < pending_.size())
     taken_ += n;
-  else if (stream_)
-    stream_->consume(n);
+  else if (feed_)
+    feed_->consume(n);
 }
 
 void ChainInput::on_ready(std::function<void()> wake) {
-  if (stream_)
-    stream_->on_ready(std::move(wake));
+  if (feed_)
+    feed_->on_ready(std::move(wake));
   else
     chain_.on_change(k_, std::move(wake));
 }
 
 void ChainInput::on_stall(std::function<void(const std::string&)> fail) {
-  if (stream_)
-    stream_->on_stall(std::move(fail));
+  if (feed_)
+    feed_->on_stall(std::move(fail));
   else
     stall_ = std::move(fail);
-}
-
-void ChainInput::finish() {
-  if (stream_) stream_->finish();
 }
 
 InputPiece ChainInput::waiting(Chain::Step step) {
@@ -209,6 +227,7 @@ Result<void> ChainReply::take(const Frame& frame) {
       return {};
     case FrameType::relay_end:
       host_.forward_error = TRY(decode_relay_status(frame.payload)).error;
+      chain_.passed_on(k_);
       return {};
     default: {
       std::string& out = host_.reply.out;

@@ -24,6 +24,7 @@
 
 #include "distribute/agent_protocol.h"
 #include "distribute/relay_frames.h"
+#include "distribute/relay_head.h"
 #include "distribute/reply_sink.h"
 #include "transport/broadcast.h"
 #include "transport/transport.h"
@@ -52,8 +53,8 @@ struct RelayedHost {
 /// hosts' strands.
 class Chain {
  public:
-  /// `stream`: the group's FrameStream, read by the head from the moment the chain is linked
-  /// (with `head` as its Broadcast's options), so a chain called off reads nothing of it.
+  /// `stream`: the group's FrameStream, read for the head from the moment the chain is linked
+  /// (`head`: its stall and on_consume), so a chain called off reads nothing of it.
   Chain(std::vector<std::string> labels, std::string secret, RelayOptions options, int stream,
         Broadcast::Options head);
 
@@ -69,14 +70,19 @@ class Chain {
 
   // ---- from the inputs ----
   enum class Step { wait, ready, off };
-  /// relay_next for host k, once every host it forwards to, and every one those forward to, has
-  /// said where it listens.
+  /// relay_next for host k, once every host it forwards to, and every one below those it is
+  /// told of (relay_depth() levels in all), has said where it listens.
   Step next_peers(std::size_t k, RelayNext& next);
   Step go();
   /// `wake` once, at the next change of what next_peer() and go() say.
   void on_change(std::size_t k, std::function<void()> wake);
-  /// The head's stream, started at the first call.
-  Result<std::shared_ptr<Broadcast>> head_stream();
+  /// Host k said how its forwarding went (relay_end): it no longer needs bridging around.
+  void passed_on(std::size_t k);
+  /// The head's stream, started at the first call (distribute/relay_head.h).
+  Result<HeadFeed*> head_feed();
+  /// What pdx said of its bridge around the head, once the hosts it bridged to have ended
+  /// (": bridged around it to ..."); "" when there was none.
+  std::string head_bridged();
 
   /// Whether the chain never linked up (nothing was sent), and why ("HOST: why"). Final for a
   /// host once its own ended() was called.
@@ -87,12 +93,14 @@ class Chain {
     RelayPeer peer;
     bool listening = false;
     bool linked = false;
+    bool passed_on = false;
     std::function<void()> wake;
   };
   // Runs `change` under the lock, then calls the wakes it made due, outside it.
   template <typename F>
   void update(F change);
   void call_off(std::size_t k, const std::string& why);
+  RelayNext below(std::size_t k, bool& all_listening) const;  // under the lock
 
   const std::vector<std::string> labels_;
   const std::string secret_;
@@ -103,7 +111,7 @@ class Chain {
   std::vector<Host> hosts_;
   bool go_ = false, off_ = false;
   std::string reason_;
-  std::shared_ptr<Broadcast> broadcast_;
+  std::unique_ptr<HeadFeed> feed_;
 };
 
 /// Host k's stdin: its setup, its children's addresses, go, and for the head the stream. The end
@@ -111,7 +119,6 @@ class Chain {
 class ChainInput final : public InputSource {
  public:
   ChainInput(Chain& chain, std::size_t k) : chain_(chain), k_(k), pending_(chain.setup_frame(k)) {}
-  ~ChainInput() override { finish(); }
   ChainInput(const ChainInput&) = delete;
   ChainInput& operator=(const ChainInput&) = delete;
 
@@ -119,7 +126,7 @@ class ChainInput final : public InputSource {
   void consume(std::size_t n) override;
   void on_ready(std::function<void()> wake) override;
   void on_stall(std::function<void(const std::string&)> fail) override;
-  void finish() override;
+  void finish() override {}  // the chain is told when its host ended: Chain::ended()
 
  private:
   enum class Phase { next, go, stream };
@@ -131,8 +138,7 @@ class ChainInput final : public InputSource {
   std::string pending_;  // bytes of the frame being sent
   std::size_t taken_ = 0;
   Phase phase_ = Phase::next;
-  std::shared_ptr<Broadcast> broadcast_;
-  std::optional<BroadcastInput> stream_;
+  HeadFeed* feed_ = nullptr;  // the head's, once streaming
   std::function<void(const std::string&)> stall_;
 };
 

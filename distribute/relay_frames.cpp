@@ -57,14 +57,25 @@ std::string encode(const RelayPeer& m) {
 
 std::string encode(const RelayNext& m) {
   PayloadWriter w;
-  auto peers = [&w](const std::vector<RelayPeer>& all) {
+  auto branches = [&w](auto& self, const std::vector<RelayBranch>& all) -> void {
     w.u32(std::uint32_t(all.size()));
-    for (const auto& p : all) w.str(p.address).u32(p.port);
+    for (const auto& b : all) {
+      w.str(b.peer.address).u32(b.peer.port);
+      self(self, b.below);
+    }
   };
-  peers(m.peers);
-  for (std::size_t i = 0; i < m.peers.size(); ++i)
-    peers(i < m.beyond.size() ? m.beyond[i] : std::vector<RelayPeer>{});
+  branches(branches, m.peers);
   return w.take();
+}
+
+std::size_t relay_depth(std::size_t fanout) {
+  std::size_t depth = 1, level = fanout, all = fanout;
+  while (depth < kMaxRelayDepth && all + level * fanout <= kMaxRelayBelow) {
+    level *= fanout;
+    all += level;
+    ++depth;
+  }
+  return depth;
 }
 
 std::string encode(const RelayStatus& m) {
@@ -90,17 +101,20 @@ Result<RelayPeer> decode_relay_peer(std::string_view payload) {
 
 Result<RelayNext> decode_relay_next(std::string_view payload) {
   return decode_fields<RelayNext>(payload, "relay next", [](PayloadReader& r) {
-    auto peers = [&r] {
-      std::vector<RelayPeer> all;
+    std::size_t hosts = 0;
+    auto branches = [&](auto& self, std::size_t depth) -> std::vector<RelayBranch> {
+      std::vector<RelayBranch> all;
       std::uint32_t count = r.u32();
-      if (count > kMaxRelayFanout) r.bad();
-      for (std::uint32_t i = 0; i < count && r.ok(); ++i) all.push_back(peer(r));
+      hosts += count;
+      if (count > kMaxRelayFanout || hosts > kMaxRelayBelow || (count && depth > kMaxRelayDepth))
+        r.bad();
+      for (std::uint32_t i = 0; i < count && r.ok(); ++i) {
+        RelayPeer at = peer(r);
+        all.push_back(RelayBranch{std::move(at), self(self, depth + 1)});
+      }
       return all;
     };
-    RelayNext m;
-    m.peers = peers();
-    for (std::size_t i = 0; i < m.peers.size() && r.ok(); ++i) m.beyond.push_back(peers());
-    return m;
+    return RelayNext{branches(branches, 1)};
   });
 }
 

@@ -7,8 +7,9 @@
 //   agent -> pdx   relay_listening  the address and port it listens on (the head: none)
 //   pdx -> agent   relay_next       where the hosts it forwards to listen (none for a last one;
 //                                   one in a chain, up to kMaxRelayFanout in a tree), and
-//                                   where each of theirs does: the hosts it bridges to when
-//                                   one of its own dies or stalls
+//                                   where theirs do, some levels down: the hosts it bridges
+//                                   to when one of its own dies or stalls, and when that one's
+//                                   are gone too, theirs
 //   agent -> pdx   relay_linked     its links to those hosts are up, or why not
 //   pdx -> agent   relay_go         every link is up: the head's stream follows on its stdin
 //                                   (the end of stdin instead: the relay is called off)
@@ -36,10 +37,21 @@ struct RelayPeer {
   std::uint16_t port = 0;
 };
 constexpr std::size_t kMaxRelayFanout = 16;
-struct RelayNext {
-  std::vector<RelayPeer> peers;                // at most kMaxRelayFanout
-  std::vector<std::vector<RelayPeer>> beyond;  // by peer: the hosts it forwards to, as many
+// How deep below a host it is told of the relay (its own peers are the first level), and of how
+// many hosts in all: a host bridges around as many dead or stalled hosts in a row as it knows
+// levels below them. pdx sends fewer levels to a wide tree's hosts (relay_depth()).
+constexpr std::size_t kMaxRelayDepth = 4;
+constexpr std::size_t kMaxRelayBelow = 1024;
+struct RelayBranch {
+  RelayPeer peer;
+  std::vector<RelayBranch> below;  // the hosts it forwards to, each with its own, as deep as told
 };
+struct RelayNext {
+  std::vector<RelayBranch> peers;  // at most kMaxRelayFanout, each with as many below
+};
+/// The levels of a relay of fan-out `fanout` a host is told of: as many as kMaxRelayBelow
+/// holds, at most kMaxRelayDepth, at least 1.
+std::size_t relay_depth(std::size_t fanout);
 struct RelayStatus {
   std::string error;  // "" when fine; one line
 };

@@ -83,6 +83,12 @@ std::optional<RelayGroup::CalledOff> RelayGroup::called_off() const {
   return CalledOff{labels_, *called_off_};
 }
 
+std::optional<std::string> RelayGroup::head_bridged() {
+  std::string said = chain_ ? chain_->head_bridged() : "";
+  if (said.size() < 2) return std::nullopt;  // ": ..."
+  return labels_[0] + ": the relay's head is gone; from here, " + printable(said.substr(2));
+}
+
 std::string called_off_line(const std::vector<std::string>& hosts, const std::string& reason) {
   return fold_names(hosts) + ": the relay could not link up (" + reason + "); sending from here";
 }

@@ -64,6 +64,10 @@ class RelayGroup {
   };
   /// The group's hosts and why, once the relay was called off; else nullopt.
   std::optional<CalledOff> called_off() const;
+  /// Once every member has ended: the warning's line when the chain's head went before it had
+  /// passed the stream on and pdx bridged around it ("HEAD: the relay's head is gone; from
+  /// here, bridged around it to ADDRESS port N from offset N"); else nullopt.
+  std::optional<std::string> head_bridged();
 
  private:
   const std::vector<std::string> labels_;

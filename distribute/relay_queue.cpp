@@ -1,31 +1,63 @@
 #include "distribute/relay_queue.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace pdx {
 
 bool RelayQueue::put(std::string chunk) {
-  std::unique_lock lock(mutex_);
-  auto left = [&] {
-    return std::any_of(readers_.begin(), readers_.end(), [](const Reader& r) { return !r.gone; });
-  };
-  room_.wait(lock, [&] {
-    std::uint64_t waiting = end_offset_ - slowest();
-    return !left() || waiting == 0 || waiting + chunk.size() <= kMaxQueued;
-  });
-  if (!left()) return false;
-  std::uint64_t offset = end_offset_;
-  end_offset_ += chunk.size();
-  chunks_.push_back(Entry{std::make_shared<const std::string>(std::move(chunk)), offset});
-  let_go();
-  ready_.notify_all();
-  return true;
+  return put(chunk, std::chrono::hours(24 * 365)) == Put::in;
+}
+
+RelayQueue::Put RelayQueue::put(std::string& chunk, std::chrono::milliseconds stall) {
+  std::vector<std::function<void()>> ready;
+  {
+    std::unique_lock lock(mutex_);
+    auto left = [&] {
+      return std::any_of(readers_.begin(), readers_.end(), [](const Reader& r) { return !r.gone; });
+    };
+    bool room = room_.wait_for(lock, stall, [&] {
+      std::uint64_t waiting = end_offset_ - slowest();
+      return !left() || waiting == 0 || waiting + chunk.size() <= kMaxQueued;
+    });
+    if (!left()) return Put::nobody;
+    if (!room) return Put::stalled;
+    std::uint64_t offset = end_offset_;
+    end_offset_ += chunk.size();
+    chunks_.push_back(Entry{std::make_shared<const std::string>(std::move(chunk)), offset});
+    let_go();
+    ready_.notify_all();
+    ready = wakes();
+  }
+  for (auto& wake : ready) wake();
+  return Put::in;
 }
 
 void RelayQueue::end(End how) {
-  std::lock_guard lock(mutex_);
-  end_ = how;
-  ready_.notify_all();
+  std::vector<std::function<void()>> ready;
+  {
+    std::lock_guard lock(mutex_);
+    end_ = how;
+    ready_.notify_all();
+    ready = wakes();
+  }
+  for (auto& wake : ready) wake();
+}
+
+void RelayQueue::on_ready(std::size_t r, std::function<void()> wake) {
+  {
+    std::lock_guard lock(mutex_);
+    Reader& reader = readers_[r];
+    if (reader.at == end_offset_ && !end_) return void(reader.wake = std::move(wake));
+  }
+  wake();
+}
+
+std::vector<std::function<void()>> RelayQueue::wakes() {
+  std::vector<std::function<void()>> ready;
+  for (Reader& r : readers_)
+    if (r.wake) ready.push_back(std::exchange(r.wake, nullptr));
+  return ready;
 }
 
 RelayQueue::Chunk RelayQueue::take(std::size_t r, std::optional<End>& how,
@@ -57,7 +89,7 @@ std::optional<std::size_t> RelayQueue::join(std::uint64_t offset) {
   std::lock_guard lock(mutex_);
   std::uint64_t first = chunks_.empty() ? end_offset_ : chunks_.front().offset;
   if (offset < first || offset > end_offset_) return std::nullopt;
-  readers_.push_back(Reader{offset, false});
+  readers_.push_back(Reader{offset, false, nullptr});
   return readers_.size() - 1;
 }
 

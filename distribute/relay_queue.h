@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -36,12 +37,19 @@ class RelayQueue {
   /// Adds a chunk (not empty): waits while kMaxQueued bytes wait for the slowest reader and its
   /// own would go over (one chunk is always let in). False when no reader is left.
   bool put(std::string chunk);
+  /// put(), waiting at most `stall` for room: `stalled` when it took longer, and `chunk` is
+  /// left as it was (it is moved from only when put in).
+  enum class Put { in, nobody, stalled };
+  Put put(std::string& chunk, std::chrono::milliseconds stall);
   /// No more chunks, and how the stream ended.
   void end(End how);
   /// Reader r's next chunk; nullptr at the end, with `how` it ended, or when none came for
   /// `wait` (`how` empty).
   Chunk take(std::size_t r, std::optional<End>& how,
              std::chrono::milliseconds wait = std::chrono::hours(24));
+  /// `wake` once, as soon as reader r has a chunk to take or the end (at once if it has now):
+  /// for a reader that takes without waiting (take() with a wait of 0). Called outside the lock.
+  void on_ready(std::size_t r, std::function<void()> wake);
   /// A new reader, from stream offset `offset` on; nullopt when that is no longer kept (or was
   /// never put).
   std::optional<std::size_t> join(std::uint64_t offset);
@@ -56,9 +64,11 @@ class RelayQueue {
   struct Reader {
     std::uint64_t at = 0;  // the stream offset of its next byte
     bool gone = false;
+    std::function<void()> wake;  // on_ready's
   };
   std::uint64_t slowest() const;  // under the lock: the least `at` of the readers still here
   void let_go();                  // under the lock
+  std::vector<std::function<void()>> wakes();  // under the lock: those of readers with a chunk
 
   std::mutex mutex_;
   std::condition_variable room_, ready_;

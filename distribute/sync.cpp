@@ -263,6 +263,10 @@ void SyncWave::finish(std::vector<Group> done) {
     group.source.reset();
     if (!group.relay) continue;
     if (auto off = group.relay->called_off()) run.note_called_off(std::move(*off));
+    if (auto line = group.relay->head_bridged()) {
+      std::lock_guard lock(run.mutex);
+      run.report.bridged_heads.push_back(std::move(*line));
+    }
     group.relay.reset();
   }
   for (auto& group : done) {
@@ -559,6 +563,7 @@ PushText sync_text(const std::vector<std::string>& labels, const SyncReport& rep
   for (const auto& s : report.skipped)
     text.err += "pdx: warning: " + s + ": not a file or directory, not sent\n";
   if (!report.called_off.empty()) text.err += "pdx: warning: " + report.called_off + "\n";
+  for (const auto& line : report.bridged_heads) text.err += "pdx: warning: " + line + "\n";
   for (std::size_t i = 0; i < report.hosts.size(); ++i) {  // a failed host's own line says it
     const SyncedHost& h = report.hosts[i];
     if (!h.forwarded.empty() && h.result.failure == Failure::none && h.error.empty())

@@ -70,6 +70,7 @@ struct SyncReport {
   // --relay: "HOSTS: the relay could not link up (...)", every group called off in one line,
   // with the first reason; "" when none.
   std::string called_off;
+  std::vector<std::string> bridged_heads;  // --relay: RelayGroup::head_bridged()'s lines
   bool dry_run = false;
 };
 

@@ -124,10 +124,10 @@ void link_up(const std::vector<Agent*>& chain, const std::string& secret) {
     where.push_back(*decode_relay_peer(heard.payload));
   }
   for (std::size_t k = 0; k < chain.size(); ++k) {
-    RelayNext next;
-    if (k + 1 < chain.size()) next.peers = {where[k + 1]};
-    if (k + 1 < chain.size()) next.beyond = {{}};
-    if (k + 2 < chain.size()) next.beyond = {{where[k + 2]}};
+    RelayNext next;  // the hosts after k, as many levels as pdx tells a chain's host
+    std::vector<RelayBranch>* level = &next.peers;
+    for (std::size_t after = k + 1; after < chain.size() && after <= k + kMaxRelayDepth; ++after)
+      level = &level->emplace_back(RelayBranch{where[after], {}}).below;
     chain[k]->send(FrameType::relay_next, encode(next));
   }
   for (Agent* a : chain) {
@@ -161,7 +161,7 @@ TEST_F(AgentRelayTest, TheHeadWritesAndForwardsTheTailWrites) {
   EXPECT_EQ(where.address, "127.0.0.1");
   EXPECT_EQ(head.reply().type, FrameType::relay_listening);
   tail.send(FrameType::relay_next, encode(RelayNext{}));
-  head.send(FrameType::relay_next, encode(RelayNext{{where}, {{}}}));
+  head.send(FrameType::relay_next, encode(RelayNext{{{where, {}}}}));
   for (Agent* a : {&head, &tail}) {
     Frame linked = a->reply();
     ASSERT_EQ(linked.type, FrameType::relay_linked);
@@ -208,7 +208,7 @@ TEST_F(AgentRelayTest, TheHeadForwardsToEachOfItsChildren) {
   for (std::size_t k = 0; k < all.size(); ++k)
     all[k]->send(FrameType::relay_setup, encode(RelaySetup{secret_, k == 0, "127.0.0.1", 0, 0}));
   for (Agent* a : all) where.push_back(*decode_relay_peer(a->reply().payload));
-  head.send(FrameType::relay_next, encode(RelayNext{{where[1], where[2]}, {{}, {}}}));
+  head.send(FrameType::relay_next, encode(RelayNext{{{where[1], {}}, {where[2], {}}}}));
   left.send(FrameType::relay_next, encode(RelayNext{}));
   right.send(FrameType::relay_next, encode(RelayNext{}));
   for (Agent* a : all) {
@@ -241,8 +241,12 @@ std::string relay_end_of(Agent& agent) {
 
 // head -> middle -> tail, where the middle is played here: it takes the stream from the head,
 // forwards its first `forwarded` bytes to the tail, then (`before_dying`) dies, its links
-// closed. The head bridges to the tail, which goes on from the offset it holds.
+// closed. The head bridges to the tail, which goes on from the offset it holds. With
+// `dead_after_middle`, the head is told of a host between the middle and the tail, dead by then
+// (a port nobody listens on): it bridges around both.
 struct DyingMiddle {
+  bool dead_after_middle = false;
+  std::uint16_t dead_port = 0;
   std::string data = varied(12 * 1024 * 1024 + 11);  // more than a queue holds, less than kept
   std::size_t forwarded = 5 * 1024 * 1024 + 12345;   // not on a chunk's edge
   std::string head_said;                             // its relay_end
@@ -268,8 +272,14 @@ void run_dying_middle(AgentRelayTest& test, DyingMiddle& run, const std::string&
   std::optional<Result<RelayLink>> from_head;
   std::thread accepting(
       [&] { from_head.emplace(RelayLink::accept(middle->fd.get(), secret, deadline, 0)); });
+  RelayBranch after_middle{tail_at, {}};
+  if (run.dead_after_middle) {
+    auto taken = relay_listen("127.0.0.1", 0, 0);  // a port, closed again: nobody listens there
+    run.dead_port = taken->port;
+    after_middle = RelayBranch{RelayPeer{"127.0.0.1", run.dead_port}, {after_middle}};
+  }
   head.send(FrameType::relay_next,
-            encode(RelayNext{{RelayPeer{"127.0.0.1", middle->port}}, {{tail_at}}}));
+            encode(RelayNext{{{RelayPeer{"127.0.0.1", middle->port}, {after_middle}}}}));
   for (Agent* a : {&head, &tail}) EXPECT_EQ(a->reply().type, FrameType::relay_linked);
   accepting.join();
   ASSERT_TRUE(*from_head) << from_head->error();
@@ -312,6 +322,20 @@ TEST_F(AgentRelayTest, AHostThatDiesIsBridgedAndTheNextResumesFromTheOffsetItHol
   std::uint64_t offset = std::stoull(run.head_said.substr(at + bridged.size()));
   EXPECT_GT(offset, 0u);
   EXPECT_LE(offset, run.forwarded);
+}
+
+TEST_F(AgentRelayTest, TwoDeadHostsInARowAreBridgedAround) {
+  DyingMiddle run;
+  run.dead_after_middle = true;
+  run_dying_middle(*this, run, secret_, [](RelayLink&, std::uint16_t) {});
+  std::string dead = "127.0.0.1 port " + std::to_string(run.dead_port);
+  EXPECT_TRUE(run.head_said.starts_with("127.0.0.1 port " + std::to_string(run.middle_port) +
+                                        " broke off ("))
+      << run.head_said;
+  std::string around = "): cannot bridge to " + dead + ": cannot connect to " + dead +
+                       ": Connection refused: bridged around it to 127.0.0.1 port " +
+                       std::to_string(run.tail_port) + " from offset ";
+  EXPECT_NE(run.head_said.find(around), std::string::npos) << run.head_said;
 }
 
 TEST_F(AgentRelayTest, AHostThatDiesAfterTakingTheEndIsBridgedToo) {
@@ -390,7 +414,7 @@ TEST_F(AgentRelayTest, ANextHostNobodyListensOnIsALinkError) {
   Agent head(dir_ / "head");
   head.send(FrameType::relay_setup, encode(RelaySetup{secret_, true, "127.0.0.1", 0, 0}));
   EXPECT_EQ(head.reply().type, FrameType::relay_listening);
-  head.send(FrameType::relay_next, encode(RelayNext{{RelayPeer{"127.0.0.1", port}}, {{}}}));
+  head.send(FrameType::relay_next, encode(RelayNext{{{RelayPeer{"127.0.0.1", port}, {}}}}));
   Frame linked = head.reply();
   ASSERT_EQ(linked.type, FrameType::relay_linked);
   EXPECT_EQ(decode_relay_status(linked.payload)->error,

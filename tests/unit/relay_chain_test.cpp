@@ -155,9 +155,9 @@ TEST_F(RelayChain, ATreesHeadIsToldWhereAllItsChildrenListen) {
   auto next = decode_relay_next((*frame)->payload);
   ASSERT_TRUE(next);
   ASSERT_EQ(next->peers.size(), 2u);
-  EXPECT_EQ(next->peers[0].address, "127.0.0.2");
-  EXPECT_EQ(next->peers[1].port, 4001);
-  EXPECT_TRUE(next->beyond[0].empty() && next->beyond[1].empty()) << "both leaves";
+  EXPECT_EQ(next->peers[0].peer.address, "127.0.0.2");
+  EXPECT_EQ(next->peers[1].peer.port, 4001);
+  EXPECT_TRUE(next->peers[0].below.empty() && next->peers[1].below.empty()) << "both leaves";
   ChainInput leaf(three, 2);
   auto [sent, state] = drain(leaf);
   EXPECT_EQ(types(sent), (std::vector<FrameType>{FrameType::relay_setup, FrameType::relay_next}));
@@ -175,30 +175,61 @@ Result<RelayNext> next_of(Chain& chain, std::size_t k) {
   }
 }
 
+// The addresses of a chain's branch, level by level.
+std::vector<std::string> addresses(const RelayNext& next) {
+  std::vector<std::string> all;
+  for (auto* level = &next.peers; !level->empty(); level = &level->front().below) {
+    EXPECT_EQ(level->size(), 1u) << "a chain";
+    all.push_back(level->front().peer.address);
+  }
+  return all;
+}
+
 TEST_F(RelayChain, AHostIsToldWhereTheHostsAfterItsNextListenToo) {
-  Chain four({"h1", "h2", "h3", "h4"}, std::string(32, 's'), RelayOptions{}, read_end.get(), {});
+  std::vector<std::string> labels{"h1", "h2", "h3", "h4", "h5", "h6"};
+  Chain six(labels, std::string(32, 's'), RelayOptions{}, read_end.get(), {});
   std::vector<ChainReply> says;
-  for (std::size_t k = 0; k < 4; ++k) says.emplace_back(four, k);
-  for (std::size_t k = 1; k < 3; ++k)
+  for (std::size_t k = 0; k < 6; ++k) says.emplace_back(six, k);
+  auto listens = [&](std::size_t k) {
     says[k].output(k, Stream::out,
                    said(FrameType::relay_listening,
                         encode(RelayPeer{"127.0.0." + std::to_string(k + 1), std::uint16_t(k)})));
-  EXPECT_FALSE(next_of(four, 1)) << "h2 waits for h4's address: h4 is beyond h3";
-  auto head = next_of(four, 0);
+  };
+  for (std::size_t k = 1; k < 5; ++k) listens(k);
+  EXPECT_FALSE(next_of(six, 1)) << "h2 waits for h6's address: h6 is four hosts after h2";
+  auto head = next_of(six, 0);
   ASSERT_TRUE(head) << head.error();
-  ASSERT_EQ(head->peers.size(), 1u);
-  EXPECT_EQ(head->peers[0].address, "127.0.0.2");
-  ASSERT_EQ(head->beyond.size(), 1u);
-  ASSERT_EQ(head->beyond[0].size(), 1u);
-  EXPECT_EQ(head->beyond[0][0].address, "127.0.0.3");
-  says[3].output(3, Stream::out, said(FrameType::relay_listening, encode(RelayPeer{"x", 3})));
-  auto second = next_of(four, 1);
+  EXPECT_EQ(addresses(*head),
+            (std::vector<std::string>{"127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"}))
+      << "kMaxRelayDepth hosts after it, not h6";
+  listens(5);
+  auto second = next_of(six, 1);
   ASSERT_TRUE(second) << second.error();
-  EXPECT_EQ(second->beyond[0][0].address, "x");
-  auto last_but_one = next_of(four, 2);
+  EXPECT_EQ(addresses(*second),
+            (std::vector<std::string>{"127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6"}));
+  auto last_but_one = next_of(six, 4);
   ASSERT_TRUE(last_but_one);
-  EXPECT_TRUE(last_but_one->beyond[0].empty()) << "h4 forwards to nobody";
-  EXPECT_TRUE(next_of(four, 3)->peers.empty());
+  EXPECT_EQ(addresses(*last_but_one), std::vector<std::string>{"127.0.0.6"})
+      << "h6 forwards to nobody";
+  EXPECT_TRUE(next_of(six, 5)->peers.empty());
+}
+
+TEST_F(RelayChain, ATreesHostIsToldTheLevelsBelowItsChildrenTheLimitHolds) {
+  RelayOptions wide;
+  wide.fanout = 16;  // 16 + 256 hosts below the head, not the 4096 of a third level
+  std::vector<std::string> labels;
+  for (std::size_t k = 0; k < 300; ++k) labels.push_back("h" + std::to_string(k + 1));
+  Chain tree(labels, std::string(32, 's'), wide, read_end.get(), {});
+  std::vector<ChainReply> says;
+  for (std::size_t k = 0; k < labels.size(); ++k) says.emplace_back(tree, k);
+  for (std::size_t k = 1; k < 273; ++k)
+    says[k].output(k, Stream::out, said(FrameType::relay_listening, encode(RelayPeer{"a", 1})));
+  auto head = next_of(tree, 0);
+  ASSERT_TRUE(head) << head.error() << ": h274 and after are not below the head's two levels";
+  ASSERT_EQ(head->peers.size(), 16u);
+  EXPECT_EQ(head->peers[15].below.size(), 16u);
+  EXPECT_TRUE(head->peers[0].below[0].below.empty()) << "two levels";
+  EXPECT_FALSE(next_of(tree, 1)) << "h2's children's children (h274...) have not said";
 }
 
 TEST_F(RelayChain, AHostThatEndsBeforeTheLinkCallsItOff) {

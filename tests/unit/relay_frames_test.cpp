@@ -21,23 +21,27 @@ TEST(RelayFrames, RoundTrip) {
   ASSERT_TRUE(p);
   EXPECT_EQ(p->address, "127.0.0.3");
   EXPECT_EQ(p->port, 40001);
-  auto n = decode_relay_next(encode(RelayNext{{{"127.0.0.4", 1}, {"127.0.0.5", 2}}, {}}));
+  auto n = decode_relay_next(encode(RelayNext{{{{"127.0.0.4", 1}, {}}, {{"127.0.0.5", 2}, {}}}}));
   ASSERT_TRUE(n);
   ASSERT_EQ(n->peers.size(), 2u);
-  EXPECT_EQ(n->peers[1].address, "127.0.0.5");
-  EXPECT_EQ(n->peers[1].port, 2);
-  EXPECT_TRUE(n->beyond[0].empty() && n->beyond[1].empty()) << "leaves";
+  EXPECT_EQ(n->peers[1].peer.address, "127.0.0.5");
+  EXPECT_EQ(n->peers[1].peer.port, 2);
+  EXPECT_TRUE(n->peers[0].below.empty() && n->peers[1].below.empty()) << "leaves";
   EXPECT_TRUE(decode_relay_next(encode(RelayNext{}))->peers.empty());
-  RelayNext tree{{{"127.0.0.2", 2}, {"127.0.0.3", 3}},
-                 {{{"127.0.0.4", 4}, {"127.0.0.5", 5}}, {{"127.0.0.6", 6}}}};
+  // h2 -> (h4 -> h7), h5; h3 -> h6: three levels.
+  RelayNext tree{
+      {{{"127.0.0.2", 2}, {{{"127.0.0.4", 4}, {{{"127.0.0.7", 7}, {}}}}, {{"127.0.0.5", 5}, {}}}},
+       {{"127.0.0.3", 3}, {{{"127.0.0.6", 6}, {}}}}}};
   auto t = decode_relay_next(encode(tree));
   ASSERT_TRUE(t) << t.error();
-  ASSERT_EQ(t->beyond.size(), 2u);
-  ASSERT_EQ(t->beyond[0].size(), 2u);
-  EXPECT_EQ(t->beyond[0][1].address, "127.0.0.5");
-  EXPECT_EQ(t->beyond[0][1].port, 5);
-  ASSERT_EQ(t->beyond[1].size(), 1u);
-  EXPECT_EQ(t->beyond[1][0].port, 6);
+  ASSERT_EQ(t->peers.size(), 2u);
+  ASSERT_EQ(t->peers[0].below.size(), 2u);
+  EXPECT_EQ(t->peers[0].below[1].peer.address, "127.0.0.5");
+  EXPECT_EQ(t->peers[0].below[1].peer.port, 5);
+  ASSERT_EQ(t->peers[0].below[0].below.size(), 1u);
+  EXPECT_EQ(t->peers[0].below[0].below[0].peer.port, 7);
+  ASSERT_EQ(t->peers[1].below.size(), 1u);
+  EXPECT_EQ(t->peers[1].below[0].peer.port, 6);
   auto st = decode_relay_status(encode(RelayStatus{"refused"}));
   ASSERT_TRUE(st);
   EXPECT_EQ(st->error, "refused");
@@ -50,19 +54,40 @@ TEST(RelayFrames, HostileFieldsAreRefused) {
   EXPECT_FALSE(decode_relay_peer(bad_port));
   EXPECT_FALSE(decode_relay_peer(encode(RelayPeer{"a", 1}) + "x"));
   EXPECT_FALSE(decode_relay_status(""));
-  EXPECT_FALSE(decode_relay_next(encode(RelayNext{std::vector<RelayPeer>(17, {"a", 1}), {}})));
+  EXPECT_FALSE(decode_relay_next(encode(RelayNext{std::vector<RelayBranch>(17, {{"a", 1}, {}})})));
   EXPECT_FALSE(decode_relay_next(std::string("\xff\xff\xff\xff", 4)));  // a count, no peers
-  // The hosts beyond a peer: bounded as the peers are, there for each peer, nothing after.
-  EXPECT_FALSE(
-      decode_relay_next(encode(RelayNext{{{"a", 1}}, {std::vector<RelayPeer>(17, {"b", 2})}})));
-  std::string one = encode(RelayNext{{{"a", 1}}, {{{"b", 2}}}});
+  // The hosts below a peer: bounded as the peers are, nothing after.
+  EXPECT_FALSE(decode_relay_next(
+      encode(RelayNext{{{{"a", 1}, std::vector<RelayBranch>(17, {{"b", 2}, {}})}}})));
+  std::string one = encode(RelayNext{{{{"a", 1}, {{{"b", 2}, {}}}}}});
   EXPECT_TRUE(decode_relay_next(one));
   EXPECT_FALSE(decode_relay_next(one.substr(0, one.size() - 1)));
   EXPECT_FALSE(decode_relay_next(one + "x"));
-  std::string huge = encode(RelayNext{{{"a", 1}}, {}});
+  std::string huge = encode(RelayNext{{{{"a", 1}, {}}}});
   huge.replace(huge.size() - 4, 4, std::string("\xff\xff\xff\xff", 4));
-  EXPECT_FALSE(decode_relay_next(huge)) << "a count beyond of 2^32-1";
-  EXPECT_FALSE(decode_relay_next(huge.substr(0, huge.size() - 4))) << "no count beyond";
+  EXPECT_FALSE(decode_relay_next(huge)) << "a count below of 2^32-1";
+  EXPECT_FALSE(decode_relay_next(huge.substr(0, huge.size() - 4))) << "no count below";
+  // No deeper than kMaxRelayDepth levels, no more than kMaxRelayBelow hosts in all.
+  auto chain = [](std::size_t depth) {
+    RelayNext next;
+    std::vector<RelayBranch>* level = &next.peers;
+    for (std::size_t d = 0; d < depth; ++d)
+      level = &level->emplace_back(RelayBranch{{"a", 1}, {}}).below;
+    return encode(next);
+  };
+  EXPECT_TRUE(decode_relay_next(chain(kMaxRelayDepth)));
+  EXPECT_FALSE(decode_relay_next(chain(kMaxRelayDepth + 1))) << "a level too deep";
+  // 16 + 256 hosts, and more below them up to kMaxRelayBelow in all; then one more.
+  RelayNext wide{std::vector<RelayBranch>(
+      16, {{"a", 1}, std::vector<RelayBranch>(16, RelayBranch{{"b", 2}, {}})})};
+  std::size_t hosts = 16 + 256;
+  for (auto& p : wide.peers)
+    for (auto& b : p.below)
+      for (; hosts < kMaxRelayBelow && b.below.size() < 16; ++hosts)
+        b.below.push_back({{"c", 3}, {}});
+  EXPECT_TRUE(decode_relay_next(encode(wide))) << "kMaxRelayBelow hosts";
+  wide.peers.back().below.back().below.push_back({{"c", 3}, {}});
+  EXPECT_FALSE(decode_relay_next(encode(wide))) << "one more";
   EXPECT_FALSE(decode_relay_peer(encode(RelayPeer{std::string(300, 'a'), 1})));
 }
 
@@ -73,6 +98,13 @@ int pipe_with(const std::string& bytes) {
   EXPECT_EQ(::write(fds[1], bytes.data(), bytes.size()), ssize_t(bytes.size()));
   ::close(fds[1]);
   return fds[0];
+}
+
+TEST(RelayFrames, AHostIsToldAsManyLevelsAsTheLimitHolds) {
+  EXPECT_EQ(relay_depth(1), kMaxRelayDepth) << "a chain: four hosts after it";
+  EXPECT_EQ(relay_depth(4), 4u) << "4 + 16 + 64 + 256";
+  EXPECT_EQ(relay_depth(8), 3u) << "8 + 64 + 512";
+  EXPECT_EQ(relay_depth(16), 2u) << "16 + 256";
 }
 
 TEST(RelayFrames, ReadFrameTakesOneFrameAndLeavesTheRest) {
@@ -86,7 +118,7 @@ TEST(RelayFrames, ReadFrameTakesOneFrameAndLeavesTheRest) {
 }
 
 TEST(RelayFrames, ReadFrameRefusesAnotherTypeACutFrameAndTheEnd) {
-  int fd = pipe_with(encode_frame(FrameType::relay_next, encode(RelayNext{{{"a", 1}}, {}})));
+  int fd = pipe_with(encode_frame(FrameType::relay_next, encode(RelayNext{{{{"a", 1}, {}}}})));
   EXPECT_EQ(read_frame(fd, FrameType::relay_go).error(),
             "unexpected frame while setting up the relay");
   ::close(fd);

@@ -185,5 +185,42 @@ TEST(RelayQueue, WithoutAHistoryAChunkEveryReaderTookIsLetGo) {
   EXPECT_TRUE(queue.join(3));
 }
 
+TEST(RelayQueue, APutWaitsForRoomAtMostItsStallAndKeepsItsChunk) {
+  RelayQueue queue(1);
+  std::string full(RelayQueue::kMaxQueued, 'f');
+  EXPECT_EQ(queue.put(full, 10ms), RelayQueue::Put::in);
+  EXPECT_TRUE(full.empty()) << "moved in";
+  std::string more = "more";
+  auto started = std::chrono::steady_clock::now();
+  EXPECT_EQ(queue.put(more, 50ms), RelayQueue::Put::stalled) << "the reader took nothing";
+  EXPECT_GE(std::chrono::steady_clock::now() - started, 50ms);
+  EXPECT_EQ(more, "more") << "kept for the next try";
+  std::optional<RelayQueue::End> how;
+  EXPECT_TRUE(queue.take(0, how, 0ms));
+  EXPECT_EQ(queue.put(more, 10ms), RelayQueue::Put::in);
+  queue.leave(0);
+  std::string late = "late";
+  EXPECT_EQ(queue.put(late, 10ms), RelayQueue::Put::nobody);
+}
+
+TEST(RelayQueue, OnReadyWakesOnceAtTheNextChunkOrTheEndOrAtOnce) {
+  RelayQueue queue(1);
+  int woken = 0;
+  queue.on_ready(0, [&] { ++woken; });
+  EXPECT_EQ(woken, 0) << "nothing to take yet";
+  EXPECT_TRUE(queue.put("a"));
+  EXPECT_EQ(woken, 1);
+  EXPECT_TRUE(queue.put("b"));
+  EXPECT_EQ(woken, 1) << "once";
+  queue.on_ready(0, [&] { ++woken; });
+  EXPECT_EQ(woken, 2) << "a chunk is there: at once";
+  std::optional<RelayQueue::End> how;
+  while (queue.take(0, how, 0ms)) {
+  }
+  queue.on_ready(0, [&] { ++woken; });
+  queue.end(RelayQueue::End::whole);
+  EXPECT_EQ(woken, 3) << "the end";
+}
+
 }  // namespace
 }  // namespace pdx

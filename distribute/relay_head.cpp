@@ -1,0 +1,162 @@
+#include "distribute/relay_head.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace pdx {
+
+namespace {
+
+constexpr std::size_t kChunk = 256 * 1024;  // read at a time
+
+}  // namespace
+
+Result<std::unique_ptr<HeadFeed>> HeadFeed::start(
+    int stream, std::string secret, std::vector<RelayBranch> below, std::chrono::milliseconds stall,
+    std::function<void(std::size_t bytes)> on_consume) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    return Error{std::string("cannot make a pipe: ") + std::strerror(errno)};
+  return std::unique_ptr<HeadFeed>(new HeadFeed(stream, std::move(secret), std::move(below), stall,
+                                                std::move(on_consume), Fd(fds[0]), Fd(fds[1])));
+}
+
+HeadFeed::HeadFeed(int stream, std::string secret, std::vector<RelayBranch> below,
+                   std::chrono::milliseconds stall, std::function<void(std::size_t)> on_consume,
+                   Fd stop_read, Fd stop_write)
+    : stream_(stream),
+      below_(std::move(below)),
+      stall_(stall),
+      on_consume_(std::move(on_consume)),
+      stop_read_(std::move(stop_read)),
+      stop_write_(std::move(stop_write)),
+      queue_(1, below_.empty() ? 0 : RelayQueue::kHistory),
+      bridges_(queue_, std::move(secret), [] { return false; }),
+      thread_([this] { read_loop(); }) {}
+
+HeadFeed::~HeadFeed() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  (void)!::write(stop_write_.get(), "x", 1);
+  {
+    std::lock_guard lock(mutex_);
+    if (!ended_) queue_.end(RelayQueue::End::broken);  // a bridge's link gives up: no clean end
+  }
+  leave_head();  // a put waiting for room returns
+  thread_.join();
+  if (bridge_.joinable()) bridge_.join();
+}
+
+InputPiece HeadFeed::next() {
+  if (!held_ || taken_ == held_->size()) {
+    std::optional<RelayQueue::End> how;
+    held_ = queue_.take(0, how, std::chrono::milliseconds(0));
+    taken_ = 0;
+    if (!held_) {
+      if (how == RelayQueue::End::whole) return {InputPiece::State::end, {}, {}};
+      if (how) return {InputPiece::State::failed, {}, "the stream broke off here"};
+      return {InputPiece::State::wait, {}, {}};
+    }
+  }
+  return {InputPiece::State::data, std::string_view(*held_).substr(taken_), {}};
+}
+
+void HeadFeed::consume(std::size_t n) {
+  taken_ += n;
+  if (on_consume_) on_consume_(n);
+}
+
+void HeadFeed::on_ready(std::function<void()> wake) {
+  queue_.on_ready(0, std::move(wake));
+}
+
+void HeadFeed::on_stall(std::function<void(const std::string&)> fail) {
+  std::lock_guard lock(mutex_);
+  fail_ = std::move(fail);
+}
+
+void HeadFeed::head_ended(bool passed_on) {
+  std::lock_guard lock(mutex_);
+  if (passed_on || bridging_ || left_ || below_.empty() || stopping_) {
+    if (!bridging_) {
+      left_ = true;
+      queue_.leave(0);
+    }
+    return;
+  }
+  bridging_ = true;  // reader 0 holds the history until the bridges have joined
+  bridge_ = std::thread([this] {
+    std::string said = bridges_.bridge(below_, [this] {
+      std::lock_guard held(mutex_);
+      left_ = true;
+      queue_.leave(0);
+    });
+    std::lock_guard held(mutex_);
+    bridged_ = std::move(said);
+  });
+}
+
+std::string HeadFeed::bridged() {
+  {
+    std::lock_guard lock(mutex_);
+    if (!bridging_) return "";
+  }
+  if (bridge_.joinable()) bridge_.join();
+  std::lock_guard lock(mutex_);
+  return bridged_;
+}
+
+void HeadFeed::leave_head() {
+  std::lock_guard lock(mutex_);
+  if (left_ || bridging_) return;
+  left_ = true;
+  queue_.leave(0);
+}
+
+void HeadFeed::read_loop() {
+  for (;;) {
+    auto chunk = read_chunk();
+    if (!chunk || chunk->empty()) {
+      std::lock_guard lock(mutex_);
+      if (!stopping_) queue_.end(chunk ? RelayQueue::End::whole : RelayQueue::End::broken);
+      ended_ = true;
+      return;
+    }
+    while (queue_.put(*chunk, stall_) == RelayQueue::Put::stalled) {
+      std::function<void(const std::string&)> fail;
+      {
+        std::lock_guard lock(mutex_);
+        if (stopping_) return;
+        if (bridging_) continue;  // the head is gone: the bridges are linking up
+        fail = std::exchange(fail_, nullptr);
+      }
+      if (fail)
+        fail("took nothing of its input for " + std::to_string(stall_.count() / 1000) + " s");
+      leave_head();  // nobody takes the chunk now: it goes, as the rest will
+    }
+  }
+}
+
+Result<std::string> HeadFeed::read_chunk() {
+  std::string chunk(kChunk, '\0');
+  for (;;) {
+    pollfd fds[2] = {{stream_, POLLIN, 0}, {stop_read_.get(), POLLIN, 0}};
+    if (::poll(fds, 2, -1) < 0 && errno != EINTR)
+      return Error{std::string("cannot poll the stream: ") + std::strerror(errno)};
+    if (fds[1].revents & POLLIN) return std::string();
+    if (!(fds[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+    ssize_t n = ::read(stream_, chunk.data(), chunk.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Error{std::string("cannot read the stream: ") + std::strerror(errno)};
+    chunk.resize(std::size_t(n));
+    return chunk;
+  }
+}
+
+}  // namespace pdx

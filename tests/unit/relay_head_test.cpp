@@ -1,0 +1,143 @@
+#include "distribute/relay_head.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <string>
+#include <thread>
+
+#include "distribute/relay_link.h"
+
+namespace pdx {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::string varied(std::size_t size) {
+  std::string out(size, '\0');
+  for (std::size_t i = 0; i < size; ++i) out[i] = char((i * 13 + i / 257) % 256);
+  return out;
+}
+
+// A pipe that `bytes` are written into on a thread of its own, then closed: the group's stream.
+class Stream {
+ public:
+  explicit Stream(std::string bytes) : bytes_(std::move(bytes)) {
+    std::signal(SIGPIPE, SIG_IGN);  // a read end closed first fails the write
+    int fds[2];
+    EXPECT_EQ(::pipe(fds), 0);
+    read_ = Fd(fds[0]);
+    writer_ = std::thread([this, fd = fds[1]] {
+      for (std::size_t at = 0; at < bytes_.size();) {
+        ssize_t n = ::write(fd, bytes_.data() + at, bytes_.size() - at);
+        if (n <= 0) break;
+        at += std::size_t(n);
+      }
+      ::close(fd);
+    });
+  }
+  ~Stream() {
+    read_.reset();
+    writer_.join();
+  }
+  int fd() const { return read_.get(); }
+
+ private:
+  std::string bytes_;
+  Fd read_;
+  std::thread writer_;
+};
+
+// Reader 0 of `feed`, as the head's session takes it: `limit` bytes at most; whether it ended.
+std::string take(HeadFeed& feed, std::size_t limit, bool& ended) {
+  std::string got;
+  ended = false;
+  while (got.size() < limit) {
+    InputPiece piece = feed.next();
+    if (piece.state == InputPiece::State::end) return ended = true, got;
+    if (piece.state == InputPiece::State::failed) return got;
+    if (piece.state == InputPiece::State::wait) {
+      std::this_thread::sleep_for(1ms);
+      continue;
+    }
+    std::size_t n = std::min(piece.bytes.size(), limit - got.size());
+    got.append(piece.bytes.substr(0, n));
+    feed.consume(n);
+  }
+  return got;
+}
+
+const std::string kSecret(kRelaySecretSize, 'h');
+
+TEST(HeadFeed, TheHeadTakesTheWholeStreamAndNobodyIsBridged) {
+  std::string data = varied(3 * 1024 * 1024 + 7);
+  Stream stream(data);
+  std::size_t counted = 0;
+  auto feed = HeadFeed::start(stream.fd(), kSecret, {}, 5s, [&](std::size_t n) { counted += n; });
+  ASSERT_TRUE(feed) << feed.error();
+  bool ended;
+  EXPECT_EQ(take(**feed, data.size() + 1, ended), data);
+  EXPECT_TRUE(ended);
+  EXPECT_EQ(counted, data.size()) << "on_consume told of every byte";
+  (*feed)->head_ended(true);
+  EXPECT_EQ((*feed)->bridged(), "");
+}
+
+TEST(HeadFeed, AHeadGoneBeforeItPassedTheStreamOnIsBridgedAroundFromTheOffsetItsNextHolds) {
+  std::string data = varied(9 * 1024 * 1024 + 3);
+  Stream stream(data);
+  auto listener = relay_listen("127.0.0.1", 0, 0);
+  ASSERT_TRUE(listener) << listener.error();
+  RelayBranch next{RelayPeer{"127.0.0.1", listener->port}, {}};
+  auto feed = HeadFeed::start(stream.fd(), kSecret, {next}, 5s, nullptr);
+  ASSERT_TRUE(feed) << feed.error();
+  bool ended;
+  std::string head_took = take(**feed, 2 * 1024 * 1024, ended);
+  ASSERT_EQ(head_took.size(), 2u * 1024 * 1024);
+  const std::uint64_t holds = 1024 * 1024 + 5;  // what the next host had of it
+  std::string got;
+  std::thread next_host([&] {
+    auto link =
+        RelayLink::accept(listener->fd.get(), kSecret, RelayLink::Clock::now() + 10s, holds);
+    ASSERT_TRUE(link) << link.error();
+    for (;;) {
+      auto chunk = link->receive(5s);
+      ASSERT_TRUE(chunk) << chunk.error();
+      if (!*chunk) break;
+      got += **chunk;
+    }
+    link->passed_on();
+  });
+  (*feed)->head_ended(false);  // its session ended without relay_end: killed
+  next_host.join();
+  EXPECT_TRUE(got == data.substr(holds)) << "the stream from the offset it held, to its end";
+  EXPECT_EQ((*feed)->bridged(), ": bridged around it to 127.0.0.1 port " +
+                                    std::to_string(listener->port) + " from offset " +
+                                    std::to_string(holds));
+}
+
+TEST(HeadFeed, AHeadThatTakesNothingForItsStallIsFailedAndTheStreamDrained) {
+  Stream stream(varied(16 * 1024 * 1024));
+  auto feed = HeadFeed::start(stream.fd(), kSecret, {}, 1s, nullptr);
+  ASSERT_TRUE(feed) << feed.error();
+  std::string failed;
+  (*feed)->on_stall([&](const std::string& why) { failed = why; });
+  for (int i = 0; i < 400 && failed.empty(); ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(failed, "took nothing of its input for 1 s");
+  // The stream is read to its end (the writer's thread joins): nobody holds it up.
+}
+
+TEST(HeadFeed, AFeedDestroyedMidStreamStopsReading) {
+  Stream stream(varied(32 * 1024 * 1024));
+  {
+    auto feed = HeadFeed::start(stream.fd(), kSecret, {}, 60s, nullptr);
+    ASSERT_TRUE(feed) << feed.error();
+    bool ended;
+    EXPECT_EQ(take(**feed, 1024, ended).size(), 1024u);
+  }
+}
+
+}  // namespace
+}  // namespace pdx
