@@ -11,14 +11,8 @@ size=$((24 * 1000 * 1000))
 head -c "$size" /dev/urandom > "$SCRATCH/data"
 chmod -R a+rX "$SCRATCH/data"
 dest=pdx-test-bridge-$$
-"$cluster" run "$dir" "$PDX" -F "$dir/ssh_config" -w "^$dir/hostfile" push --relay "$SCRATCH/data" "$dest/" \
-  > "$SCRATCH/out" 2> "$SCRATCH/err" &
-pdx_pid=$!
-kill_once_read $((size * 2 / 3)) -u pdx003 -f -- "--relay=.*$dest"
-[[ -n $killed ]] || fail "no agent of the third host to kill"
-wait "$pdx_pid"
-status=$?
-out=$(cat "$SCRATCH/out") err=$(cat "$SCRATCH/err")
+run_killing $((size * 2 / 3)) -u pdx003 -f -- "--relay=.*$dest" \
+  --run "$cluster" run "$dir" "$PDX" -F "$dir/ssh_config" -w "^$dir/hostfile" push --relay "$SCRATCH/data" "$dest/"
 expect_status 1
 expect_contains "$err" "pdx: 198.18.0.3: killed by signal KILL" "the killed host, alone, on one line"
 expect_bridged "$err" 198.18.0.2

@@ -6,14 +6,9 @@ export HOME=$SCRATCH/home
 mkdir "$SCRATCH/src"
 head -c $((96 << 20)) /dev/urandom > "$SCRATCH/src/huge"
 
-"$PDX" -R exec -w 'h[1-4]' sync --relay "$SCRATCH/src" "$SCRATCH/d/%h/" \
-  > "$SCRATCH/out" 2> "$SCRATCH/err" &
-pdx_pid=$!
-kill_once_read $((32 << 20)) -f -- "--relay=$SCRATCH/d/h2/"  # h2's agent, 16 MiB in (read twice)
-[[ -n $killed ]] || fail "no agent of h2 to kill"
-wait "$pdx_pid"
-status=$?
-out=$(cat "$SCRATCH/out") err=$(cat "$SCRATCH/err")
+# h2's agent killed 16 MiB in (read twice: 32 MiB).
+run_killing $((32 << 20)) -f -- "--relay=$SCRATCH/d/h2/" \
+  --run "$PDX" -R exec -w 'h[1-4]' sync --relay "$SCRATCH/src" "$SCRATCH/d/%h/"
 expect_status 1
 expect_contains "$err" "pdx: h2: " "the killed host"
 expect_bridged "$err" h1
@@ -23,14 +18,8 @@ for h in h1 h3 h4; do same_tree "$SCRATCH/src" "$SCRATCH/d/$h/src"; done
 [[ ! -e $SCRATCH/d/h2/src/huge ]] || fail "h2: a huge under its final name"
 
 # The head killed: pdx bridges around it, from here, to h2.
-"$PDX" -R exec -w 'h[1-4]' sync --relay "$SCRATCH/src" "$SCRATCH/e/%h/" \
-  > "$SCRATCH/out" 2> "$SCRATCH/err" &
-pdx_pid=$!
-kill_once_read $((32 << 20)) -f -- "--relay=$SCRATCH/e/h1/"
-[[ -n $killed ]] || fail "no agent of h1 to kill"
-wait "$pdx_pid"
-status=$?
-out=$(cat "$SCRATCH/out") err=$(cat "$SCRATCH/err")
+run_killing $((32 << 20)) -f -- "--relay=$SCRATCH/e/h1/" \
+  --run "$PDX" -R exec -w 'h[1-4]' sync --relay "$SCRATCH/src" "$SCRATCH/e/%h/"
 expect_status 1
 expect_contains "$err" "pdx: h1: " "the killed head"
 grep -Eqx "pdx: warning: h1: the relay's head is gone; from here, bridged around it to 127.0.0.1 port [0-9]+ from offset [0-9]+" <<< "$err" ||

@@ -105,3 +105,20 @@ kill_once_read() {
     sleep 0.01
   done
 }
+
+# run_killing BYTES PGREP_ARGS... --run COMMAND...: COMMAND in the background (its stdout and
+# stderr in $SCRATCH/out and err), the first process PGREP_ARGS finds that has read BYTES
+# killed (kill_once_read: fails when none was); then status, out and err as it left them.
+run_killing() {
+  local bytes=$1 find=()
+  shift
+  while [[ $1 != --run ]]; do find+=("$1"); shift; done
+  shift
+  "$@" > "$SCRATCH/out" 2> "$SCRATCH/err" &
+  pdx_pid=$!
+  kill_once_read "$bytes" "${find[@]}"
+  [[ -n $killed ]] || fail "nothing to kill (pgrep ${find[*]})"
+  wait "$pdx_pid"
+  status=$?
+  out=$(cat "$SCRATCH/out") err=$(cat "$SCRATCH/err")
+}
