@@ -6,7 +6,7 @@
 # copy; a relay (host to host, a chain; from 16 hosts on a tree of fan-out 4 too) sends it once
 # from here; and a chain of the most hosts with one host killed at about a third of the
 # transfer, bridged (killed-16: target 2x one copy; here 1.54 s against relay-16's 1.45 s and
-# one scp's 1.27 s, 1.21x).
+# one scp's 1.27 s, 1.21x), and with its head killed, bridged around by pdx (headkilled-16).
 # Wall time, the tool's CPU (user+sys, its children's too) and peak RSS, and for pdx
 # its agents' on the hosts (bench/lib/timed_agent.sh, each agent run through /usr/bin/time: CPU
 # over all hosts, the most one host spent, one agent's largest peak RSS; per agent, so that what
@@ -65,14 +65,15 @@ for n in $sizes; do
   run "clush-$n" "$hosts" clush -f "$n" -w "$hosts" -o "-F $config" --copy "$work/data" --dest bench-links-clush-file
 done
 
-# A chain of the most hosts with the agent of the one in its middle killed at about a third of
-# the transfer (once it has read two thirds of the data's size: it reads each byte twice, from
-# its upstream link and from the pipe into its receive): the time for the others to complete,
-# bridged around it. One run: a failed host is the point, not the best of several.
+# killed_chain NAME K: a chain of the most hosts with the agent of its K-th host killed at about
+# a third of the transfer (once it has read two thirds of the data's size: it reads each byte
+# twice, from its upstream link and from the pipe into its receive): the time for the others to
+# complete, bridged around it (the head: by pdx, from here). One run: a failed host is the
+# point, not the best of several.
 killed_chain() {
   local hosts account out pdx_pid pid got wall user sys third=$((mb * 1000 * 1000 * 2 / 3))
   hosts=$(head -n "$most" "$CLUSTER/hostfile" | paste -sd,)
-  account=$(printf 'pdx%03d' $((most / 2)))
+  account=$(printf 'pdx%03d' "$2")
   in_client "$PDX" -F "$config" -w "$hosts" "rm -rf bench-links-*" > /dev/null
   agents_cpu > /dev/null
   /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$cluster" run "$CLUSTER" "$PDX" -F "$config" \
@@ -90,15 +91,18 @@ killed_chain() {
   out=$(cat "$work/out")
   # (err also holds the warning of the host that bridged around it)
   [[ $out == *"in 1 file" && $(grep -c ': killed by signal KILL$' "$work/err") -eq 1 ]] ||
-    echo "bench-links: killed-$most: not the others complete and one failed: $out $(cat "$work/err")" >&2
+    echo "bench-links: $1-$most: not the others complete and one failed: $out $(cat "$work/err")" >&2
   read -r wall user sys rss < <(tail -1 "$work/time")  # after "Command exited with non-zero status"
-  echo "killed-$most $wall $(echo "$user + $sys" | bc) $((rss / 1024)) $(agents_cpu)" >> "$work/runs"
+  echo "$1-$most $wall $(echo "$user + $sys" | bc) $((rss / 1024)) $(agents_cpu)" >> "$work/runs"
 }
-(( most >= 4 )) && killed_chain
+if (( most >= 4 )); then
+  killed_chain killed $((most / 2))
+  killed_chain headkilled 1
+fi
 
 echo "$mb MB over $rate links (this machine's too), best of $runs ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
-printf '%-10s %8s %8s %8s %9s %11s %9s %11s\n' run wall_s cpu_s rss_MiB agents_s agent_max_s \
+printf '%-13s %8s %8s %8s %9s %11s %9s %11s\n' run wall_s cpu_s rss_MiB agents_s agent_max_s \
   agent_MiB x_one_copy
 awk '{ if (NR == 1) one = $2
-       printf "%-10s %8.2f %8.2f %8d %9s %11s %9s %11.2f\n", $1, $2, $3, $4, $5, $6, $7, $2 / one }' \
+       printf "%-13s %8.2f %8.2f %8d %9s %11s %9s %11.2f\n", $1, $2, $3, $4, $5, $6, $7, $2 / one }' \
   "$work/runs"
