@@ -168,14 +168,6 @@ class Source {
   std::optional<UpstreamLink> link_;
 };
 
-// Whether any host this one forwards to forwards further: only then can this host be asked to
-// bridge, and keep a history for it.
-bool bridgeable(const RelayNext& peers) {
-  for (const auto& branch : peers.peers)
-    if (!branch.below.empty()) return true;
-  return false;
-}
-
 // The stream from `source` to this host's receive (`local`, a pipe) and to each host it
 // forwards to, each on a thread of its own through a RelayQueue: a host forwards while it
 // receives and while it writes. A local reader that stops (its receive failed) does not stop
@@ -194,7 +186,7 @@ class Tee {
         next_(next),
         peers_(peers),
         errors_(next.size()),
-        queue_(1 + next.size(), bridgeable(peers) ? RelayQueue::kHistory : 0),
+        queue_(1 + next.size(), relay_history(relay_levels(peers.peers))),
         bridges_(queue_, std::move(secret), [this] { return source_.lost(); }) {}
 
   // On a thread that blocks Ctrl-C: the ones it starts inherit that.

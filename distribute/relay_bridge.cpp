@@ -1,5 +1,6 @@
 #include "distribute/relay_bridge.h"
 
+#include <algorithm>
 #include <latch>
 #include <system_error>
 #include <thread>
@@ -17,6 +18,23 @@ constexpr std::chrono::milliseconds kKeepaliveEvery = 2s;  // a link with nothin
 constexpr auto kBridgeConnect = kBridgeWait + kRelayStall + 10s;
 
 }  // namespace
+
+std::size_t relay_levels(const std::vector<RelayBranch>& branches) {
+  std::size_t deepest = 0;
+  for (const auto& b : branches) deepest = std::max(deepest, 1 + relay_levels(b.below));
+  return deepest;
+}
+
+std::vector<RelayBranch> relay_levels_cut(std::vector<RelayBranch> branches, std::size_t levels) {
+  if (levels == 0) return {};
+  for (auto& b : branches) b.below = relay_levels_cut(std::move(b.below), levels - 1);
+  return branches;
+}
+
+std::uint64_t relay_history(std::size_t hops) {
+  constexpr std::uint64_t kPerHop = 12 * 1024 * 1024;
+  return hops < 2 ? 0 : kPerHop * hops;
+}
 
 std::string relay_where(const RelayPeer& peer) {
   return peer.address + " port " + std::to_string(peer.port);

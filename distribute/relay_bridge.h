@@ -28,6 +28,16 @@ namespace pdx {
 /// host sees the break as soon as this one does (a host gone), or kRelayStall later (stalled).
 inline constexpr std::chrono::milliseconds kBridgeWait = kRelayStall + std::chrono::seconds(10);
 
+/// The levels of hosts in `branches` (0 for none).
+std::size_t relay_levels(const std::vector<RelayBranch>& branches);
+/// `branches` cut to `levels` levels.
+std::vector<RelayBranch> relay_levels_cut(std::vector<RelayBranch> branches, std::size_t levels);
+/// The history a RelayQueue keeps on an end that may bridge to a host `hops` hops after it (its
+/// own peers are one hop): 12 MiB a hop, what one hop lags by at most (its queue, its link's
+/// socket buffers, and what the host after holds in flight); none below two hops, where there is
+/// nobody to bridge to.
+std::uint64_t relay_history(std::size_t hops);
+
 /// "ADDRESS port N".
 std::string relay_where(const RelayPeer& peer);
 

@@ -44,10 +44,10 @@ void Chain::linked(std::size_t k, const RelayStatus& status) {
   });
 }
 
-void Chain::ended(std::size_t k, const std::string& why) {
+void Chain::ended(std::size_t k, const std::string& why, bool gone) {
   update([&] {
     if (!go_) call_off(k, why.empty() ? "ended before the relay linked up" : why);
-    if (k == 0 && feed_) feed_->head_ended(hosts_[0].passed_on);
+    if (k == 0 && feed_) feed_->head_ended(gone && !hosts_[0].passed_on);
   });
 }
 

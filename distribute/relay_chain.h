@@ -65,8 +65,10 @@ class Chain {
   void listening(std::size_t k, RelayPeer peer);
   void linked(std::size_t k, const RelayStatus& status);
   /// Host k will say no more (its command ended, its host failed, or it said something
-  /// malformed): before the chain linked up, that calls it off.
-  void ended(std::size_t k, const std::string& why);
+  /// malformed): before the chain linked up, that calls it off. `gone`: its command ended by
+  /// itself or its session broke (not interrupted, timed out or failed for a stall): the head,
+  /// if it had not said relay_end yet, is bridged around from here.
+  void ended(std::size_t k, const std::string& why, bool gone = false);
 
   // ---- from the inputs ----
   enum class Step { wait, ready, off };

@@ -40,7 +40,7 @@ constexpr std::size_t kMaxRelayFanout = 16;
 // How deep below a host it is told of the relay (its own peers are the first level), and of how
 // many hosts in all: a host bridges around as many dead or stalled hosts in a row as it knows
 // levels below them. pdx sends fewer levels to a wide tree's hosts (relay_depth()).
-constexpr std::size_t kMaxRelayDepth = 4;
+constexpr std::size_t kMaxRelayDepth = 3;
 constexpr std::size_t kMaxRelayBelow = 1024;
 struct RelayBranch {
   RelayPeer peer;

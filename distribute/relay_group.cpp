@@ -33,7 +33,8 @@ boost::asio::awaitable<std::optional<RelayGroup::Ran>> RelayGroup::relayed(
   ExecRequest request{relay, job.env, job.command_timeout, &input};
   RelayedHost& host = reply.host();
   host.reply.result = co_await session.exec(request, reply, stop);
-  chain_->ended(j, "");
+  Failure failure = host.reply.result.failure;
+  chain_->ended(j, "", failure == Failure::none || failure == Failure::protocol);
   std::string reason;
   if (chain_->called_off(reason) && host.reply.result.failure == Failure::none)
     co_return std::nullopt;

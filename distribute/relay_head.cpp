@@ -6,12 +6,16 @@
 
 #include <cerrno>
 #include <cstring>
+#include <system_error>
 
 namespace pdx {
 
 namespace {
 
 constexpr std::size_t kChunk = 256 * 1024;  // read at a time
+// The levels below the head pdx bridges to: around the head and, dead too, its children (the
+// history that needs, three hops, is pdx's memory: 36 MiB).
+constexpr std::size_t kHeadLevels = 2;
 
 }  // namespace
 
@@ -29,12 +33,12 @@ HeadFeed::HeadFeed(int stream, std::string secret, std::vector<RelayBranch> belo
                    std::chrono::milliseconds stall, std::function<void(std::size_t)> on_consume,
                    Fd stop_read, Fd stop_write)
     : stream_(stream),
-      below_(std::move(below)),
+      below_(relay_levels_cut(std::move(below), kHeadLevels)),
       stall_(stall),
       on_consume_(std::move(on_consume)),
       stop_read_(std::move(stop_read)),
       stop_write_(std::move(stop_write)),
-      queue_(1, below_.empty() ? 0 : RelayQueue::kHistory),
+      queue_(1, relay_history(1 + relay_levels(below_))),
       bridges_(queue_, std::move(secret), [] { return false; }),
       thread_([this] { read_loop(); }) {}
 
@@ -54,6 +58,11 @@ HeadFeed::~HeadFeed() {
 }
 
 InputPiece HeadFeed::next() {
+  {
+    std::lock_guard lock(mutex_);
+    if (left_ && !bridging_)  // failed for its stall: what follows is not its
+      return {InputPiece::State::failed, {}, "took nothing of its input for too long"};
+  }
   if (!held_ || taken_ == held_->size()) {
     std::optional<RelayQueue::End> how;
     held_ = queue_.take(0, how, std::chrono::milliseconds(0));
@@ -81,28 +90,32 @@ void HeadFeed::on_stall(std::function<void(const std::string&)> fail) {
   fail_ = std::move(fail);
 }
 
-void HeadFeed::head_ended(bool passed_on) {
+void HeadFeed::head_ended(bool gone) {
   std::lock_guard lock(mutex_);
-  if (passed_on || bridging_ || left_ || below_.empty() || stopping_) {
-    if (!bridging_) {
-      left_ = true;
-      queue_.leave(0);
-    }
-    return;
+  if (bridging_ || left_) return;
+  if (!gone || below_.empty() || stopping_) {
+    left_ = true;
+    return queue_.leave(0);
   }
-  bridging_ = true;  // reader 0 holds the history until the bridges have joined
-  bridge_ = std::thread([this] {
-    std::string said = bridges_.bridge(below_, [this] {
+  try {  // reader 0 holds the history until the bridges have joined
+    bridge_ = std::thread([this] {
+      std::string said = bridges_.bridge(below_, [this] {
+        std::lock_guard held(mutex_);
+        left_ = true;
+        queue_.leave(0);
+      });
       std::lock_guard held(mutex_);
-      left_ = true;
-      queue_.leave(0);
+      bridged_ = std::move(said);
     });
-    std::lock_guard held(mutex_);
-    bridged_ = std::move(said);
-  });
+    bridging_ = true;
+  } catch (const std::system_error&) {  // no bridge, then: the hosts below fail as without it
+    left_ = true;
+    queue_.leave(0);
+  }
 }
 
 std::string HeadFeed::bridged() {
+  std::lock_guard joining(join_mutex_);
   {
     std::lock_guard lock(mutex_);
     if (!bridging_) return "";
@@ -120,11 +133,13 @@ void HeadFeed::leave_head() {
 }
 
 void HeadFeed::read_loop() {
+  std::string buffer(kChunk, '\0');
   for (;;) {
-    auto chunk = read_chunk();
+    auto chunk = read_chunk(buffer);
     if (!chunk || chunk->empty()) {
       std::lock_guard lock(mutex_);
-      if (!stopping_) queue_.end(chunk ? RelayQueue::End::whole : RelayQueue::End::broken);
+      if (stopping_) return;
+      queue_.end(chunk ? RelayQueue::End::whole : RelayQueue::End::broken);
       ended_ = true;
       return;
     }
@@ -134,28 +149,36 @@ void HeadFeed::read_loop() {
         std::lock_guard lock(mutex_);
         if (stopping_) return;
         if (bridging_) continue;  // the head is gone: the bridges are linking up
+        // Failed for its stall, not bridged around (the hosts below have stopped waiting):
+        // reader 0 is let go at once, so that its session's end finds it gone.
         fail = std::exchange(fail_, nullptr);
+        if (!left_) {
+          left_ = true;
+          queue_.leave(0);  // nobody takes the chunk now: it goes, as the rest will
+        }
       }
       if (fail)
-        fail("took nothing of its input for " + std::to_string(stall_.count() / 1000) + " s");
-      leave_head();  // nobody takes the chunk now: it goes, as the rest will
+        fail("took nothing of its input for " + std::to_string((stall_.count() + 999) / 1000) +
+             " s");
     }
   }
 }
 
-Result<std::string> HeadFeed::read_chunk() {
-  std::string chunk(kChunk, '\0');
+// The next read of the stream into `buffer`, copied out (a pipe gives what was written, often a
+// frame of a few hundred bytes: a chunk of kChunk each would hold the history's bytes many times
+// over); "" at the end, or when stopped.
+Result<std::string> HeadFeed::read_chunk(std::string& buffer) {
   for (;;) {
     pollfd fds[2] = {{stream_, POLLIN, 0}, {stop_read_.get(), POLLIN, 0}};
     if (::poll(fds, 2, -1) < 0 && errno != EINTR)
       return Error{std::string("cannot poll the stream: ") + std::strerror(errno)};
     if (fds[1].revents & POLLIN) return std::string();
+    if (fds[0].revents & POLLNVAL) return Error{"cannot read the stream: not open"};
     if (!(fds[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-    ssize_t n = ::read(stream_, chunk.data(), chunk.size());
+    ssize_t n = ::read(stream_, buffer.data(), buffer.size());
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return Error{std::string("cannot read the stream: ") + std::strerror(errno)};
-    chunk.resize(std::size_t(n));
-    return chunk;
+    return buffer.substr(0, std::size_t(n));
   }
 }
 

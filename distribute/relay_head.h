@@ -7,10 +7,12 @@
 // forwarded to, and around those gone too to the ones below them, each fed from the offset it
 // holds. A head that takes nothing for `stall` while the stream waits is failed, as a host of a
 // star is; it is not bridged around: by then the hosts below it have stopped waiting for a
-// bridge.
+// bridge. Nor is one interrupted or timed out (pdx is stopping it). A host that vanishes (no
+// reset) is such a stall: its ssh session has no keepalive of its own.
 //
 // Thread-safety: reader 0's calls from the head's strand; head_ended() and bridged() from any
-// thread. The wake given to on_ready() is called on the reading thread or in its caller.
+// thread. The wake given to on_ready() is called on the reading thread, or in its caller, or
+// under this feed's lock (it should only post).
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -48,9 +50,10 @@ class HeadFeed {
   void on_ready(std::function<void()> wake);
   void on_stall(std::function<void(const std::string&)> fail);
 
-  /// The head's session is over; `passed_on`: it had said relay_end. Else it is bridged
-  /// around (once).
-  void head_ended(bool passed_on);
+  /// The head's session is over; `gone`: it went before it had said relay_end (killed, its
+  /// session broken; not interrupted, timed out or failed for its stall), and is bridged around
+  /// (once).
+  void head_ended(bool gone);
   /// What pdx said of the bridge around the head (": bridged around it to ADDRESS port N from
   /// offset N; ..."), once it has ended (waits for it); "" when there was none.
   std::string bridged();
@@ -60,8 +63,8 @@ class HeadFeed {
            std::chrono::milliseconds stall, std::function<void(std::size_t)> on_consume,
            Fd stop_read, Fd stop_write);
   void read_loop();
-  Result<std::string> read_chunk();  // "" at the end, or when stopped (stopping_)
-  void leave_head();                 // reader 0 takes no more (once)
+  Result<std::string> read_chunk(std::string& buffer);
+  void leave_head();  // reader 0 takes no more (once)
 
   const int stream_;
   const std::vector<RelayBranch> below_;
@@ -70,7 +73,8 @@ class HeadFeed {
   Fd stop_read_, stop_write_;  // wakes the reading thread blocked in poll()
   RelayQueue queue_;
   RelayBridges bridges_;
-  std::mutex mutex_;  // for what follows
+  std::mutex join_mutex_;  // bridged()'s callers, one at a time
+  std::mutex mutex_;       // for what follows
   std::function<void(const std::string&)> fail_;
   bool left_ = false, bridging_ = false, stopping_ = false, ended_ = false;
   std::string bridged_;

@@ -38,7 +38,7 @@ constexpr std::uint32_t kGaveUp = 0xfffffffe;     // and: the stream broke off b
 constexpr char kHeartbeat = 'h', kPassedOn = 'd';  // the listener's bytes upstream
 // Each socket's buffers, fixed (no autotuning up to several MiB): how far a host beyond the
 // next can lag behind this one is then known, and a bridge finds its offset in the history
-// (distribute/relay_queue.h's kHistory). Linux doubles the value, and caps it at its
+// (distribute/relay_bridge.h's relay_history). Linux doubles the value, and caps it at its
 // net.core.[rw]mem_max.
 constexpr int kSocketBuffer = 1024 * 1024;
 

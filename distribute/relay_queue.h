@@ -1,14 +1,14 @@
 #pragma once
-// The chunks of a relay on their way through one host (distribute/agent_relay.cpp): one thread
-// takes them from upstream and puts them here; each reader (the link to the next host, this
-// host's receive) takes every chunk, in order, on a thread of its own, so a host forwards while
-// it writes and receives while it forwards. A chunk is let go once every reader has taken it
-// and it lies `history` (kHistory) bytes of the stream behind the newest: a reader added late (the
-// link to a host beyond one that died, distribute/agent_relay.cpp's bridge) starts at the stream
-// offset that host holds, from that history. At most kMaxQueued bytes wait for the slowest reader,
-// so memory is bounded whatever the data's size (kHistory + kMaxQueued + a chunk), and a reader
-// runs ahead of the slowest by that much at most. A reader that gives up is no longer waited
-// for. Thread-safe.
+// The chunks of a relay on their way through one host (distribute/agent_relay.cpp), or through
+// pdx to the head (distribute/relay_head.h): one thread takes them from upstream and puts them
+// here; each reader (the link to the next host, this host's receive, the head's stdin) takes
+// every chunk, in order, so a host forwards while it writes and receives while it forwards. A
+// chunk is let go once every reader has taken it and it lies `history` bytes of the stream behind
+// the newest (relay_bridge.h's relay_history): a reader added late (a bridge to a host beyond
+// one that died, distribute/relay_bridge.h) starts at the stream offset that host holds, from
+// that history. At most kMaxQueued bytes wait for the slowest reader, so memory is bounded
+// whatever the data's size (history + kMaxQueued + a chunk), and a reader runs ahead of the
+// slowest by that much at most. A reader that gives up is no longer waited for. Thread-safe.
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>

@@ -44,7 +44,7 @@ expect_eq "$out" "pdx: h[2-5]: 96.0 MiB in 2 files" "the others complete"
 complete "$SCRATCH/h" h2 h3 h4 h5
 [[ ! -e $SCRATCH/h/h1/huge ]] || fail "h1: a huge under its final name"
 
-# Two hosts in a row killed: h1 bridges around both, to h4 (it knows four hosts after it).
+# Two hosts in a row killed: h1 bridges around both, to h4 (it knows three hosts after it).
 start_push "$SCRATCH/d" 'h[1-5]'
 pkill -KILL -f -- "--relay=$SCRATCH/d/h[23]/" || fail "no agents of h2 and h3 to kill"
 finish_push
@@ -58,7 +58,7 @@ expect_eq "$out" "pdx: h[1,4-5]: 96.0 MiB in 2 files" "the others complete"
 complete "$SCRATCH/d" h1 h4 h5
 for h in h2 h3; do [[ ! -e $SCRATCH/d/$h/huge ]] || fail "$h: a huge under its final name"; done
 
-# More hosts in a row killed than a host knows of after it (four in a chain): the host after
+# More hosts in a row killed than a host knows of after it (three in a chain): the host after
 # them waits for its bridge (20 s) and fails; the one after that is told so and fails without
 # waiting as long.
 start_push "$SCRATCH/f" 'h[1-7]'

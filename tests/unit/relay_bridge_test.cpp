@@ -44,6 +44,18 @@ RelayPeer gone() {
   return {"127.0.0.1", taken->port};
 }
 
+TEST(RelayBridges, TheHistoryCoversTheHopsToTheFarthestHostBridgedTo) {
+  RelayPeer p{"a", 1};
+  std::vector<RelayBranch> chain{{p, {{p, {{p, {}}}}}}};
+  EXPECT_EQ(relay_levels({}), 0u);
+  EXPECT_EQ(relay_levels(chain), 3u);
+  EXPECT_EQ(relay_levels(relay_levels_cut(chain, 2)), 2u);
+  EXPECT_EQ(relay_levels(relay_levels_cut(chain, 0)), 0u);
+  EXPECT_EQ(relay_history(1), 0u) << "nobody to bridge to";
+  EXPECT_EQ(relay_history(2), 24u << 20);
+  EXPECT_EQ(relay_history(3), 36u << 20);
+}
+
 TEST(RelayBridges, AroundAHostThatCannotBeLinkedToTheOnesBelowItAreBridgedTo) {
   RelayQueue queue(1, RelayQueue::kHistory);
   std::string stream(3 * 1024 * 1024 + 1, 's');

@@ -186,32 +186,30 @@ std::vector<std::string> addresses(const RelayNext& next) {
 }
 
 TEST_F(RelayChain, AHostIsToldWhereTheHostsAfterItsNextListenToo) {
-  std::vector<std::string> labels{"h1", "h2", "h3", "h4", "h5", "h6"};
-  Chain six(labels, std::string(32, 's'), RelayOptions{}, read_end.get(), {});
+  std::vector<std::string> labels{"h1", "h2", "h3", "h4", "h5"};
+  Chain five(labels, std::string(32, 's'), RelayOptions{}, read_end.get(), {});
   std::vector<ChainReply> says;
-  for (std::size_t k = 0; k < 6; ++k) says.emplace_back(six, k);
+  for (std::size_t k = 0; k < 5; ++k) says.emplace_back(five, k);
   auto listens = [&](std::size_t k) {
     says[k].output(k, Stream::out,
                    said(FrameType::relay_listening,
                         encode(RelayPeer{"127.0.0." + std::to_string(k + 1), std::uint16_t(k)})));
   };
-  for (std::size_t k = 1; k < 5; ++k) listens(k);
-  EXPECT_FALSE(next_of(six, 1)) << "h2 waits for h6's address: h6 is four hosts after h2";
-  auto head = next_of(six, 0);
+  for (std::size_t k = 1; k < 4; ++k) listens(k);
+  EXPECT_FALSE(next_of(five, 1)) << "h2 waits for h5's address: h5 is three hosts after h2";
+  auto head = next_of(five, 0);
   ASSERT_TRUE(head) << head.error();
-  EXPECT_EQ(addresses(*head),
-            (std::vector<std::string>{"127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"}))
-      << "kMaxRelayDepth hosts after it, not h6";
-  listens(5);
-  auto second = next_of(six, 1);
+  EXPECT_EQ(addresses(*head), (std::vector<std::string>{"127.0.0.2", "127.0.0.3", "127.0.0.4"}))
+      << "kMaxRelayDepth hosts after it, not h5";
+  listens(4);
+  auto second = next_of(five, 1);
   ASSERT_TRUE(second) << second.error();
-  EXPECT_EQ(addresses(*second),
-            (std::vector<std::string>{"127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6"}));
-  auto last_but_one = next_of(six, 4);
+  EXPECT_EQ(addresses(*second), (std::vector<std::string>{"127.0.0.3", "127.0.0.4", "127.0.0.5"}));
+  auto last_but_one = next_of(five, 3);
   ASSERT_TRUE(last_but_one);
-  EXPECT_EQ(addresses(*last_but_one), std::vector<std::string>{"127.0.0.6"})
-      << "h6 forwards to nobody";
-  EXPECT_TRUE(next_of(six, 5)->peers.empty());
+  EXPECT_EQ(addresses(*last_but_one), std::vector<std::string>{"127.0.0.5"})
+      << "h5 forwards to nobody";
+  EXPECT_TRUE(next_of(five, 4)->peers.empty());
 }
 
 TEST_F(RelayChain, ATreesHostIsToldTheLevelsBelowItsChildrenTheLimitHolds) {

@@ -101,9 +101,9 @@ int pipe_with(const std::string& bytes) {
 }
 
 TEST(RelayFrames, AHostIsToldAsManyLevelsAsTheLimitHolds) {
-  EXPECT_EQ(relay_depth(1), kMaxRelayDepth) << "a chain: four hosts after it";
-  EXPECT_EQ(relay_depth(4), 4u) << "4 + 16 + 64 + 256";
-  EXPECT_EQ(relay_depth(8), 3u) << "8 + 64 + 512";
+  EXPECT_EQ(relay_depth(1), kMaxRelayDepth) << "a chain: three hosts after it";
+  EXPECT_EQ(relay_depth(9), 3u) << "9 + 81 + 729";
+  EXPECT_EQ(relay_depth(10), 2u) << "10 + 100, not 1000 more";
   EXPECT_EQ(relay_depth(16), 2u) << "16 + 256";
 }
 

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -81,7 +82,7 @@ TEST(HeadFeed, TheHeadTakesTheWholeStreamAndNobodyIsBridged) {
   EXPECT_EQ(take(**feed, data.size() + 1, ended), data);
   EXPECT_TRUE(ended);
   EXPECT_EQ(counted, data.size()) << "on_consume told of every byte";
-  (*feed)->head_ended(true);
+  (*feed)->head_ended(false);
   EXPECT_EQ((*feed)->bridged(), "");
 }
 
@@ -110,7 +111,7 @@ TEST(HeadFeed, AHeadGoneBeforeItPassedTheStreamOnIsBridgedAroundFromTheOffsetIts
     }
     link->passed_on();
   });
-  (*feed)->head_ended(false);  // its session ended without relay_end: killed
+  (*feed)->head_ended(true);  // its session ended without relay_end: killed
   next_host.join();
   EXPECT_TRUE(got == data.substr(holds)) << "the stream from the offset it held, to its end";
   EXPECT_EQ((*feed)->bridged(), ": bridged around it to 127.0.0.1 port " +
@@ -120,12 +121,24 @@ TEST(HeadFeed, AHeadGoneBeforeItPassedTheStreamOnIsBridgedAroundFromTheOffsetIts
 
 TEST(HeadFeed, AHeadThatTakesNothingForItsStallIsFailedAndTheStreamDrained) {
   Stream stream(varied(16 * 1024 * 1024));
-  auto feed = HeadFeed::start(stream.fd(), kSecret, {}, 1s, nullptr);
+  RelayBranch next{RelayPeer{"127.0.0.1", 1}, {}};  // never linked to
+  auto feed = HeadFeed::start(stream.fd(), kSecret, {next}, 1s, nullptr);
   ASSERT_TRUE(feed) << feed.error();
+  std::mutex mutex;
   std::string failed;
-  (*feed)->on_stall([&](const std::string& why) { failed = why; });
-  for (int i = 0; i < 400 && failed.empty(); ++i) std::this_thread::sleep_for(10ms);
-  EXPECT_EQ(failed, "took nothing of its input for 1 s");
+  (*feed)->on_stall([&](const std::string& why) {
+    std::lock_guard lock(mutex);
+    failed = why;
+  });
+  auto said = [&] {
+    std::lock_guard lock(mutex);
+    return failed;
+  };
+  for (int i = 0; i < 400 && said().empty(); ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(said(), "took nothing of its input for 1 s");
+  EXPECT_EQ((*feed)->next().state, InputPiece::State::failed) << "what follows is not its";
+  (*feed)->head_ended(true);  // its session ends, failed: it is not bridged around
+  EXPECT_EQ((*feed)->bridged(), "");
   // The stream is read to its end (the writer's thread joins): nobody holds it up.
 }
 
