@@ -105,7 +105,7 @@ struct PushRun {
   std::string called_off_reason;                           // the first one's
   std::vector<std::pair<std::size_t, std::string>> forwarded;  // (host, what it said of a link
                                                                // it bridged around), a warning
-  std::vector<std::string> bridged_heads;  // RelayGroup::head_bridged()'s lines
+  std::vector<std::string> bridged_heads;                      // RelayGroup::head_bridged()'s lines
 
   void note_local(std::vector<std::string> errors);  // report.local, each error once
   void note_called_off(RelayGroup::CalledOff off) {  // one line for the run, as sync's
