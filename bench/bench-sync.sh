@@ -5,7 +5,9 @@
 #   16 hosts: pdx sync  vs  pdsh -R exec rsync -I (a delta computed per host) (BENCH_HOSTS);
 #             pdx sync --relay too (the delta sent from here once, then host to host)
 #   a floor:  every host reads its old file and writes the new one out of it, by cat: what any
-#             delta sync makes each do at least, all on this machine's cores and disk
+#             delta sync makes each do at least, all on this machine's cores and disk; its CPU on
+#             the hosts too, which the agents' is compared with (wall times move with the load);
+#             and floor-atomic, the copy renamed over the old file as rsync and pdx do
 #   a tree:   pdx sync --delete --exclude  vs  pdsh -R exec rsync -a --delete --exclude, on the
 #             16 hosts: 2000 files of 4 KiB (BENCH_TREE_FILES), 100 changed and 100 new here,
 #             and on each host 100 extras to delete and a cache/ of 100 files that stays
@@ -53,6 +55,9 @@ chmod 0644 "$work/old/data" "$work/new/data"
 reset() {  # every host of $1 holds the old version as bench-sync/data
   "$PDX" -F "$config" -w "$1" -f "$n" "rm -rf bench-sync" > /dev/null
   "$PDX" -F "$config" -w "$1" -f "$n" push "$work/old/data" bench-sync/ > /dev/null
+  # On disk, as an old version is: the timed run does not share the disk with this writeback, nor
+  # wait for it (a file replaced while its pages are being written waits for them when freed).
+  sync
 }
 
 files=${BENCH_TREE_FILES:-2000}
@@ -94,12 +99,24 @@ run pdsh-rsync-$n "$all" pdsh -R exec -f "$n" -w "$all" rsync -I --stats -e "$rs
 
 # The hosts' floor, on this machine's cores and disk shared by all of them: what a delta sync
 # makes every host do at least, read its old file (the signatures) and write the new one out of
-# it (the patch), here by cat alone.
-run floor-$n "$all" "$PDX" -F "$config" -w "$all" -f "$n" \
-  'cat bench-sync/data > /dev/null && cat bench-sync/data > bench-sync/copy'
+# it (the patch), here by cat alone (copy_file_range: in the kernel, never hashed), timed as the
+# agents are: its CPU is what the agents' is measured against, whatever else the machine runs.
+# floor-atomic also puts the copy in the old file's place, by rename, as rsync and pdx do: on
+# ext4 that starts the new file's writeback at once (auto_da_alloc) and frees the old file.
+floor() {  # floor NAME COMMAND: $work/NAME runs COMMAND on a host, timed
+  # shellcheck disable=SC2016 # $SSH_CONNECTION and $$ are the host's, expanded there
+  printf '#!/bin/sh\nhost=$(echo "$SSH_CONNECTION" | cut -d" " -f3)\nexec /usr/bin/time -f "%%U %%S %%M" -o "%s/agent-times/${host:-$(id -un)}.$$" sh -c "%s"\n' \
+    "$work" "$2" > "$work/$1"
+  chmod 0755 "$work/$1"
+}
+floor floor 'cat bench-sync/data > /dev/null && cat bench-sync/data > bench-sync/copy'
+floor floor-atomic \
+  'cat bench-sync/data > /dev/null && cat bench-sync/data > bench-sync/.copy && mv bench-sync/.copy bench-sync/data'
+run floor-$n "$all" "$PDX" -F "$config" -w "$all" -f "$n" "$work/floor"
+run floor-atomic-$n "$all" "$PDX" -F "$config" -w "$all" -f "$n" "$work/floor-atomic"
 
 # pdx sync --relay: the group's one delta from here to the first host, then host to host.
-run pdx-relay-$n "$all" "$PDX" -F "$config" -w "$all" -f "$n" sync --relay "$work/new/data" bench-sync/
+run pdx-relay-$n "$all" "$PDX" -F "$config" -w "$all" -f "$n" sync --relay --agent "$AGENT" "$work/new/data" bench-sync/
 for i in $(seq 100); do head -c 4096 /dev/urandom > "$work/tree/f$i"; head -c 4096 /dev/urandom > "$work/tree/new$i"; done
 resets=reset_tree
 run pdx-tree-$n "$all" "$PDX" -F "$config" -w "$all" -f "$n" sync --agent "$AGENT" --delete --exclude cache/ "$work/tree/" bench-tree/
@@ -119,7 +136,7 @@ while read -r label wall cpu rss agents agent_max agent_rss; do
   case $label in
     pdx-1) sent=$p1 ;; rsync-1) sent=$r1 ;; pdx-$n) sent="$((pn * n)) ($pn/host)" ;;
     pdx-relay-$n) sent="$(pdx_sent pdx-relay-$n) (once)" ;;
-    *tree* | floor-*) sent=- ;; *) sent=$rn ;;
+    *tree* | floor*) sent=- ;; *) sent=$rn ;;
   esac
   printf '%-16s %8s %8s %8s %8s %10s %10s %14s\n' "$label" "$wall" "$cpu" "$rss" "$agents" \
     "$agent_max" "$agent_rss" "$sent"
@@ -129,5 +146,11 @@ echo "1 host:   pdx/rsync bytes $(echo "scale=2; $p1 / $r1" | bc)x, wall $(echo 
 echo "$n hosts: pdx/pdsh+rsync bytes $(echo "scale=2; $pn * $n / $rn" | bc)x (one delta: $(echo "scale=3; $pn / $rn" | bc)x), wall $(echo "scale=2; $(wall pdx-$n) / $(wall pdsh-rsync-$n)" | bc)x"
 echo "a tree:   pdx sync --delete/pdsh+rsync --delete wall $(echo "scale=2; $(wall pdx-tree-$n) / $(wall pdsh-rsync-tree-$n)" | bc)x ($files files, 200 to send, 100 to delete per host)"
 echo "$n hosts, --relay: pdx/pdsh+rsync bytes from here $(echo "scale=3; $(pdx_sent pdx-relay-$n) / $rn" | bc)x, wall $(echo "scale=2; $(wall pdx-relay-$n) / $(wall pdsh-rsync-$n)" | bc)x"
-echo "$n hosts, the floor (every host reads its old file and writes the new one, by cat): $(wall floor-$n) s;" \
-  "pdx $(echo "scale=2; $(wall pdx-$n) / $(wall floor-$n)" | bc)x of it, --relay $(echo "scale=2; $(wall pdx-relay-$n) / $(wall floor-$n)" | bc)x, pdsh+rsync $(echo "scale=2; $(wall pdsh-rsync-$n) / $(wall floor-$n)" | bc)x"
+agents() { awk -v l="$1" '$1 == l { print $5 }' "$work/runs"; }
+for f in floor floor-atomic; do
+  echo "$n hosts, $f: wall $(wall $f-$n) s, pdx $(echo "scale=2; $(wall pdx-$n) / $(wall $f-$n)" | bc)x," \
+    "--relay $(echo "scale=2; $(wall pdx-relay-$n) / $(wall $f-$n)" | bc)x, pdsh+rsync $(echo "scale=2; $(wall pdsh-rsync-$n) / $(wall $f-$n)" | bc)x;" \
+    "the hosts' CPU (agents or" \
+    "cats; what else runs here does not count) $(agents $f-$n) s, pdx $(echo "scale=2; $(agents pdx-$n) / $(agents $f-$n)" | bc)x," \
+    "--relay $(echo "scale=2; $(agents pdx-relay-$n) / $(agents $f-$n)" | bc)x"
+done

@@ -10,6 +10,8 @@
 #include <optional>
 #include <thread>
 
+#include "archive/weak_sum.h"
+
 namespace pdx {
 
 namespace {
@@ -233,12 +235,10 @@ std::uint64_t block_count(std::uint64_t size, std::uint32_t block) {
 }
 
 void RollingSum::reset(const unsigned char* data, std::size_t size) {
-  s1_ = s2_ = 0;
+  WeakSums sums = weak_sums(data, size);
+  s1_ = sums.s1;
+  s2_ = sums.s2;
   length_ = static_cast<std::uint32_t>(size);
-  for (std::size_t i = 0; i < size; ++i) {
-    s1_ += data[i];
-    s2_ += s1_;
-  }
 }
 
 Result<Signature> compute_signature(int fd, std::uint64_t size, unsigned threads) {

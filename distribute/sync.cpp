@@ -334,13 +334,16 @@ asio::awaitable<HostResult> extras_step(SyncRun& run, Session& session, const Jo
   co_return HostResult{};
 }
 
-// The host's group's stream into its agent: `star` from here, or `relay` host to host; the
-// agent's reply, or none when the host is out (its failure in `ran`, or its error recorded).
-asio::awaitable<std::optional<Reply>> stream_step(SyncRun& run, Wave<Group>::Seat seat,
-                                                  Session& session, const Job& job,
+// The stream of the host's group at meeting `m` into its agent: `star` from here, or `relay`
+// host to host; the agent's reply, or none when the host has no group there or is out (its
+// failure in `ran`, or its error recorded).
+asio::awaitable<std::optional<Reply>> stream_step(SyncRun& run, SyncWave& wave, std::size_t m,
+                                                  std::size_t k, Session& session, const Job& job,
                                                   const std::string& star_command,
                                                   const std::string& relay_command, HostResult& ran,
                                                   StopSignal& stop) {
+  Wave<Group>::Seat seat = wave.wave.seat(m, k);
+  if (!seat.group) co_return std::nullopt;
   const std::string star = run.command_for(job.index, star_command);
   RelayGroup::Ran got;
   if (seat.group->relay) {
@@ -368,9 +371,8 @@ asio::awaitable<std::optional<Reply>> stream_step(SyncRun& run, Wave<Group>::Sea
 asio::awaitable<HostResult> patch_step(SyncRun& run, SyncWave& wave, std::size_t k,
                                        Session& session, const Job& job, StopSignal& stop) {
   HostResult ran;
-  Wave<Group>::Seat seat = wave.wave.seat(0, k);
-  if (!seat.group) co_return ran;
-  auto reply = co_await stream_step(run, seat, session, job, run.patch, run.relay_patch, ran, stop);
+  auto reply =
+      co_await stream_step(run, wave, 0, k, session, job, run.patch, run.relay_patch, ran, stop);
   if (!reply) co_return ran;
   SyncedHost& host = run.report.hosts[job.index];
   std::vector<Failed> failed;
@@ -384,9 +386,8 @@ asio::awaitable<HostResult> patch_step(SyncRun& run, SyncWave& wave, std::size_t
 asio::awaitable<HostResult> whole_step(SyncRun& run, SyncWave& wave, std::size_t k,
                                        Session& session, const Job& job, StopSignal& stop) {
   HostResult ran;
-  Wave<Group>::Seat seat = wave.wave.seat(1, k);
-  if (!seat.group) co_return ran;
-  auto reply = co_await stream_step(run, seat, session, job, run.receive, run.relay, ran, stop);
+  auto reply =
+      co_await stream_step(run, wave, 1, k, session, job, run.receive, run.relay, ran, stop);
   if (!reply) co_return ran;
   SyncedHost& host = run.report.hosts[job.index];
   host.written = take_receipt(*reply, host, host.failed);
