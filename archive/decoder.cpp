@@ -191,13 +191,12 @@ StreamDecoder::StreamDecoder(PartReader& in) : in_(in) {}
 StreamDecoder::~StreamDecoder() = default;
 
 Result<bool> StreamDecoder::fill() {
-  std::size_t have = input_end_ - input_pos_;
-  if (have > 0) std::memmove(input_.data(), input_.data() + input_pos_, have);
-  input_pos_ = 0;
-  if (input_.size() < have + kInputSize) input_.resize(have + kInputSize);
-  auto n = in_.read(input_.data() + have, kInputSize);
-  input_end_ = have + (n ? *n : 0);
+  // open() adds to what it holds; read() fills only once all of it was taken.
+  if (input_pos_ == input_end_) input_pos_ = input_end_ = 0;
+  if (input_.size() < input_end_ + kInputSize) input_.resize(input_end_ + kInputSize);
+  auto n = in_.read(input_.data() + input_end_, kInputSize);
   if (!n) return Error{n.error(), n.error_kind()};
+  input_end_ += *n;
   if (*n == 0) at_end_ = true;
   return *n > 0;
 }
