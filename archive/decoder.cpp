@@ -24,7 +24,7 @@ constexpr unsigned char kBzip2Magic[] = {'B', 'Z', 'h'};
 constexpr unsigned char kXzMagic[] = {0xfd, '7', 'z', 'X', 'Z', 0x00};
 
 template <std::size_t N>
-bool starts_with(const std::vector<char>& data, const unsigned char (&magic)[N]) {
+bool starts_with(std::span<const char> data, const unsigned char (&magic)[N]) {
   return data.size() >= N && std::memcmp(data.data(), magic, N) == 0;
 }
 
@@ -191,28 +191,27 @@ StreamDecoder::StreamDecoder(PartReader& in) : in_(in) {}
 StreamDecoder::~StreamDecoder() = default;
 
 Result<bool> StreamDecoder::fill() {
-  input_.erase(input_.begin(), input_.begin() + static_cast<std::ptrdiff_t>(input_pos_));
-  input_pos_ = 0;
-  std::size_t have = input_.size();
-  input_.resize(have + kInputSize);
-  auto n = in_.read(input_.data() + have, kInputSize);
-  input_.resize(have + (n ? *n : 0));
+  // open() adds to what it holds; read() fills only once all of it was taken.
+  if (input_pos_ == input_end_) input_pos_ = input_end_ = 0;
+  if (input_.size() < input_end_ + kInputSize) input_.resize(input_end_ + kInputSize);
+  auto n = in_.read(input_.data() + input_end_, kInputSize);
   if (!n) return Error{n.error(), n.error_kind()};
+  input_end_ += *n;
   if (*n == 0) at_end_ = true;
   return *n > 0;
 }
 
 Result<void> StreamDecoder::open() {
-  while (input_.size() < sizeof kXzMagic && !at_end_) {
+  while (input_end_ < sizeof kXzMagic && !at_end_) {
     TRY(fill());
   }
-  if (starts_with(input_, kGzipMagic)) codec_ = std::make_unique<GzipCodec>();
-  if (starts_with(input_, kZstdMagic)) codec_ = std::make_unique<ZstdCodec>();
-  if (starts_with(input_, kBzip2Magic)) codec_ = std::make_unique<Bzip2Codec>();
-  if (starts_with(input_, kXzMagic)) codec_ = std::make_unique<XzCodec>();
+  if (starts_with(head(), kGzipMagic)) codec_ = std::make_unique<GzipCodec>();
+  if (starts_with(head(), kZstdMagic)) codec_ = std::make_unique<ZstdCodec>();
+  if (starts_with(head(), kBzip2Magic)) codec_ = std::make_unique<Bzip2Codec>();
+  if (starts_with(head(), kXzMagic)) codec_ = std::make_unique<XzCodec>();
   // Undecoded, head() must show enough to tell a format pdx does not read (an ISO 9660 image
   // says so only after 32 KiB).
-  while (!codec_ && input_.size() < kForeignFormatHead && !at_end_) {
+  while (!codec_ && input_end_ < kForeignFormatHead && !at_end_) {
     TRY(fill());
   }
   return {};
@@ -221,14 +220,14 @@ Result<void> StreamDecoder::open() {
 Result<std::size_t> StreamDecoder::read(void* buffer, std::size_t size) {
   char* out = static_cast<char*>(buffer);
   if (!codec_) {  // passthrough: what open() looked at first, then the parts themselves
-    if (input_pos_ == input_.size()) return in_.read(buffer, size);
-    std::size_t n = std::min(size, input_.size() - input_pos_);
+    if (input_pos_ == input_end_) return in_.read(buffer, size);
+    std::size_t n = std::min(size, input_end_ - input_pos_);
     std::memcpy(out, input_.data() + input_pos_, n);
     input_pos_ += n;
     return n;
   }
   for (;;) {
-    if (input_pos_ == input_.size()) {
+    if (input_pos_ == input_end_) {
       auto more = TRY(fill());
       if (!more) {
         if (!codec_->mid_stream()) return std::size_t{0};
@@ -248,7 +247,7 @@ Result<std::size_t> StreamDecoder::read(void* buffer, std::size_t size) {
         return std::size_t{0};
       codec_->next_member();
     }
-    auto step = codec_->decode(input_.data() + input_pos_, input_.size() - input_pos_, out, size);
+    auto step = codec_->decode(input_.data() + input_pos_, input_end_ - input_pos_, out, size);
     if (!step) {
       return Error{in_.current_part() + ": " + step.error() +
                        ": this part or one before it is damaged, or the parts are out of order",

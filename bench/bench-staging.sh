@@ -21,7 +21,11 @@
 # gets a larger share of the CPU than pdx's two threads do.
 # Then push --relay --extract (the stream sent once from here, then host to host), and the
 # floor: 16 unpacks of the parts here at once, no ssh (each into a directory of its own on the
-# hosts' disk): the writes alone, which neither side can beat on this one disk.
+# hosts' disk): the writes alone, which neither side can beat on this one disk. For those three,
+# the CPU floor (the CPU here and on the hosts over the cores) and the cores left idle: the star
+# sends an ssh stream per host, whose ssh work here and in the hosts' sshd (about 15 s of
+# CPU for 16 hosts: libssh2 1.10 has AES-CTR and an HMAC, no AES-GCM) puts its floor above the
+# disk's on 2 cores, where the relay, one stream, stays on the disk's.
 # The hosts stage into a journaled ext4 of their own (a loop image here, bind-mounted as each
 # host's ~/bench-staging), as a cluster's disks are: this machine's root is ext4 without a journal,
 # where creating files within a minute of deleting many (the other side's 480,000) scans past every
@@ -102,19 +106,29 @@ local_hash() { (cd "$work/tree" && eval "$hash_pipeline"); }
 export -f pdsh_run pdcp_run local_hash
 export CLUSTER HOSTS hosts work hash_pipeline
 
+# The machine's idle CPU seconds so far (idle and iowait, every core), from /proc/stat.
+idle_cpu() {
+  awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.2f", ($5 + $6) / hz; exit }' /proc/stat
+}
+
 # step SIDE NAME CMD...: runs CMD once, its output to $work/SIDE.NAME.out; appends
-# "SIDE NAME wall cpu rss_MiB hosts_cpu" to $work/steps (CMD's CPU, its children's here included;
-# the hosts': their sshd sessions and what ran in them, such as tar or pdx's agent).
+# "SIDE NAME wall cpu rss_MiB hosts_cpu idle_cpu" to $work/steps (CMD's CPU, its children's here
+# included; the hosts': their sshd sessions and what ran in them, such as tar or pdx's agent; the
+# machine's cores idle while CMD ran, so that a step that kept them busy shows as CPU-bound).
 step() {
-  local side=$1 name=$2 wall user sys rss hosts_before
+  local side=$1 name=$2 wall user sys rss hosts_before idle_before
   shift 2
   hosts_before=$(sshd_cpu)
+  idle_before=$(idle_cpu)
   /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" > "$work/$side.$name.out" 2>&1 ||
     echo "bench-staging: $side $name failed: $(tail -3 "$work/$side.$name.out")" >&2
   read -r wall user sys rss < <(tail -n 1 "$work/time")  # after "Command exited with non-zero..."
+  local idle_after
+  idle_after=$(idle_cpu)
   sessions_ended
   echo "$side $name $wall $(echo "$user + $sys" | bc) $((rss / 1024))" \
-    "$(echo "$(sshd_cpu) - $hosts_before" | bc)" >> "$work/steps"
+    "$(echo "$(sshd_cpu) - $hosts_before" | bc) $(echo "$idle_after - $idle_before" | bc)" \
+    >> "$work/steps"
 }
 
 # The agent, for the hosts to run from here: no deployment is timed, and none is lost to another
@@ -159,8 +173,8 @@ echo "  today: counts $(grep -c ": $count\$" "$work/today.count.out")/$HOSTS hos
   "hashes $(grep -cF ": $(local_hash)" "$work/today.hash.out")/$HOSTS hosts = here" \
   "(by eye; here by grep)"
 echo "  pdx:   $(grep -v '^$' "$work/pdx.verify.out" | tr '\n' ' ')"
-awk -v hosts="$HOSTS" '
-  { key = $1 " " $2; wall[key] = $3; cpu[key] = $4; rss[key] = $5; hcpu[key] = $6
+awk -v hosts="$HOSTS" -v cores="$(nproc)" '
+  { key = $1 " " $2; wall[key] = $3; cpu[key] = $4; rss[key] = $5; hcpu[key] = $6; idle[key] = $7
     order[$1] = order[$1] " " $2 }
   # sum(SIDE, "STEP STEP...", ARRAY): ARRAY summed over those steps of SIDE ("": all of them).
   function sum(side, steps, a,   n, names, i, t) {
@@ -199,4 +213,16 @@ awk -v hosts="$HOSTS" '
       wall["relay stage"] / sum("today", "mkdir copy unpack", wall)
     printf "floor (the disk): %d unpacks here at once, no ssh: %.2f s; push --extract x%.2f of it\n",
       hosts, wall["floor unpack"], wall["pdx stage"] / wall["floor unpack"]
+    # The CPU floor of a step: its CPU here and on the hosts over the cores (the writeback
+    # threads of the kernel left out), and how much of the cores it left idle: near 0% is
+    # CPU-bound (or, on a shared machine, other work filling the gaps).
+    printf "%-57s %-7s %-7s %s\n", "CPU floor: (cpu + hosts) / " cores " cores", "floor_s",
+      "wall/it", "idle"
+    floor_line("push --extract (a star: an ssh stream per host)", "pdx stage")
+    floor_line("push --relay --extract", "relay stage")
+    floor_line("the disk floor (16 tar --zstd -x)", "floor unpack")
+  }
+  function floor_line(what, k,   f) {
+    f = (cpu[k] + hcpu[k]) / cores
+    printf "  %-55s %-7.2f x%-6.2f %.0f%%\n", what, f, wall[k] / f, 100 * idle[k] / (cores * wall[k])
   }' "$work/steps"

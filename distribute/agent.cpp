@@ -339,6 +339,9 @@ class Receiver {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) return Error{std::string("pipe: ") + std::strerror(errno)};
     Fd source(fds[0]);
+    // The archive's data frames go in whole: without this the unpack's reads bring 64 KiB at a
+    // time, each a wake-up of both threads.
+    widen_pipe(fds[1]);
     extraction_.emplace();
     extraction_->feed = Fd(fds[1]);
     Extraction* x = &*extraction_;

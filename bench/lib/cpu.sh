@@ -13,12 +13,18 @@ sshd_cpu() {
 }
 
 # Waits (up to 10 s) until the cluster's sshd sessions have ended: a host's CPU reaches sshd_cpu
-# only once its session's process is reaped, a second or more after the client saw the end.
+# only once its session's process is reaped, a second or more after the client saw the end. The
+# listener's children are not enough: OpenSSH 9.2's [priv] process may end before the session's
+# own, which init then reaps with everything it ran (measured: 0.5 s counted at the listener's
+# last child, 32 s five seconds later, for push --extract to 16 hosts). So, as root (an account
+# per host), until no process of a host's account is left either.
 sessions_ended() {
-  local pid
+  local pid users
+  users=$(awk '$1 == "User" && $2 != "'"$(id -un)"'" { print $2 }' "$CLUSTER/ssh_config" |
+    sort -u | paste -sd,)
   for _ in $(seq 100); do
     for pid in $(cat "$CLUSTER"/sshd.*.pid); do pgrep -P "$pid" > /dev/null && break; done ||
-      return 0
+      { [[ -n $users ]] && pgrep -u "$users" > /dev/null; } || return 0
     sleep 0.1
   done
 }

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 #include <lzma.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
 
 #include "archive/compressor.h"
 #include "tests/unit/archive_memory_sink.h"
@@ -133,6 +137,32 @@ TEST(StreamDecoder, TruncatedDataEndsEarly) {
     auto out = decode(dir / "a");
     ASSERT_FALSE(out.ok());
     EXPECT_NE(out.error().find("ends early"), std::string::npos) << out.error();
+  }
+}
+
+// A pipe hands the decoder what was written so far, here a byte at a time at first: the bytes
+// held between reads stay in order, before and after the format is told.
+TEST(StreamDecoder, DecodesWhatAPipeBringsInSmallPieces) {
+  std::vector<std::pair<std::string, std::string>> cases;  // stream, decoded
+  for (Compression codec : kAll) cases.emplace_back(compressed(codec, text()), text());
+  cases.emplace_back("PK plain bytes, passed through", "PK plain bytes, passed through");
+  for (const auto& [stream, decoded] : cases) {
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    std::thread writer([&stream, fd = fds[1]] {
+      for (std::size_t at = 0; at < stream.size();) {
+        std::size_t n = at < 8 ? 1 : std::min<std::size_t>(1000, stream.size() - at);
+        ASSERT_EQ(::write(fd, stream.data() + at, n), static_cast<ssize_t>(n));
+        at += n;
+        if (at <= 8) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
+      ::close(fd);
+    });
+    auto out = decode("/proc/self/fd/" + std::to_string(fds[0]));
+    writer.join();
+    ::close(fds[0]);
+    ASSERT_TRUE(out.ok()) << out.error();
+    EXPECT_EQ(*out, decoded);
   }
 }
 
