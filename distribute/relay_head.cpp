@@ -13,9 +13,11 @@ namespace pdx {
 namespace {
 
 constexpr std::size_t kChunk = 256 * 1024;  // read at a time
-// The levels below the head pdx bridges to: around the head and, dead too, its children (the
-// history that needs, three hops, is pdx's memory: 36 MiB).
-constexpr std::size_t kHeadLevels = 2;
+// The levels below the head pdx bridges to: its children, around the head alone. The history
+// that needs, two hops (the head's child lags about 17 MiB behind what pdx has sent the head:
+// its ssh window, pipes and queues), is 24 MiB of pdx's memory for each relayed group; around
+// the head and its child too would be 36 MiB.
+constexpr std::size_t kHeadLevels = 1;
 
 }  // namespace
 
