@@ -260,6 +260,7 @@ struct PushWave {
 
   // The meeting's seating (must not throw): the arrived hosts' plans.
   std::vector<Group> plan(const std::vector<std::size_t>& arrived);
+  void finish(std::vector<Group> done);
 
   PushRun& run;
   std::size_t first;                                 // host index of position 0
@@ -499,36 +500,25 @@ asio::awaitable<HostResult> push_host(PushWave& wave, std::size_t k, Session& se
   co_return ended_as(outcome, received);
 }
 
-// The run's sink: each command's reply has a sink of its own, so only the ends count. The last
-// end of a wave frees its streams (the broadcasts and chains before what they read).
-class WaveEnds final : public OutputSink {
- public:
-  WaveEnds(std::deque<PushWave>& waves, std::size_t size) : waves_(waves), size_(size) {}
-  void output(std::size_t, Stream, std::string_view) override {}
-  void finished(std::size_t index, const HostResult&) override {
-    PushWave& wave = waves_[index / size_];
-    std::vector<Group> done = wave.wave.ended(index % size_);
-    for (auto& group : done) {
-      if (group.relay) {
-        if (auto off = group.relay->called_off()) wave.run.note_called_off(std::move(*off));
-        if (auto line = group.relay->head_bridged()) {
-          std::lock_guard lock(wave.run.mutex);
-          wave.run.bridged_heads.push_back(std::move(*line));
-        }
+// A wave's last end (WaveEnds): its streams freed, the broadcasts and chains before what they
+// read, then their errors and relays noted.
+void PushWave::finish(std::vector<Group> done) {
+  for (auto& group : done) {
+    if (group.relay) {
+      if (auto off = group.relay->called_off()) run.note_called_off(std::move(*off));
+      if (auto line = group.relay->head_bridged()) {
+        std::lock_guard lock(run.mutex);
+        run.bridged_heads.push_back(std::move(*line));
       }
-      group.source.reset();
-      group.relay.reset();
     }
-    for (auto& group : done) {
-      if (group.stream) wave.run.note_local(group.stream->errors());
-      if (group.posix) wave.run.note_local(group.posix->finish());
-    }
+    group.source.reset();
+    group.relay.reset();
   }
-
- private:
-  std::deque<PushWave>& waves_;
-  std::size_t size_;
-};
+  for (auto& group : done) {
+    if (group.stream) run.note_local(group.stream->errors());
+    if (group.posix) run.note_local(group.posix->finish());
+  }
+}
 
 // The warnings of the run, each said once: hosts pushed without the agent, relays called off,
 // hosts that bridged around one they forwarded to (by host). Above the progress line, which is
@@ -609,7 +599,7 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
               {}};
   std::size_t size = std::max<std::size_t>(options.fanout, 1);
   std::deque<PushWave> waves = make_waves<PushWave>(hosts.size(), size, run);
-  WaveEnds ends(waves, size);
+  WaveEnds<PushWave> ends(waves, size);
   MeteredSink sink(ends, options.progress, MeteredSink::Count::hosts);  // each host ends once
   auto results = execute_waves(transport, make_jobs(hosts, tmpl), waves, size, sink, push_host);
   for (std::size_t i = 0; i < hosts.size(); ++i)

@@ -95,24 +95,19 @@ void HeadFeed::on_stall(std::function<void(const std::string&)> fail) {
 void HeadFeed::head_ended(bool gone) {
   std::lock_guard lock(mutex_);
   if (bridging_ || left_) return;
-  if (!gone || below_.empty() || stopping_) {
-    left_ = true;
-    return queue_.leave(0);
-  }
+  if (!gone || below_.empty() || stopping_) return let_go();
   try {  // reader 0 holds the history until the bridges have joined
     bridge_ = std::thread([this] {
       std::string said = bridges_.bridge(below_, [this] {
         std::lock_guard held(mutex_);
-        left_ = true;
-        queue_.leave(0);
+        let_go();
       });
       std::lock_guard held(mutex_);
       bridged_ = std::move(said);
     });
     bridging_ = true;
   } catch (const std::system_error&) {  // no bridge, then: the hosts below fail as without it
-    left_ = true;
-    queue_.leave(0);
+    let_go();
   }
 }
 
@@ -129,7 +124,11 @@ std::string HeadFeed::bridged() {
 
 void HeadFeed::leave_head() {
   std::lock_guard lock(mutex_);
-  if (left_ || bridging_) return;
+  if (!bridging_) let_go();
+}
+
+void HeadFeed::let_go() {
+  if (left_) return;
   left_ = true;
   queue_.leave(0);
 }
@@ -154,10 +153,7 @@ void HeadFeed::read_loop() {
         // Failed for its stall, not bridged around (the hosts below have stopped waiting):
         // reader 0 is let go at once, so that its session's end finds it gone.
         fail = std::exchange(fail_, nullptr);
-        if (!left_) {
-          left_ = true;
-          queue_.leave(0);  // nobody takes the chunk now: it goes, as the rest will
-        }
+        let_go();  // nobody takes the chunk now: it goes, as the rest will
       }
       if (fail)
         fail("took nothing of its input for " + std::to_string((stall_.count() + 999) / 1000) +

@@ -64,7 +64,8 @@ class HeadFeed {
            Fd stop_read, Fd stop_write);
   void read_loop();
   Result<std::string> read_chunk(std::string& buffer);
-  void leave_head();  // reader 0 takes no more (once)
+  void leave_head();  // reader 0 takes no more, unless a bridge holds it
+  void let_go();      // under the lock: reader 0 takes no more (once)
 
   const int stream_;
   const std::vector<RelayBranch> below_;

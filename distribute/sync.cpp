@@ -444,23 +444,6 @@ asio::awaitable<HostResult> sync_host(SyncWave& wave, std::size_t k, Session& se
   co_return co_await delete_step(run, wave, k, session, job, stop);
 }
 
-// The run's sink: each command's reply has a sink of its own, so only the ends count; the
-// last end of a wave finishes it.
-class WaveEnds final : public OutputSink {
- public:
-  WaveEnds(std::deque<SyncWave>& waves, std::size_t size) : waves_(waves), size_(size) {}
-  void output(std::size_t, Stream, std::string_view) override {}
-  void finished(std::size_t index, const HostResult&) override {
-    SyncWave& wave = waves_[index / size_];
-    std::vector<Group> done = wave.wave.ended(index % size_);
-    if (!done.empty()) wave.finish(std::move(done));
-  }
-
- private:
-  std::deque<SyncWave>& waves_;
-  std::size_t size_;
-};
-
 std::string files(std::uint64_t n) {
   return std::to_string(n) + (n == 1 ? " file" : " files");
 }
@@ -518,7 +501,7 @@ SyncReport sync(Transport& transport, const std::vector<Host>& hosts, const JobT
               {}};
   std::size_t size = std::max<std::size_t>(options.fanout, 1);
   std::deque<SyncWave> waves = make_waves<SyncWave>(hosts.size(), size, run);
-  WaveEnds ends(waves, size);
+  WaveEnds<SyncWave> ends(waves, size);
   auto results = execute_waves(transport, make_jobs(hosts, tmpl), waves, size, ends, sync_host);
   for (std::size_t i = 0; i < hosts.size(); ++i)
     if (results[i].failure != Failure::none) report.hosts[i].result = results[i];

@@ -25,6 +25,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "core/executor.h"
@@ -144,6 +145,25 @@ std::deque<W> make_waves(std::size_t hosts, std::size_t size, Args&... args) {
     waves.emplace_back(args..., first, std::min(size, hosts - first));
   return waves;
 }
+
+/// The run's sink for waves `W` of `size` hosts: each command's reply has a sink of its own, so
+/// only the ends count; the last end of a wave hands its groups to `W::finish(groups)`, which
+/// frees their streams (what reads them first) and notes what they said.
+template <class W>
+class WaveEnds final : public OutputSink {
+ public:
+  WaveEnds(std::deque<W>& waves, std::size_t size) : waves_(waves), size_(size) {}
+  void output(std::size_t, Stream, std::string_view) override {}
+  void finished(std::size_t index, const HostResult&) override {
+    W& wave = waves_[index / size_];
+    auto done = wave.wave.ended(index % size_);
+    if (!done.empty()) wave.finish(std::move(done));
+  }
+
+ private:
+  std::deque<W>& waves_;
+  std::size_t size_;
+};
 
 /// `task(wave, position, session, job, stop)` for each host on its one session
 /// (execute_tasks): a worker takes the next host when one is done, so a wave starts as the
