@@ -1,4 +1,4 @@
-// pdx [-w HOSTS] [-x HOSTS] [options] COMMAND: run COMMAND on every host (pdx(1), RUN).
+// pdx [-w HOSTS] [-x HOSTS] [options] COMMAND: run COMMAND on every host (pdx(1), DESCRIPTION).
 #include <unistd.h>
 
 #include <cerrno>
