@@ -258,7 +258,7 @@ class Packer {
           ARCHIVE_WARN) {
         return Error{path + ": cannot read: " + archive_message(disk_.get())};
       }
-      TRY(pack_entry(entry.get(), path, file.fd));
+      TRY(pack_entry(entry.get(), path, file.fd, st));
     }
     if (!S_ISDIR(st.st_mode)) return {};
     auto children = TRY(directory_entries(path));
@@ -283,7 +283,8 @@ class Packer {
     return name == out || starts(out + ".part-") || starts("." + out + ".");
   }
 
-  Result<void> pack_entry(archive_entry* entry, const std::string& path, int fd) {
+  Result<void> pack_entry(archive_entry* entry, const std::string& path, int fd,
+                          const struct stat& before) {
     archive_entry* spare = nullptr;
     archive_entry_linkify(resolver_.get(), &entry, &spare);
     int r = archive_write_header(writer_.get(), entry);
@@ -299,14 +300,20 @@ class Packer {
     if (options_.on_entry) options_.on_entry(archive_entry_pathname(entry));
     if (fd < 0 || archive_entry_hardlink(entry)) return {};  // no data, or stored already
     ++stats_.files;
-    if (archive_entry_size(entry) > 0) return copy_data(entry, path, fd);
+    bool whole = true;
+    if (archive_entry_size(entry) > 0) whole = TRY(copy_data(entry, path, fd));
+    if (!whole || changed(fd, before)) {
+      warn(path + ": file changed as we read it");
+      ++stats_.incomplete;
+    }
     return {};
   }
 
   // Copies a file's data. The holes of the sparse map libarchive found (SEEK_HOLE) are
   // written as zeros without reading them; for a sparse entry the pax writer drops what falls
-  // in a hole (as with bsdtar), and zip compresses them to next to nothing.
-  Result<void> copy_data(archive_entry* entry, const std::string& path, int fd) {
+  // in a hole (as with bsdtar), and zip compresses them to next to nothing. Whether the file
+  // held exactly the entry's size.
+  Result<bool> copy_data(archive_entry* entry, const std::string& path, int fd) {
     const std::int64_t size = archive_entry_size(entry);
     std::vector<std::pair<la_int64_t, la_int64_t>> regions;  // (offset, length) of data
     if (archive_entry_sparse_reset(entry) == 0) regions.emplace_back(0, size);
@@ -328,11 +335,20 @@ class Packer {
       done = size;
     }
     char more;
-    if (done != size || ::pread(fd, &more, 1, size) > 0) {
-      warn(path + ": file changed as we read it");
-      ++stats_.incomplete;
-    }
-    return {};
+    return done == size && ::pread(fd, &more, 1, size) <= 0;
+  }
+
+  // Whether the file read from `fd` is other than it was before (its size, or its mtime or
+  // ctime to the nanosecond, as GNU tar tells): rewritten in place at the same size, its member
+  // may hold old and new bytes.
+  static bool changed(int fd, const struct stat& before) {
+    struct stat after;
+    if (::fstat(fd, &after) != 0) return true;
+    auto same = [](const timespec& a, const timespec& b) {
+      return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+    };
+    return after.st_size != before.st_size || !same(after.st_mtim, before.st_mtim) ||
+           !same(after.st_ctim, before.st_ctim);
   }
 
   // Copies up to length bytes from offset; fewer when the file ends first.

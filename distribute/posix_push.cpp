@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <string_view>
 
@@ -28,18 +29,25 @@ using ArchivePtr = std::unique_ptr<struct archive, int (*)(struct archive*)>;
 using EntryPtr = std::unique_ptr<archive_entry, void (*)(archive_entry*)>;
 
 // A tar stream into `fd` (the pipe), entries under "d/" as posix_push_command reads them (pax:
-// mtimes to the nanosecond, as the agent keeps them). The first failed write (the read end
-// closed) ends it.
+// mtimes to the nanosecond, as the agent keeps them; names as bytes, whatever the locale, as
+// hdrcharset=BINARY says). The first failure ends it: its stream then lacks the end marker, and
+// the hosts' sh refuses it.
 class TarWriter {
  public:
   explicit TarWriter(int fd) : archive_(archive_write_new(), archive_write_free) {
     ok_ = archive_write_set_format_pax(archive_.get()) == ARCHIVE_OK &&
+          archive_write_set_format_option(archive_.get(), "pax", "hdrcharset", "BINARY") ==
+              ARCHIVE_OK &&
           archive_write_open_fd(archive_.get(), fd) == ARCHIVE_OK;
+    if (!ok_) error_ = archive_message();
   }
   ~TarWriter() {
     if (ok_) archive_write_close(archive_.get());
   }
   bool ok() const { return ok_; }
+  // Why the stream ended early here, "NAME: what libarchive said"; "" when it did not, or when
+  // the read end was closed (the hosts are gone: they say why themselves).
+  const std::string& error() const { return error_; }
 
   // A header; a regular file's data follows with data(), padded with zeros to `size` if short.
   bool header(const std::string& name, mode_t type, std::uint32_t mode, std::uint64_t size = 0,
@@ -51,17 +59,33 @@ class TarWriter {
     archive_entry_set_perm(entry.get(), mode);
     archive_entry_set_size(entry.get(), static_cast<la_int64_t>(size));
     archive_entry_set_mtime(entry.get(), mtime_sec, mtime_nsec);
-    ok_ = archive_write_header(archive_.get(), entry.get()) == ARCHIVE_OK;
-    return ok_;
+    name_ = name;
+    return check(archive_write_header(archive_.get(), entry.get()) == ARCHIVE_OK);
   }
   bool data(const char* bytes, std::size_t size) {
-    ok_ = ok_ && archive_write_data(archive_.get(), bytes, size) == static_cast<la_ssize_t>(size);
-    return ok_;
+    return ok_ &&
+           check(archive_write_data(archive_.get(), bytes, size) == static_cast<la_ssize_t>(size));
   }
 
  private:
+  bool check(bool ok) {
+    ok_ = ok;
+    if (!ok && archive_errno(archive_.get()) != EPIPE) {
+      std::string_view shown = name_;
+      if (shown.starts_with("d/")) shown.remove_prefix(2);
+      error_ = printable(shown) + ": cannot be sent: " + archive_message();
+    }
+    return ok;
+  }
+  std::string archive_message() {
+    const char* message = archive_error_string(archive_.get());
+    return message ? message : "unknown error";
+  }
+
   ArchivePtr archive_;
   bool ok_ = false;
+  std::string name_;  // the entry being written
+  std::string error_;
 };
 
 // Sends one file as "d/NAME"; returns the error to note if it could not be read whole.
@@ -80,6 +104,43 @@ std::string send_file(TarWriter& out, const LocalFile& f, std::string& buffer) {
     sent += static_cast<std::uint64_t>(n);
   }
   return {};
+}
+
+// The stream of a plan's files and directories, as posix_push_command reads it; what could not
+// be read here into `errors`.
+void write_files(int fd, const Layout& layout, const std::vector<std::size_t>& dirs,
+                 const std::vector<std::size_t>& files, std::vector<std::string>& errors) {
+  TarWriter out(fd);
+  out.header("d", AE_IFDIR, 0700);
+  std::string buffer(kChunk, '\0'), skipped;
+  for (std::size_t f : files) {
+    const LocalFile& file = layout.files[f];
+    std::string error = send_file(out, file, buffer);
+    if (error.empty()) continue;
+    errors.push_back(std::move(error));
+    skipped += file.name + '\0';
+  }
+  // Directories after the files (the host's tar makes those it lacks on the way), so that their
+  // mtimes are set once their contents are in; each writable by its owner while mv empties it,
+  // its own mode set once placed ("modes", deepest first) when that is not.
+  std::vector<std::string> closed;
+  for (std::size_t d : dirs) {
+    const LocalDir& dir = layout.dirs[d];
+    out.header("d/" + dir.name, AE_IFDIR, dir.mode | 0700, 0, dir.mtime_sec, dir.mtime_nsec);
+    if ((dir.mode & 0700) != 0700) {
+      char mode[16];
+      std::snprintf(mode, sizeof mode, "%o", static_cast<unsigned>(dir.mode));
+      closed.push_back(mode + std::string(1, '\0') + dir.name + '\0');
+    }
+  }
+  std::string modes;
+  for (auto it = closed.rbegin(); it != closed.rend(); ++it) modes += *it;
+  for (const auto& [name, bytes] :
+       {std::pair<const char*, const std::string&>{"skip", skipped}, {"modes", modes}})
+    if (!bytes.empty() && out.header(name, AE_IFREG, 0600, bytes.size()))
+      out.data(bytes.data(), bytes.size());
+  out.header(kPosixStreamEnd, AE_IFREG, 0600);  // all went: the hosts may place it
+  if (!out.error().empty()) errors.push_back(out.error());
 }
 
 // The compression of an archive, by its first bytes: the host tool that undoes it.
@@ -225,22 +286,7 @@ Result<std::unique_ptr<PosixPush>> PosixPush::files(const PushSources& sources,
   return start(posix_push_command(dest, landing),
                [&layout = sources.into, dirs = std::move(dirs), files = plan.files](
                    int fd, std::vector<std::string>& errors) {
-                 TarWriter out(fd);
-                 out.header("d", AE_IFDIR, 0700);
-                 // Each directory writable by its owner while the host's tar fills it and mv
-                 // empties it.
-                 for (std::size_t d : dirs)
-                   out.header("d/" + layout.dirs[d].name, AE_IFDIR, layout.dirs[d].mode | 0700);
-                 std::string buffer(kChunk, '\0'), skipped;
-                 for (std::size_t f : files) {
-                   const LocalFile& file = layout.files[f];
-                   std::string error = send_file(out, file, buffer);
-                   if (error.empty()) continue;
-                   errors.push_back(std::move(error));
-                   skipped += file.name + '\0';
-                 }
-                 if (!skipped.empty() && out.header("skip", AE_IFREG, 0600, skipped.size()))
-                   out.data(skipped.data(), skipped.size());
+                 write_files(fd, layout, dirs, files, errors);
                });
 }
 

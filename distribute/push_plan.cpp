@@ -35,6 +35,11 @@ LocalFile file_of(const std::string& path, const std::string& name, const struct
                    static_cast<std::uint64_t>(st.st_size)};
 }
 
+LocalDir dir_of(const std::string& name, const struct stat& st) {
+  return LocalDir{name, static_cast<std::uint32_t>(st.st_mode & 07777), st.st_mtim.tv_sec,
+                  static_cast<std::uint32_t>(st.st_mtim.tv_nsec)};
+}
+
 // Adds SRC (already stat'ed, symlink followed) under `name` ("" for DEST itself).
 Result<void> add_source(const std::string& src, const std::string& name, const struct stat& top,
                         PushSources& sources) {
@@ -51,7 +56,7 @@ Result<void> add_source(const std::string& src, const std::string& name, const s
     skip(src, name);
     return {};
   }
-  if (!name.empty()) layout.dirs.push_back({name, static_cast<std::uint32_t>(top.st_mode & 07777)});
+  if (!name.empty()) layout.dirs.push_back(dir_of(name, top));
   std::error_code ec;
   fs::recursive_directory_iterator it(src, ec);
   if (ec) return unreadable(src, ec.value());
@@ -61,7 +66,7 @@ Result<void> add_source(const std::string& src, const std::string& name, const s
     struct stat st;
     if (::lstat(it->path().c_str(), &st) != 0) return unreadable(it->path().string(), errno);
     if (S_ISDIR(st.st_mode))
-      layout.dirs.push_back({rel, static_cast<std::uint32_t>(st.st_mode & 07777)});
+      layout.dirs.push_back(dir_of(rel, st));
     else if (S_ISREG(st.st_mode))
       layout.files.push_back(file_of(it->path().string(), rel, st));
     else

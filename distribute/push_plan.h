@@ -33,6 +33,8 @@ struct LocalFile {
 struct LocalDir {
   std::string name;  // under DEST, parents before children
   std::uint32_t mode = 0755;
+  std::int64_t mtime_sec = 0;
+  std::uint32_t mtime_nsec = 0;
 };
 
 struct Layout {

@@ -115,10 +115,36 @@ std::string landing_place(const PosixLanding& landing) {
          "fi\n";
 }
 
-// The host's tar, reading the stream into $t (plain, or through the decompressor's flag).
+// x DIR PREFIX FLAG...: the host's tar reads the stream into DIR. When it fails, the first line it
+// said that tells why (not its closing words, nor GNU tar's notes that it skips pax's hdrcharset)
+// goes to stderr as pdx's own, a file named PREFIX... named as DEST/...; a short write ("Wrote only
+// N of M bytes", whose reason GNU tar leaves out) is asked of the disk by one block more.
+constexpr const char* kUntar =
+    "x() {\n"
+    "  c=$1 u=$2\n"
+    "  shift 2\n"
+    "  r=$( { tar -x \"$@\" -o -f - -C \"$c\" 2>&1 > /dev/null; echo \"$?\"; } | awk '\n"
+    "    NR > 1 && m == \"\" && p !~ /hdrcharset|Exiting with failure status|"
+    "Error is not recoverable|Child returned status/ { m = p }\n"
+    "    { p = $0 } END { print p \" \" m }')\n"
+    "  [ \"${r%% *}\" = 0 ] && return\n"
+    "  m=${r#* }; m=${m#tar: }\n"
+    "  [ -z \"$u\" ] || case $m in \"$u\"*) m=${D%/}/${m#\"$u\"} ;; esac\n"
+    "  case $m in *': Wrote only '*)\n"
+    "    w=$(dd if=/dev/zero of=\"$t/w\" bs=4096 count=1 2>&1 > /dev/null | sed -n '1s/.*: //p')\n"
+    "    [ -z \"$w\" ] || m=\"${m%%: Wrote only *}: $w\" ;;\n"
+    "  esac\n"
+    "  printf 'pdx: error: %s\\n' \"${m:-tar failed (exit ${r%% *})}\" >&2\n"
+    "  exit 1\n"
+    "}\n";
+
+// The host's tar, reading the stream into $t (plain, or through the decompressor's flag). A
+// stream of files must end with its marker: one cut short is refused before anything is placed.
 std::string unpack_stream(const PosixLanding& landing) {
   if (landing.kind != PosixLanding::Kind::extract)
-    return "tar -x -p -o -f - -C \"$t\" || exit 1\n"
+    return std::string(kUntar) + "x \"$t\" d/ -p\n[ -f \"$t\"/" + shell_quote(kPosixStreamEnd) +
+           " ] || { echo 'pdx: error: the stream from pdx was cut short; nothing was placed' "
+           ">&2; exit 1; }\n"
            "[ ! -s \"$t/skip\" ] || (cd \"$t/d\" && xargs -0 rm -f -- < ../skip)\n";
   std::string flag;
   const std::string& tool = landing.decompressor;
@@ -131,7 +157,7 @@ std::string unpack_stream(const PosixLanding& landing) {
     check = "command -v " + shell_quote(tool) + " > /dev/null 2>&1 || { echo " +
             shell_quote("pdx: error: " + tool + " not found, needed to unpack the archive") +
             " >&2; exit 1; }\n";
-  return check + "mkdir -- \"$t/d\" && tar -x" + flag + " -o -f - -C \"$t/d\" || exit 1\n";
+  return check + kUntar + "mkdir -- \"$t/d\" || exit 1\nx \"$t/d\" ''" + flag + "\n";
 }
 
 // r PATH REASON: a failure record. p FROM TO: FROM into place as TO (a directory into an
@@ -166,6 +192,15 @@ constexpr const char* kPlace =
     "  done\n"
     "}\n";
 
+// Once all is placed, the modes a directory could not have while it was filled ("modes": MODE
+// and NAME, NUL-ended, deepest first), each only where no symlink is on the way to it.
+constexpr const char* kModes =
+    "[ ! -s \"$t/modes\" ] || xargs -0 -n 2 sh -c '\n"
+    "  q=$3\n"
+    "  while [ -d \"$1/$q\" ] && [ ! -L \"$1/$q\" ]; do\n"
+    "    case $q in */*) q=${q%/*} ;; *) exec chmod -- \"$2\" \"$1/$3\" ;; esac\n"
+    "  done' sh \"$D\" < \"$t/modes\"\n";
+
 }  // namespace
 
 std::string posix_push_command(const std::string& dest, const PosixLanding& landing) {
@@ -198,6 +233,7 @@ std::string posix_push_command(const std::string& dest, const PosixLanding& land
                " \"$D\"; else m \"$t/d\" \"$D\"; fi\n";
   else
     command += "m \"$t/d\" \"$D\"\n";
+  command += kModes;
   command += "printf 'c %s\\0' \"$c\"\n";
   return command;
 }

@@ -50,6 +50,10 @@ struct PosixLanding {
   std::string decompressor;  // extract: "gzip", "bzip2", "xz", "zstd", or "" for plain tar
 };
 
+/// The last entry of a push's tar stream of files, outside "d/": the host's sh places nothing
+/// of a stream without it (cut short).
+inline constexpr const char* kPosixStreamEnd = "end";
+
 /// Reads a tar stream on stdin into a hidden temporary directory DIR/.push.pdx-HOST-PID (DIR: DEST,
 /// or DEST's parent for a file written as DEST), then moves each entry into place with mv: a
 /// directory missing under DEST as a whole, a file by a rename, so that nothing appears under
@@ -58,8 +62,11 @@ struct PosixLanding {
 /// with the next one. Prints NUL-ended records: "f", PATH, REASON for each entry that could
 /// not be placed, then "c FILES BYTES" (what the stream held) once all is done. A whole-host
 /// failure (DEST cannot be made, tar failed, the decompressor is missing) exits non-zero with
-/// one line on stderr. Outside "d/", the stream may hold "skip": NUL-ended names under "d/" not
-/// to place (files that could not be read whole here).
+/// one line on stderr (for a full disk: the file, and "No space left on device"). Outside "d/",
+/// the stream may hold "skip": NUL-ended names under "d/" not to place (files that could not be
+/// read whole here), "modes": MODE and NAME, NUL-ended, deepest first, for the directories under
+/// DEST to chmod once all is placed (those not open to their owner: "d/" holds them writable),
+/// and must end with kPosixStreamEnd (not for an archive).
 std::string posix_push_command(const std::string& dest, const PosixLanding& landing);
 
 }  // namespace pdx

@@ -2,7 +2,14 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <ctime>
+#include <functional>
 
 #include "tests/unit/archive_memory_sink.h"
 #include "tests/unit/scratch.h"
@@ -78,6 +85,58 @@ TEST(Pack, UnreadableSourceIsAnErrorAndTheSinkUnfinished) {
   ASSERT_FALSE(stats.ok());
   EXPECT_NE(stats.error().find(dir / "missing"), std::string::npos);
   EXPECT_FALSE(out.finished);
+}
+
+// A sink that calls `first` before keeping its first bytes: pack is then inside a file's data.
+class HookedSink : public test::MemorySink {
+ public:
+  explicit HookedSink(std::function<void()> first) : first_(std::move(first)) {}
+  Result<void> write(const void* data, std::size_t size) override {
+    if (first_) std::exchange(first_, nullptr)();
+    return MemorySink::write(data, size);
+  }
+
+ private:
+  std::function<void()> first_;
+};
+
+// Rewritten in place while read, at the same size and with its mtime put back, as a tool that
+// keeps mtimes would: only its ctime tells, and pack must (exit 1 in `pdx pack`).
+TEST(Pack, AFileRewrittenInPlaceWhileReadIsReported) {
+  test::TempDir dir;
+  const std::size_t size = 4 << 20;  // pack's first flush comes after its first MiB
+  test::write_file(dir / "src/big", std::string(size, 'o'));
+  test::write_file(dir / "src/small", "s");
+  std::string big = dir / "src/big";
+  HookedSink out([&] {
+    struct stat before;
+    ASSERT_EQ(::stat(big.c_str(), &before), 0);
+    // The kernel stamps ctime from a coarse clock: wait for it to pass the file's ctime, so
+    // that the rewrite leaves a ctime of its own.
+    for (timespec now{};;) {
+      ::clock_gettime(CLOCK_REALTIME_COARSE, &now);
+      if (now.tv_sec > before.st_ctim.tv_sec ||
+          (now.tv_sec == before.st_ctim.tv_sec && now.tv_nsec > before.st_ctim.tv_nsec))
+        break;
+      ::usleep(1000);
+    }
+    int fd = ::open(big.c_str(), O_WRONLY);
+    ASSERT_GE(fd, 0);
+    std::string changed(size, 'n');
+    ASSERT_EQ(::pwrite(fd, changed.data(), size, 0), static_cast<ssize_t>(size));
+    const timespec times[2] = {before.st_atim, before.st_mtim};
+    ASSERT_EQ(::futimens(fd, times), 0);
+    ::close(fd);
+  });
+  PackOptions options;
+  options.sources = {dir / "src"};
+  std::vector<std::string> warnings;
+  options.on_warning = [&warnings](const std::string& w) { warnings.push_back(w); };
+  auto stats = pack(options, out);
+  ASSERT_TRUE(stats.ok()) << stats.error();
+  EXPECT_EQ(stats->incomplete, 1u);
+  EXPECT_EQ(std::count(warnings.begin(), warnings.end(), big + ": file changed as we read it"), 1);
+  EXPECT_EQ(warnings.size(), 2u);  // and "removing leading '/'"
 }
 
 TEST(MeasureSources, BoundsTheTarSize) {

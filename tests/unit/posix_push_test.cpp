@@ -1,6 +1,8 @@
 #include "distribute/posix_push.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -154,6 +156,40 @@ TEST(PosixPush, ARunAgainSendsOnlyWhatChanged) {
   EXPECT_EQ(test::read_file(dir / "dest/src/-n\nline"), "newline");
 }
 
+// Names are bytes, not text: one that is no UTF-8 lands as it is, with everything after it,
+// and the host's find lists it back, so that a run again finds all up to date. Directories
+// land with their mtimes, set after their contents, and their modes (0555 too).
+TEST(PosixPush, AnyByteStringIsANameAndDirectoriesKeepTheirTimes) {
+  test::TempDir dir;
+  std::vector<std::string> names = {"bad\xff", "caf\xc3\xa9", "sub/\xfe\xfe/x", "z"};
+  for (const auto& name : names) test::write_file(dir / "src/" + name, name);
+  std::filesystem::permissions(dir / "src/sub", std::filesystem::perms(0555));
+  for (const char* d : {"src/sub/\xfe\xfe", "src/sub", "src"}) {
+    timespec times[2] = {{0, UTIME_OMIT}, {1000000000, 123456789}};
+    ASSERT_EQ(::utimensat(AT_FDCWD, (dir / d).c_str(), times, 0), 0);
+  }
+  auto sources = scan_sources({dir / "src"}, "dest/");
+  ASSERT_TRUE(sources) << sources.error();
+  auto plan = plan_host(*sources, list_with_find(dir, *sources), "dest/");
+  ASSERT_TRUE(plan);
+  auto push = PosixPush::files(*sources, *plan, "dest/");
+  ASSERT_TRUE(push) << push.error();
+  EXPECT_EQ(run_sh(**push, dir), 0) << test::read_file(dir / "err");
+  EXPECT_EQ(test::read_file(dir / "out"), "c 4 18\0"s);
+  for (const auto& name : names) EXPECT_EQ(test::read_file(dir / "dest/src/" + name), name);
+  for (const char* d : {"src/sub/\xfe\xfe", "src/sub", "src"}) {
+    struct stat st;
+    ASSERT_EQ(::stat((dir / "dest/" + d).c_str(), &st), 0);
+    EXPECT_EQ(st.st_mtim.tv_sec, 1000000000) << d;
+    EXPECT_EQ(st.st_mtim.tv_nsec, 123456789) << d;
+    EXPECT_EQ(st.st_mode & 07777, std::string(d) == "src/sub" ? 0555u : 0755u) << d;
+  }
+  EXPECT_TRUE((*push)->finish().empty());
+  EXPECT_TRUE(plan_host(*sources, list_with_find(dir, *sources), "dest/")->empty());
+  for (const char* d : {"src/sub", "dest/src/sub"})  // for TempDir to remove, as any user
+    std::filesystem::permissions(dir / d, std::filesystem::perms(0755));
+}
+
 // One file SRC: written as DEST, then found up to date there.
 TEST(PosixPush, OneFileAsDestIsFoundUpToDate) {
   test::TempDir dir;
@@ -208,7 +244,7 @@ TEST(PosixPush, AnArchiveGoesAsItIsWithItsDecompressor) {
   ASSERT_EQ(std::system(("tar -cJf '" + archive + "' -C '" + dir / "tree" + "' x").c_str()), 0);
   auto push = PosixPush::archive({archive}, "dest");
   ASSERT_TRUE(push) << push.error();
-  EXPECT_NE((*push)->command().find("tar -x -J"), std::string::npos);
+  EXPECT_NE((*push)->command().find("x \"$t/d\" '' -J\n"), std::string::npos);
   EXPECT_EQ(run_sh(**push, dir), 0) << test::read_file(dir / "err");
   EXPECT_EQ(test::read_file(dir / "dest/x"), "x");
 }

@@ -74,10 +74,15 @@ std::string run_sh(const test::TempDir& dir, const std::string& command, const s
   return test::read_file(dir / "out");
 }
 
-// A tar stream, made by the system's tar, of DIR/src (named as a POSIX push's stream is: d/...).
+// A tar stream, made by the system's tar, of DIR/src (named as a POSIX push's stream is: d/...);
+// without `flag` (an archive's compression) a stream of files, ended by its marker.
 std::string make_tar(const test::TempDir& dir, const std::string& flag = "") {
   std::string tar = dir / "stream.tar";
   std::string line = "tar -c " + flag + " -f '" + tar + "' -C '" + dir.path().string() + "/src' .";
+  if (flag.empty()) {
+    test::write_file(dir / (std::string("marker/") + kPosixStreamEnd), "");
+    line += " -C '" + dir / "marker" + "' " + kPosixStreamEnd;
+  }
   EXPECT_EQ(std::system(line.c_str()), 0);
   return tar;
 }
@@ -88,7 +93,7 @@ TEST(RemoteCommands, PosixPushQuotesDestAndNeverPassesForAnOption) {
                                "\nmkdir -p -- \"$D\" || exit 1\n"))
       << into;
   EXPECT_NE(into.find("case $P in -*) P=./$P ;; esac"), std::string::npos);
-  EXPECT_NE(into.find(R"(tar -x -p -o -f - -C "$t")"), std::string::npos);
+  EXPECT_NE(into.find(R"(x "$t" d/ -p)"), std::string::npos);
   PosixLanding as{PosixLanding::Kind::into_or_as, "-n 'x'", ""};
   EXPECT_NE(posix_push_command("f", as).find(R"(p "$t/d/"'-n '\''x'\''' "$D")"), std::string::npos);
 }
@@ -99,10 +104,10 @@ TEST(RemoteCommands, PosixExtractUsesTheDecompressorsFlagAndChecksItIsThere) {
                     "needed to unpack the archive' >&2; exit 1; }"),
             std::string::npos)
       << gz;
-  EXPECT_NE(gz.find(R"(tar -x -z -o -f - -C "$t/d")"), std::string::npos);
+  EXPECT_NE(gz.find(R"(x "$t/d" '' -z)"), std::string::npos);
   EXPECT_NE(posix_push_command("d", {PosixLanding::Kind::extract, "", "zstd"}).find("--zstd"),
             std::string::npos);
-  EXPECT_NE(posix_push_command("d", {PosixLanding::Kind::extract, "", ""}).find("tar -x -o -f"),
+  EXPECT_NE(posix_push_command("d", {PosixLanding::Kind::extract, "", ""}).find("x \"$t/d\" ''\n"),
             std::string::npos);
 }
 
@@ -142,6 +147,50 @@ TEST(RemoteCommands, PosixPushFailsWholeWhenTarDoesAndLeavesNothing) {
   int status = 0;
   run_sh(dir, posix_push_command("dest", {}), dir / "junk", status);
   EXPECT_NE(status, 0);
+  EXPECT_EQ(test::list_dir(dir / "dest"), std::vector<std::string>{});
+}
+
+// GNU tar takes a stream that ends at an entry's end, without tar's end blocks, as whole: a
+// stream of files cut short there lacks its marker, and nothing of it is placed.
+TEST(RemoteCommands, PosixPushRefusesAStreamCutShort) {
+  test::TempDir dir;
+  test::write_file(dir / "src/d/a", "a");
+  test::write_file(dir / "src/d/b", "b");
+  std::string whole = test::read_file(make_tar(dir));
+  auto end = whole.find(std::string(kPosixStreamEnd) + '\0');
+  ASSERT_NE(end, std::string::npos);
+  test::write_file(dir / "cut.tar", whole.substr(0, end / 512 * 512));  // before its header
+  int status = 0;
+  EXPECT_EQ(run_sh(dir, posix_push_command("dest", {}), dir / "cut.tar", status), "");
+  EXPECT_EQ(status, 1);
+  EXPECT_EQ(test::read_file(dir / "err"),
+            "pdx: error: the stream from pdx was cut short; nothing was placed\n");
+  EXPECT_EQ(test::list_dir(dir / "dest"), std::vector<std::string>{});
+}
+
+// A full disk: GNU tar says "Wrote only N of M bytes" and no reason; the host says the file and
+// the disk's own words (here a tar and a dd that say what they would on a full disk).
+TEST(RemoteCommands, PosixPushNamesTheFileAndTheReasonWhenTheDiskIsFull) {
+  test::TempDir dir;
+  test::write_file(dir / "src/d/big", "big");
+  std::string tar = make_tar(dir);
+  test::write_file(dir / "bin/tar",
+                   "cat > /dev/null\n"
+                   "echo \"tar: Ignoring unknown extended header keyword 'hdrcharset'\" >&2\n"
+                   "echo 'tar: d/sub dir/big: Wrote only 1536 of 10240 bytes' >&2\n"
+                   "echo \"tar: Ignoring unknown extended header keyword 'hdrcharset'\" >&2\n"
+                   "echo 'tar: Exiting with failure status due to previous errors' >&2\n"
+                   "exit 2\n");
+  test::write_file(dir / "bin/dd",
+                   "echo \"dd: error writing 'x': No space left on device\" >&2\n"
+                   "echo '0+0 records out' >&2\nexit 1\n");
+  for (const char* tool : {"bin/tar", "bin/dd"})
+    std::filesystem::permissions(dir / tool, std::filesystem::perms(0755));
+  int status = 0;
+  run_sh(dir, posix_push_command("dest", {}), tar, status, "PATH=\"$PWD/bin:$PATH\"");
+  EXPECT_EQ(status, 1);
+  EXPECT_EQ(test::read_file(dir / "err"),
+            "pdx: error: dest/sub dir/big: No space left on device\n");
   EXPECT_EQ(test::list_dir(dir / "dest"), std::vector<std::string>{});
 }
 
