@@ -3,6 +3,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -141,6 +142,40 @@ void write_files(int fd, const Layout& layout, const std::vector<std::size_t>& d
       out.data(bytes.data(), bytes.size());
   out.header(kPosixStreamEnd, AE_IFREG, 0600);  // all went: the hosts may place it
   if (!out.error().empty()) errors.push_back(out.error());
+}
+
+// The parts into `fd`, `head` (their first bytes, read already) first, as many bytes as they
+// held when checked (`size`): the stream's last byte goes only once the last part has ended
+// there, so that a host (which places nothing short of `size` bytes) never takes a stream as
+// whole that a read error, or a part changed meanwhile, ended early or late.
+void send_parts(int fd, PartReader& reader, const std::string& head, std::uint64_t size,
+                std::vector<std::string>& errors) {
+  std::string buffer = head;  // read, not sent yet
+  std::uint64_t got = head.size();
+  for (;;) {
+    if (got > size) {
+      errors.push_back(reader.current_part() + ": changed while read (longer)");
+      return;
+    }
+    std::size_t now = buffer.size() - (got == size && !buffer.empty() ? 1 : 0);
+    if (now > 0 && !write_all(fd, buffer.data(), now, "pipe")) return;  // the hosts are gone
+    buffer.erase(0, now);
+    std::size_t held = buffer.size();
+    buffer.resize(held + kChunk);
+    auto n = reader.read(buffer.data() + held, kChunk);
+    if (!n) {
+      errors.push_back(n.error());  // the hosts find the stream cut short
+      return;
+    }
+    buffer.resize(held + *n);
+    if (*n == 0) break;
+    got += *n;
+  }
+  if (got != size) {
+    errors.push_back(reader.current_part() + ": changed while read (shorter)");
+    return;
+  }
+  if (!buffer.empty()) write_all(fd, buffer.data(), buffer.size(), "pipe");
 }
 
 // The compression of an archive, by its first bytes: the host tool that undoes it.
@@ -292,6 +327,13 @@ Result<std::unique_ptr<PosixPush>> PosixPush::files(const PushSources& sources,
 
 Result<std::unique_ptr<PosixPush>> PosixPush::archive(const std::vector<std::string>& parts,
                                                       const std::string& dest) {
+  // The host places nothing unless it receives the parts' size: it must be known first.
+  for (const auto& part : parts) {
+    struct stat st;
+    if (part == "-" || ::stat(part.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+      return Error{part +
+                   ": not a regular file; hosts without the agent need the archive's size first"};
+  }
   auto reader = std::make_shared<PartReader>(parts);
   TRY(reader->check());
   // The first bytes tell the compression; they are sent first.
@@ -305,21 +347,10 @@ Result<std::unique_ptr<PosixPush>> PosixPush::archive(const std::vector<std::str
   PosixLanding landing;
   landing.kind = PosixLanding::Kind::extract;
   landing.decompressor = TRY(decompressor_of(*head));
+  landing.size = reader->total_size();
   return start(posix_push_command(dest, landing),
-               [reader, head](int fd, std::vector<std::string>& errors) {
-                 std::string buffer = *head;
-                 for (;;) {
-                   if (!buffer.empty() && !write_all(fd, buffer.data(), buffer.size(), "pipe"))
-                     break;
-                   buffer.resize(kChunk);
-                   auto n = reader->read(buffer.data(), buffer.size());
-                   if (!n) {
-                     errors.push_back(n.error());  // the hosts' tar finds the archive cut short
-                     break;
-                   }
-                   if (*n == 0) break;
-                   buffer.resize(*n);
-                 }
+               [reader, head, size = landing.size](int fd, std::vector<std::string>& errors) {
+                 send_parts(fd, *reader, *head, size, errors);
                });
 }
 

@@ -115,10 +115,11 @@ std::string landing_place(const PosixLanding& landing) {
          "fi\n";
 }
 
-// x DIR PREFIX FLAG...: the host's tar reads the stream into DIR. When it fails, the first line it
-// said that tells why (not its closing words, nor GNU tar's notes that it skips pax's hdrcharset)
-// goes to stderr as pdx's own, a file named PREFIX... named as DEST/...; a short write ("Wrote only
+// x DIR PREFIX FLAG...: the host's tar reads its stdin into DIR; 0 when it did, else 1 with the
+// first line it said that tells why (not its closing words, nor GNU tar's notes that it skips
+// pax's hdrcharset) in $m, a file named PREFIX... named as DEST/...; a short write ("Wrote only
 // N of M bytes", whose reason GNU tar leaves out) is asked of the disk by one block more.
+// fail WHY: WHY as pdx's error line on stderr, and exit 1 (the temporary directory goes).
 constexpr const char* kUntar =
     "x() {\n"
     "  c=$1 u=$2\n"
@@ -134,17 +135,23 @@ constexpr const char* kUntar =
     "    w=$(dd if=/dev/zero of=\"$t/w\" bs=4096 count=1 2>&1 > /dev/null | sed -n '1s/.*: //p')\n"
     "    [ -z \"$w\" ] || m=\"${m%%: Wrote only *}: $w\" ;;\n"
     "  esac\n"
-    "  printf 'pdx: error: %s\\n' \"${m:-tar failed (exit ${r%% *})}\" >&2\n"
-    "  exit 1\n"
-    "}\n";
+    "  m=${m:-tar failed (exit ${r%% *})}\n"
+    "  return 1\n"
+    "}\n"
+    "fail() { printf 'pdx: error: %s\\n' \"$1\" >&2; exit 1; }\n";
+
+constexpr const char* kCutShort = "fail 'the stream from pdx was cut short; nothing was placed'";
 
 // The host's tar, reading the stream into $t (plain, or through the decompressor's flag). A
-// stream of files must end with its marker: one cut short is refused before anything is placed.
+// stream of files must end with its marker; an archive, be landing.size bytes, counted by tee on
+// its way to tar (through the FIFO $t/i; tar's leftovers drained, so that tee sees the end) and
+// by wc. One cut short is refused before anything is placed, whatever tar made of it; when tar
+// failed first (tee stopped by the FIFO's closing, not at the stream's end), tar's reason.
 std::string unpack_stream(const PosixLanding& landing) {
   if (landing.kind != PosixLanding::Kind::extract)
-    return std::string(kUntar) + "x \"$t\" d/ -p\n[ -f \"$t\"/" + shell_quote(kPosixStreamEnd) +
-           " ] || { echo 'pdx: error: the stream from pdx was cut short; nothing was placed' "
-           ">&2; exit 1; }\n"
+    return std::string(kUntar) + "x \"$t\" d/ -p || fail \"$m\"\n[ -f \"$t\"/" +
+           shell_quote(kPosixStreamEnd) + " ] || " + kCutShort +
+           "\n"
            "[ ! -s \"$t/skip\" ] || (cd \"$t/d\" && xargs -0 rm -f -- < ../skip)\n";
   std::string flag;
   const std::string& tool = landing.decompressor;
@@ -157,7 +164,23 @@ std::string unpack_stream(const PosixLanding& landing) {
     check = "command -v " + shell_quote(tool) + " > /dev/null 2>&1 || { echo " +
             shell_quote("pdx: error: " + tool + " not found, needed to unpack the archive") +
             " >&2; exit 1; }\n";
-  return check + kUntar + "mkdir -- \"$t/d\" || exit 1\nx \"$t/d\" ''" + flag + "\n";
+  // An asynchronous list's stdin is /dev/null: tee reads the stream through 3.
+  return check + kUntar +
+         "mkdir -- \"$t/d\" && mkfifo -- \"$t/i\" || exit 1\n"
+         "exec 3<&0\n"
+         "{ tee -- \"$t/i\" 2> /dev/null; echo \"$?\" > \"$t/s\"; } <&3 | wc -c > \"$t/n\" &\n"
+         "exec 3<&-\n"
+         "{ x \"$t/d\" ''" +
+         flag +
+         " && cat > /dev/null; } < \"$t/i\"\n"
+         "s=$?\n"
+         "wait\n"
+         "read -r n < \"$t/n\"; read -r e < \"$t/s\"\n"
+         "if [ \"$n\" != " +
+         std::to_string(landing.size) + " ] && { [ \"$s\" = 0 ] || [ \"$e\" = 0 ]; }; then " +
+         kCutShort +
+         "; fi\n"
+         "[ \"$s\" = 0 ] || fail \"$m\"\n";
 }
 
 // r PATH REASON: a failure record. p FROM TO: FROM into place as TO (a directory into an

@@ -2,6 +2,7 @@
 // The commands pull, verify and push (on hosts where `pdx agent` cannot run) run on the hosts
 // through their POSIX tools (sh, GNU tar, find, xargs, mv, sha256sum): every path in them quoted
 // by base/quote.h, none able to pass for an option.
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,10 +45,12 @@ struct PosixLanding {
     into,        // the tree's entries into DEST, made if missing
     into_or_as,  // one file, named `name` in the stream: DEST/NAME when DEST is a directory on the
                  // host, else DEST itself
-    extract,     // an archive's entries into DEST (the stream is the archive itself)
+    extract,     // an archive's entries into DEST (the stream is the archive itself, `size`
+                 // bytes)
   } kind = Kind::into;
   std::string name;          // into_or_as
   std::string decompressor;  // extract: "gzip", "bzip2", "xz", "zstd", or "" for plain tar
+  std::uint64_t size = 0;    // extract: the archive's bytes, all of the stream
 };
 
 /// The last entry of a push's tar stream of files, outside "d/": the host's sh places nothing
@@ -66,7 +69,10 @@ inline constexpr const char* kPosixStreamEnd = "end";
 /// the stream may hold "skip": NUL-ended names under "d/" not to place (files that could not be
 /// read whole here), "modes": MODE and NAME, NUL-ended, deepest first, for the directories under
 /// DEST to chmod once all is placed (those not open to their owner: "d/" holds them writable),
-/// and must end with kPosixStreamEnd (not for an archive).
+/// and must end with kPosixStreamEnd. An archive has no room for a marker: the host counts the
+/// bytes it receives (tee, through a FIFO in the temporary directory, into tar) and places
+/// nothing unless they are landing.size; a stream cut short, whatever the host's tar made of it,
+/// exits 1 with "the stream from pdx was cut short; nothing was placed".
 std::string posix_push_command(const std::string& dest, const PosixLanding& landing);
 
 }  // namespace pdx

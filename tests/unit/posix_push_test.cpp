@@ -244,9 +244,66 @@ TEST(PosixPush, AnArchiveGoesAsItIsWithItsDecompressor) {
   ASSERT_EQ(std::system(("tar -cJf '" + archive + "' -C '" + dir / "tree" + "' x").c_str()), 0);
   auto push = PosixPush::archive({archive}, "dest");
   ASSERT_TRUE(push) << push.error();
-  EXPECT_NE((*push)->command().find("x \"$t/d\" '' -J\n"), std::string::npos);
+  EXPECT_NE((*push)->command().find("x \"$t/d\" '' -J &&"), std::string::npos);
   EXPECT_EQ(run_sh(**push, dir), 0) << test::read_file(dir / "err");
   EXPECT_EQ(test::read_file(dir / "dest/x"), "x");
+}
+
+// An archive of x (2 MiB: more than the pipe holds, so that the stream waits there while x is
+// sent) and y, as parts that end at x's end: GNU tar takes the first part alone as whole.
+std::vector<std::string> two_parts(const test::TempDir& dir) {
+  test::write_file(dir / "tree/x", std::string(2 << 20, 'x'));
+  test::write_file(dir / "tree/y", "y");
+  std::string tar = dir / "a.tar";
+  EXPECT_EQ(
+      std::system(("tar -c --format=ustar -f '" + tar + "' -C '" + dir / "tree" + "' x y").c_str()),
+      0);
+  std::string whole = test::read_file(tar);
+  std::size_t x_end = 512 + (2 << 20);
+  test::write_file(dir / "part-0", whole.substr(0, x_end));
+  test::write_file(dir / "part-1", whole.substr(x_end));
+  return {dir / "part-0", dir / "part-1"};
+}
+
+// A part that cannot be read, or that changed after pdx took its size, ends the stream short of
+// its last byte: the host places nothing, and pdx names the part.
+TEST(PosixPush, AnArchiveCutShortHereIsPlacedNowhere) {
+  for (const std::string change : {"unreadable", "shorter", "longer"}) {
+    test::TempDir dir;
+    std::vector<std::string> parts = two_parts(dir);
+    if (change == "unreadable") parts[1] = "/proc/self/mem";  // regular, size 0: EIO at once
+    auto push = PosixPush::archive(parts, "dest");
+    ASSERT_TRUE(push) << push.error();
+    // The stream waits with x in the pipe: part-1 is opened only once x is read.
+    if (change == "shorter") ::truncate((dir / "part-1").c_str(), 0);
+    if (change == "longer") test::write_file(dir / "part-1", test::read_file(dir / "a.tar"));
+    EXPECT_EQ(run_sh(**push, dir), 1) << change;
+    EXPECT_EQ(test::read_file(dir / "err"),
+              "pdx: error: the stream from pdx was cut short; nothing was placed\n")
+        << change;
+    EXPECT_EQ(test::list_dir(dir / "dest"), std::vector<std::string>{}) << change;
+    std::vector<std::string> expected = {change == "unreadable"
+                                             ? "/proc/self/mem: read failed: Input/output error"
+                                             : parts[1] + ": changed while read (" + change + ")"};
+    EXPECT_EQ((*push)->finish(), expected);
+  }
+}
+
+TEST(PosixPush, AnArchiveInPartsGoesWhole) {
+  test::TempDir dir;
+  auto push = PosixPush::archive(two_parts(dir), "dest");
+  ASSERT_TRUE(push) << push.error();
+  EXPECT_EQ(run_sh(**push, dir), 0) << test::read_file(dir / "err");
+  EXPECT_EQ(test::read_file(dir / "out"), "c 2 2097153\0"s);
+  EXPECT_EQ(test::list_dir(dir / "dest"), (std::vector<std::string>{"x", "y"}));
+  EXPECT_EQ((*push)->finish(), std::vector<std::string>{});
+}
+
+TEST(PosixPush, AnArchiveFromAPipeIsRefused) {
+  auto push = PosixPush::archive({"-"}, "dest");
+  ASSERT_FALSE(push);
+  EXPECT_EQ(push.error(),
+            "-: not a regular file; hosts without the agent need the archive's size first");
 }
 
 TEST(PosixPush, AZipArchiveIsRefused) {

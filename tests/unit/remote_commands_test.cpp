@@ -87,6 +87,11 @@ std::string make_tar(const test::TempDir& dir, const std::string& flag = "") {
   return tar;
 }
 
+// The landing of an archive: the file `tar`, whole.
+PosixLanding extract_of(const std::string& tar, const std::string& decompressor) {
+  return {PosixLanding::Kind::extract, "", decompressor, test::read_file(tar).size()};
+}
+
 TEST(RemoteCommands, PosixPushQuotesDestAndNeverPassesForAnOption) {
   std::string into = posix_push_command("-d/it's $(x)", {});
   EXPECT_TRUE(into.starts_with(R"(D='-d/it'\''s $(x)')"
@@ -107,7 +112,7 @@ TEST(RemoteCommands, PosixExtractUsesTheDecompressorsFlagAndChecksItIsThere) {
   EXPECT_NE(gz.find(R"(x "$t/d" '' -z)"), std::string::npos);
   EXPECT_NE(posix_push_command("d", {PosixLanding::Kind::extract, "", "zstd"}).find("--zstd"),
             std::string::npos);
-  EXPECT_NE(posix_push_command("d", {PosixLanding::Kind::extract, "", ""}).find("x \"$t/d\" ''\n"),
+  EXPECT_NE(posix_push_command("d", {PosixLanding::Kind::extract, "", ""}).find("x \"$t/d\" '' &&"),
             std::string::npos);
 }
 
@@ -125,8 +130,7 @@ TEST(RemoteCommands, PosixExtractMergesIntoDestWithoutEnteringSymlinks) {
   std::filesystem::create_directory_symlink(dir / "outside", dir / "dest/link");
   std::string tar = make_tar(dir, "-z");
   int status = 0;
-  std::string out = run_sh(
-      dir, posix_push_command("dest", {PosixLanding::Kind::extract, "", "gzip"}), tar, status);
+  std::string out = run_sh(dir, posix_push_command("dest", extract_of(tar, "gzip")), tar, status);
   EXPECT_EQ(status, 0) << test::read_file(dir / "err");
   // Entries in name order: clash, link.
   EXPECT_EQ(out,
@@ -139,6 +143,47 @@ TEST(RemoteCommands, PosixExtractMergesIntoDestWithoutEnteringSymlinks) {
   EXPECT_TRUE(std::filesystem::is_empty(dir / "outside"));
   EXPECT_EQ(test::list_dir(dir / "dest"),
             (std::vector<std::string>{"-f", "clash", "link", "new", "old"}));
+}
+
+// GNU tar takes an archive that ends at an entry's end as whole, and a gzip cut short makes it
+// fail with its own words: either way the host counts fewer bytes than pdx said, places nothing,
+// and says the stream was cut short.
+TEST(RemoteCommands, PosixExtractRefusesAnArchiveCutShort) {
+  test::TempDir dir;
+  test::write_file(dir / "src/a", std::string(512, 'a'));
+  test::write_file(dir / "src/b", "b");
+  for (const std::string flag : {"", "-z"}) {
+    std::string tar = make_tar(dir, flag.empty() ? "--format=ustar" : flag);
+    std::string whole = test::read_file(tar);
+    // Plain: the header of "." and the first file's header and data (one block each), no more.
+    std::size_t cut = flag.empty() ? 3 * 512 : whole.size() / 2;
+    test::write_file(dir / "cut", whole.substr(0, cut));
+    int status = 0;
+    PosixLanding landing = extract_of(tar, flag.empty() ? "" : "gzip");
+    EXPECT_EQ(run_sh(dir, posix_push_command("dest", landing), dir / "cut", status), "") << flag;
+    EXPECT_EQ(status, 1) << flag;
+    EXPECT_EQ(test::read_file(dir / "err"),
+              "pdx: error: the stream from pdx was cut short; nothing was placed\n")
+        << flag;
+    EXPECT_EQ(test::list_dir(dir / "dest"), std::vector<std::string>{}) << flag;
+    // Whole, it goes in.
+    EXPECT_EQ(run_sh(dir, posix_push_command("dest", landing), tar, status), "c 2 513\0"s);
+    EXPECT_EQ(status, 0) << test::read_file(dir / "err");
+    EXPECT_EQ(test::list_dir(dir / "dest"), (std::vector<std::string>{"a", "b"})) << flag;
+    std::filesystem::remove_all(dir / "dest");
+  }
+}
+
+// A tar that fails on its own (here at the first block of a long stream, so that tee stops
+// when the FIFO closes, short of the stream's end) is named as such, not as a cut stream.
+TEST(RemoteCommands, PosixExtractSaysWhyTarFailedWhenTheStreamWasWhole) {
+  test::TempDir dir;
+  test::write_file(dir / "junk", std::string(4 << 20, 'j'));
+  int status = 0;
+  run_sh(dir, posix_push_command("dest", extract_of(dir / "junk", "")), dir / "junk", status);
+  EXPECT_EQ(status, 1);
+  EXPECT_EQ(test::read_file(dir / "err"), "pdx: error: This does not look like a tar archive\n");
+  EXPECT_EQ(test::list_dir(dir / "dest"), std::vector<std::string>{});
 }
 
 TEST(RemoteCommands, PosixPushFailsWholeWhenTarDoesAndLeavesNothing) {
