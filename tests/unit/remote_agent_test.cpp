@@ -99,6 +99,14 @@ TEST(RemoteAgent, TheCachedAgentRunsOnlyAsUploadedInTheUsersOwnDirectories) {
   EXPECT_EQ(run_agent(home, agent, out), 0) << out;
   EXPECT_EQ(out, "ran agent --x\n");
   EXPECT_TRUE(std::filesystem::exists(dir + "/used"));
+  // Hashed once: not again until the copy changes (its ctime), even by a sha256sum that lies.
+  test::TempDir tools;
+  test::write_file(tools / "sha256sum", "#!/bin/sh\necho 0000  -\n");
+  ::chmod((tools / "sha256sum").c_str(), 0755);
+  std::string lying = tools.path().string() + ":" + std::getenv("PATH");
+  EXPECT_EQ(run_sh(home, agent_command(agent, {"--x"}), "/dev/null", out, lying), 0) << out;
+  ::chmod((dir + "/pdx").c_str(), 0755);  // the same mode, a new ctime
+  EXPECT_EQ(run_sh(home, agent_command(agent, {"--x"}), "/dev/null", out, lying), kAgentUntrusted);
 
   auto untrusted = [&](const std::string& what) {
     EXPECT_EQ(run_agent(home, agent, out), kAgentUntrusted) << what << ": " << out;
