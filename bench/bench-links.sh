@@ -16,7 +16,7 @@
 # BENCH_RUNS: runs of each, the fastest shown (the machine's other load only slows a run down).
 # cold-relay-8 / warm-relay-8: push --relay with the self-deployed agent, removed from the hosts
 # first (first contact: it is uploaded) or cached (target: cold within 1.3x of warm);
-# BENCH_FIRST_CONTACT_ONLY=1: those rows and one scp only.
+# BENCH_FIRST_CONTACT_ONLY=1: those rows and one scp only. BENCH_ALL_RUNS=1: every run shown too.
 # Root only (namespaces). Needs: clustershell. Not a test: nothing here is asserted.
 set -euo pipefail
 source "$(dirname "$0")/lib/cluster_options.sh"
@@ -53,7 +53,7 @@ run() {  # run LABEL HOSTS CMD...: CMD in the client's namespace, the fastest of
       { echo "bench-links: $label failed: $(tail -3 "$work/err")" >&2; return; }
     read -r wall user sys rss < "$work/time"
     echo "$label $wall $(echo "$user + $sys" | bc) $((rss / 1024)) $(agents_cpu)"
-  done | sort -k2,2n | head -1 >> "$work/runs"
+  done | tee -a "$work/all" | sort -k2,2n | head -1 >> "$work/runs"
 }
 
 all=$(head -n "$most" "$CLUSTER/hostfile" | paste -sd,)
@@ -116,6 +116,7 @@ if (( most >= 4 )) && [[ -z ${BENCH_FIRST_CONTACT_ONLY:-} ]]; then
   killed_chain headkilled 1
 fi
 
+[[ -n ${BENCH_ALL_RUNS:-} ]] && { echo "every run (label wall_s cpu_s rss_MiB ...):"; cat "$work/all"; }
 echo "$mb MB over $rate links (this machine's too), best of $runs ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
 printf '%-13s %8s %8s %8s %9s %11s %9s %11s\n' run wall_s cpu_s rss_MiB agents_s agent_max_s \
   agent_MiB x_one_copy

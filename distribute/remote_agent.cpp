@@ -188,7 +188,7 @@ std::string upload_command(const AgentLocation& agent, bool gzipped) {
          "\"$t\" | " +
          "cut -c1-64)\" = " + agent.sha256 +
          " ]; } && s='making it executable' && chmod 0755 \"$t\" && " +
-         "s='renaming it' && mv -f \"$t\" \"$f\" || " +
+         "s='renaming it' && mv -f \"$t\" \"$f\" && { true 2>/dev/null > \"$d/ok\" || :; } || " +
          "{ rm -f \"$t\"; echo \"$s failed in $d\" >&2; exit 1; }; (k=" +
          std::to_string(kKeptAgents) + " c=" + shell_quote(agent.sha256) + "\n" + kPruneScript +
          ") > /dev/null 2>&1; exit 0";  // a failed prune fails nothing

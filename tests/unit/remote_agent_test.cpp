@@ -241,7 +241,7 @@ TEST(RemoteAgent, UploadRemovesTheTemporariesOfKilledUploads) {
   std::filesystem::create_symlink(kept + "/pdx", kept + "/.pdx.106");
 
   upload(home, binary);
-  EXPECT_EQ(test::list_dir(installed), (std::vector<std::string>{".pdx.102", "pdx"}));
+  EXPECT_EQ(test::list_dir(installed), (std::vector<std::string>{".pdx.102", "ok", "pdx"}));
   EXPECT_EQ(test::list_dir(kept), (std::vector<std::string>{".pdx.106", ".pdx.dir", "pdx"}));
   EXPECT_EQ(test::list_dir(partial), std::vector<std::string>{});
   EXPECT_TRUE(std::filesystem::exists(cache + ".pdx.105"));
