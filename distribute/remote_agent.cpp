@@ -166,7 +166,7 @@ std::string agent_command(const AgentLocation& agent, const std::vector<std::str
          agent.sha256 + "[!0-9a-f]*) true 2>/dev/null > \"$d/ok\" ;; *) false ;; esac; } || exit " +
          untrusted + "\n[ -x \"$f\" ] || exit " + std::to_string(kAgentNoExec) +
          // `used` truncated by the shell (no process; a failure silent): its mtime is the last use.
-         "\ntrue 2>/dev/null > \"$d/used\"; exec \"$f\"" + words;
+         "\n[ -h \"$d/used\" ] || true 2>/dev/null > \"$d/used\"; exec \"$f\"" + words;
 }
 
 std::string upload_command(const AgentLocation& agent, bool gzipped) {
@@ -180,7 +180,7 @@ std::string upload_command(const AgentLocation& agent, bool gzipped) {
          "s='making the directory' && { [ ! -h \"$c\" ] || rm -f \"$c\"; } && mkdir -p \"$c\" && " +
          "o \"$c\" && w \"$c\" && { [ ! -e \"$d\" ] && [ ! -h \"$d\" ] || o \"$d\" || rm -rf "
          "\"$d\"; } && " +
-         "mkdir -p \"$d\" && o \"$d\" && w \"$d\" && " +
+         "mkdir -p \"$d\" && o \"$d\" && w \"$d\" && rm -f \"$d/used\" \"$d/ok\" && " +
          "{ [ -h \"$f\" ] || [ ! -d \"$f\" ] || rm -rf \"$f\"; } && " +
          "t=\"$d/.pdx.$$\" && rm -f \"$t\" && s='writing it' && " + (gzipped ? "gzip -dc" : "cat") +
          " > \"$t\" && s='its size' && [ $(wc -c < \"$t\") -eq " + std::to_string(agent.size) +

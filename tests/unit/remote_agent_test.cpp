@@ -33,7 +33,8 @@ TEST(RemoteAgent, SelfDeployedAgentIsLookedForInTheCache) {
   EXPECT_NE(command.find("$HOME/.cache/pdx/" + std::string(64, 'a')), std::string::npos);
   EXPECT_NE(command.find("exit 97"), std::string::npos);
   EXPECT_TRUE(command.ends_with("agent --receive=-d")) << command;
-  EXPECT_NE(command.find("true 2>/dev/null > \"$d/used\"; exec"), std::string::npos);  // last use
+  EXPECT_NE(command.find("[ -h \"$d/used\" ] || true 2>/dev/null > \"$d/used\"; exec"),
+            std::string::npos);                     // last use
   EXPECT_EQ(command.find('%'), std::string::npos);  // push substitutes %h and %n
   std::string upload = upload_command(agent, false);
   EXPECT_NE(upload.find("-eq 123"), std::string::npos);
@@ -145,6 +146,15 @@ TEST(RemoteAgent, TheCachedAgentRunsOnlyAsUploadedInTheUsersOwnDirectories) {
   std::filesystem::create_symlink(planted / "pdx.file", dir + "/pdx");
   untrusted("a symlinked agent");
   EXPECT_EQ(test::read_file(planted / "pdx.file"), kScriptAgent);
+  // While others could write the directory, `used` was made a symlink to a file of the user's:
+  // the upload removes it, the run does not truncate that file.
+  test::write_file(planted / "victim", "mine");
+  ::chmod(dir.c_str(), 0777);
+  std::filesystem::remove(dir + "/used");
+  std::filesystem::create_symlink(planted / "victim", dir + "/used");
+  untrusted("a symlink planted as used");
+  EXPECT_EQ(test::read_file(planted / "victim"), "mine");
+  EXPECT_FALSE(std::filesystem::is_symlink(dir + "/used"));
 }
 
 TEST(RemoteAgent, AnAgentThatCannotBeExecutedIsSaidToBeSo) {
