@@ -37,10 +37,15 @@ void drop_others(const std::string& cache, std::string_view keep, std::string_vi
   }
 }
 
+// Makes `cache` (~/.cache/pdx/sent), ~/.cache/pdx 0755 if made here: a home shared with the hosts
+// (NFS) has the hosts' agents there, which do not run from a directory others may write.
 bool make_cache(const std::string& cache) {
   if (cache.empty()) return false;
   std::error_code error;
+  std::string parent = fs::path(cache).parent_path();
+  bool had = fs::exists(parent, error);
   fs::create_directories(cache, error);
+  if (!had) ::chmod(parent.c_str(), 0755);
   return fs::is_directory(cache, error);
 }
 
