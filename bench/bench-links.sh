@@ -14,6 +14,13 @@
 #
 #   bench/bench-links.sh [-p PDX] [-c CLUSTER_DIR]
 # BENCH_RUNS: runs of each, the fastest shown (the machine's other load only slows a run down).
+# cold-relay-8 / warm-relay-8: push --relay with the self-deployed agent, removed from the hosts
+# first (first contact: it is uploaded) or cached (target: cold within 1.3x of warm);
+# BENCH_FIRST_CONTACT_ONLY=1: those rows and one scp only. BENCH_ALL_RUNS=1: every run shown too.
+# Measured (5 runs, median, load 7 on 2 cores): with pdx's copy without symbols as the agent
+# (1.29 MB gzip-compressed per host) cold 2.13 s against warm 1.55 s (1.37x); with pdx-static
+# (4.39 MB per host) 3.30 s against 1.55 s (2.13x); one scp 1.44 s. Before (the 101 MB pdx sent
+# whole): 46.8 s against 6.9 s.
 # Root only (namespaces). Needs: clustershell. Not a test: nothing here is asserted.
 set -euo pipefail
 source "$(dirname "$0")/lib/cluster_options.sh"
@@ -44,19 +51,32 @@ run() {  # run LABEL HOSTS CMD...: CMD in the client's namespace, the fastest of
   local label=$1 hosts=$2 i  # (whose load was the least): LABEL wall cpu rss agents (3 columns)
   shift 2
   for ((i = 0; i < runs; i++)); do
-    in_client "$PDX" -F "$config" -w "$hosts" "rm -rf bench-links-*" > /dev/null
+    in_client "$PDX" -F "$config" -w "$hosts" "rm -rf bench-links-* ${before:-}" > /dev/null
     agents_cpu > /dev/null
     /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$cluster" run "$CLUSTER" "$@" > /dev/null 2> "$work/err" ||
       { echo "bench-links: $label failed: $(tail -3 "$work/err")" >&2; return; }
     read -r wall user sys rss < "$work/time"
     echo "$label $wall $(echo "$user + $sys" | bc) $((rss / 1024)) $(agents_cpu)"
-  done | sort -k2,2n | head -1 >> "$work/runs"
+  done | tee -a "$work/all" | sort -k2,2n | head -1 >> "$work/runs"
 }
 
 all=$(head -n "$most" "$CLUSTER/hostfile" | paste -sd,)
 in_client "$PDX" -F "$config" -w "$all" push "$here/../README.md" bench-links-warm/ > /dev/null  # deploy
+# The self-deployed agent's directory on the hosts (the one the push above used last).
+agent_dir=$(in_client "$PDX" -F "$config" -w "$(head -1 "$CLUSTER/hostfile")" -N \
+  'ls -t .cache/pdx/*/used | head -n 1' | sed 's|/used$||')
+[[ $agent_dir =~ ^\.cache/pdx/[0-9a-f]{64}$ ]] || { echo "bench-links: no agent deployed" >&2; exit 1; }
 : > "$work/runs"
 run scp-one "$(head -1 "$CLUSTER/hostfile")" scp -q -F "$config" "$work/data" "$(head -1 "$CLUSTER/hostfile"):bench-links-scp"
+# First contact (cold: the self-deployed agent removed from the hosts first, so push uploads it)
+# against the same push with it cached (warm), with pdx's own agent (no --agent: agents_s 0).
+for n in $sizes; do
+  (( n == 8 || ${BENCH_FIRST_CONTACT_ALL:-0} )) || continue
+  hosts=$(head -n "$n" "$CLUSTER/hostfile" | paste -sd,)
+  before="$agent_dir" run "cold-relay-$n" "$hosts" "$PDX" -F "$config" -w "$hosts" -f "$n" push --relay "$work/data" bench-links-relay/
+  run "warm-relay-$n" "$hosts" "$PDX" -F "$config" -w "$hosts" -f "$n" push --relay "$work/data" bench-links-relay/
+done
+[[ -n ${BENCH_FIRST_CONTACT_ONLY:-} ]] && sizes=
 for n in $sizes; do
   hosts=$(head -n "$n" "$CLUSTER/hostfile" | paste -sd,)
   run "pdx-$n" "$hosts" "$PDX" -F "$config" -w "$hosts" -f "$n" push --agent "$AGENT" "$work/data" bench-links-pdx/
@@ -95,11 +115,12 @@ killed_chain() {
   read -r wall user sys rss < <(tail -1 "$work/time")  # after "Command exited with non-zero status"
   echo "$1-$most $wall $(echo "$user + $sys" | bc) $((rss / 1024)) $(agents_cpu)" >> "$work/runs"
 }
-if (( most >= 4 )); then
+if (( most >= 4 )) && [[ -z ${BENCH_FIRST_CONTACT_ONLY:-} ]]; then
   killed_chain killed $((most / 2))
   killed_chain headkilled 1
 fi
 
+[[ -n ${BENCH_ALL_RUNS:-} ]] && { echo "every run (label wall_s cpu_s rss_MiB ...):"; cat "$work/all"; }
 echo "$mb MB over $rate links (this machine's too), best of $runs ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
 printf '%-13s %8s %8s %8s %9s %11s %9s %11s\n' run wall_s cpu_s rss_MiB agents_s agent_max_s \
   agent_MiB x_one_copy

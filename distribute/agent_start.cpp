@@ -1,7 +1,11 @@
 #include "distribute/agent_start.h"
 
-#include <algorithm>
+#include <fcntl.h>
 
+#include <algorithm>
+#include <string_view>
+
+#include "base/fd.h"
 #include "core/hostset.h"
 #include "distribute/file_input.h"
 
@@ -12,9 +16,54 @@ std::optional<std::string> agent_cannot_run(const ReplySink::Reply& reply, bool 
     return std::nullopt;
   int status = reply.result.exit_status;
   if (status == 126 || status == 127) return host_said(reply);
-  if (deployed && status == kAgentMissing)
+  if (status == kAgentNoExec || (deployed && status == kAgentMissing))
     return std::string("its copy in ~/.cache/pdx is not executable");
+  if (deployed && status == kAgentUntrusted)
+    return std::string("its copy in ~/.cache/pdx fails its checks once uploaded");
   return std::nullopt;
+}
+
+namespace {
+
+// Whether frames decode from the start of `out` (its end may be cut short), from a first header.
+bool frames_from(std::string_view out) {
+  if (out.size() < kFrameHeaderBytes) return false;
+  FrameDecoder decoder;
+  decoder.feed(out);
+  for (;;) {
+    auto frame = decoder.next();
+    if (!frame) return false;
+    if (!*frame) return true;
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> shell_preamble(const ReplySink::Reply& reply) {
+  const std::string& out = reply.out;
+  if (out.empty() || reply.result.failure != Failure::none) return std::nullopt;
+  int status = reply.result.exit_status;
+  if (reply.result.signal.empty() &&
+      (status == 126 || status == 127 || status == kAgentNoExec || agent_upload_needed(status)))
+    return shell_preamble_said(out, out.size());  // the sh line writes nothing before the agent
+  FrameDecoder first;
+  first.feed(std::string_view(out).substr(0, kFrameHeaderBytes));
+  if (first.next()) return std::nullopt;  // a frame's first byte and length: the agent's
+  // Text (what a startup file prints) up to where frames decode, or to the end.
+  constexpr std::size_t kLongest = 64 * 1024;
+  std::size_t n = 0;
+  while (n < out.size() && n < kLongest && !frames_from(std::string_view(out).substr(n))) {
+    auto c = static_cast<unsigned char>(out[n++]);
+    if ((c < 0x20 && !(c >= '\t' && c <= '\r')) || c == 0x7f || c > 0xf4) return std::nullopt;
+  }
+  return shell_preamble_said(out, n);
+}
+
+std::string agent_replaced_warning(const std::vector<std::string>& labels) {
+  if (labels.empty()) return "";
+  return "pdx: warning: " + fold_names(labels) +
+         ": the agent cached there was not as pdx left it (a symlink, another owner, write "
+         "permission for others, or another size or SHA-256); uploaded it again\n";
 }
 
 std::string agent_fallback_warning(const std::vector<std::pair<std::string, std::string>>& reasons,
@@ -36,8 +85,19 @@ std::string agent_fallback_warning(const std::vector<std::pair<std::string, std:
 boost::asio::awaitable<ReplySink::Reply> upload_agent(Session& session, const Job& job,
                                                       const AgentLocation& agent, int binary,
                                                       StopSignal& stop) {
+  if (!agent.gzipped.empty()) {
+    Fd gzipped(::open(agent.gzipped.c_str(), O_RDONLY | O_CLOEXEC));
+    if (gzipped) {
+      FileInput input(gzipped.get());
+      const std::string command = upload_command(agent, true);  // not a temporary: GCC 12
+      ReplySink::Reply reply = co_await run_command(session, job, command, &input, stop);
+      if (reply.result.failure != Failure::none || reply.result.exit_status != kNoGzip ||
+          !reply.result.signal.empty())
+        co_return reply;
+    }
+  }
   FileInput input(binary);
-  const std::string command = upload_command(agent);  // not a temporary: GCC 12's coroutines
+  const std::string command = upload_command(agent, false);
   ReplySink::Reply reply = co_await run_command(session, job, command, &input, stop);
   co_return reply;
 }
@@ -49,15 +109,23 @@ boost::asio::awaitable<AgentStarted> start_agent(
   started.reply = co_await run();  // not in a braced initialiser: GCC 12 miscompiles co_await there
   ReplySink::Reply& reply = started.reply;
   if (reply.result.failure != Failure::none) co_return started;
-  started.cannot_run = agent_cannot_run(reply, false);
-  if (started.cannot_run || !agent.installed.empty() || reply.result.exit_status != kAgentMissing ||
-      !reply.out.empty())
+  if (auto preamble = shell_preamble(reply)) {
+    started.error = std::move(*preamble);
     co_return started;
+  }
+  started.cannot_run = agent_cannot_run(reply, false);
+  if (started.cannot_run || !agent.installed.empty() || !reply.result.signal.empty() ||
+      !agent_upload_needed(reply.result.exit_status))
+    co_return started;
+  started.replaced = reply.result.exit_status == kAgentUntrusted;
   ReplySink::Reply upload = co_await upload_agent(session, job, agent, binary, stop);
-  if (upload.result.failure != Failure::none || upload.result.exit_status != 0) {
+  if (upload.result.failure != Failure::none) {
     started.reply = std::move(upload);
-    if (started.reply.result.failure == Failure::none)
-      started.error = "cannot install the agent: " + host_said(started.reply);
+    co_return started;
+  }
+  if (upload.result.exit_status != 0 || !upload.result.signal.empty()) {
+    started.cannot_run = "cannot install it: " + host_said(upload);
+    started.replaced = false;
     co_return started;
   }
   started.reply = co_await run();

@@ -1,8 +1,9 @@
 #pragma once
 // Starting `pdx agent` on a host, for push and verify alike: its command run on the host's
 // session, the agent deployed first where it is missing (distribute/remote_agent.h), and where it
-// cannot run (another architecture, a noexec home), why, so that the command goes through the
-// host's POSIX tools instead and pdx says so once, hosts with the same reason folded.
+// cannot run (another architecture, a noexec home, a cache it cannot write), why, so that the
+// command goes through the host's POSIX tools instead and pdx says so once, hosts with the same
+// reason folded; and a host's shell that writes before the command runs, named.
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
 
 #include <boost/asio/awaitable.hpp>
@@ -18,9 +19,20 @@ namespace pdx {
 
 /// Why the agent cannot run on a host, from the reply to its command; nullopt when it ran (or
 /// failed in a way of its own). The shell could not execute it (exit 126 or 127 with nothing on
-/// stdout: Exec format error, Permission denied, not found), or, `deployed` (the command run
-/// again after the upload), the self-deployed copy is still not executable (a noexec mount).
+/// stdout: Exec format error, Permission denied, not found), the self-deployed copy cannot be
+/// executed (kAgentNoExec: a noexec mount), or, `deployed` (the command run again after the
+/// upload), it is still missing.
 std::optional<std::string> agent_cannot_run(const ReplySink::Reply& reply, bool deployed);
+
+/// "the host's shell writes N bytes before the command runs: 'TEXT'" when the reply's stdout
+/// starts with what is not the agent's (a startup file printing to stdout); else nullopt. All of
+/// stdout when the command exited before the agent ran (126, 127, remote_agent.h's statuses);
+/// else the bytes before the first offset where frames decode, when the first byte is not one.
+std::optional<std::string> shell_preamble(const ReplySink::Reply& reply);
+
+/// "pdx: warning: HOSTS: the agent cached there was not as pdx left it; uploaded it again\n",
+/// or "" without hosts.
+std::string agent_replaced_warning(const std::vector<std::string>& labels);
 
 /// "pdx: warning: HOSTS: the agent cannot run there (REASON); INSTEAD (slower)\n", hosts with the
 /// same reason folded, in the order reasons first came. reasons: (label, reason) per host;
@@ -30,20 +42,23 @@ std::string agent_fallback_warning(const std::vector<std::pair<std::string, std:
 
 struct AgentStarted {
   ReplySink::Reply reply;                 // the command's last run (a failed upload's instead)
-  std::optional<std::string> cannot_run;  // the agent cannot run on the host: why
-  std::string error;  // the upload failed: "cannot install the agent: ..."; else ""
+  std::optional<std::string> cannot_run;  // the agent cannot run (or be installed) there: why
+  std::string error;      // the host's shell writes before the command (shell_preamble); else ""
+  bool replaced = false;  // the host's copy was not to be trusted, and was uploaded again
 };
 
-/// Uploads `binary` (this pdx, read at its own offset: not owned) on `session` as the host's
-/// self-deployed agent (remote_agent's upload_command); the upload's reply.
+/// Uploads the agent on `session` as the host's self-deployed agent (remote_agent's
+/// upload_command): agent.gzipped where there is one and the host has gzip, else `binary` (the
+/// agent, read at its own offset: not owned); the upload's reply.
 boost::asio::awaitable<ReplySink::Reply> upload_agent(Session& session, const Job& job,
                                                       const AgentLocation& agent, int binary,
                                                       StopSignal& stop);
 
 /// Runs one command of the agent (through `run`, which execs it on `session` with a sink of its
 /// own and returns the reply, its stdout kept at least in part), and when the self-deployed agent
-/// is missing there (kAgentMissing, nothing on stdout), uploads `binary` (this pdx, read at its
-/// own offset: not owned) and runs the command again. A transport failure is in reply.result.
+/// is missing there or not to be trusted (agent_upload_needed, nothing on stdout), uploads it
+/// (upload_agent) and runs the command again; an upload the host refuses is a reason it cannot
+/// run there. A transport failure is in reply.result.
 boost::asio::awaitable<AgentStarted> start_agent(
     Session& session, const Job& job, const AgentLocation& agent, int binary,
     std::function<boost::asio::awaitable<ReplySink::Reply>()> run, StopSignal& stop);

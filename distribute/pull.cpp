@@ -1,20 +1,37 @@
 #include "distribute/pull.h"
 
 #include <optional>
+#include <string_view>
+#include <utility>
 
 #include "core/executor.h"
 #include "core/output.h"
 #include "distribute/host_directory.h"
 #include "distribute/progress_meter.h"
+#include "distribute/reply_sink.h"
 #include "distribute/unpack_process.h"
 
 namespace pdx {
 
 namespace {
 
+// What the host's shell wrote before its tar (a startup file printing to stdout): nullopt while
+// `head` cannot tell; else how many bytes, 0 when `head` starts as tar does (or as nothing pdx
+// can name: unpack judges it). Tar's "ustar" is at offset 257 of its first header.
+std::optional<std::size_t> tar_preamble(std::string_view head) {
+  constexpr std::size_t kMagic = 257, kLongest = 64 * 1024;  // a startup file's text, at most
+  if (head.size() < kMagic + 5) return std::nullopt;
+  if (head.substr(kMagic, 5) == "ustar") return 0;
+  auto at = head.find("ustar", kMagic + 1);
+  if (at != std::string_view::npos && at - kMagic <= kLongest) return at - kMagic;
+  if (head.size() < kLongest + kMagic + 5) return std::nullopt;
+  return 0;
+}
+
 // One host's receiving end. Used from that host's strand only.
 struct Receiver {
-  std::optional<UnpackProcess> unpack;  // started with the first byte of the stream
+  std::string head;                     // the stream's first bytes, until they look like tar
+  std::optional<UnpackProcess> unpack;  // started once they do
   std::optional<Error> failed;          // the first failure to start or feed it
   StderrFirstLine complaint;
   std::uint64_t bytes = 0;  // of the stream received
@@ -34,6 +51,22 @@ class PullSink : public OutputSink {
     r.bytes += bytes.size();
     if (r.failed) return;
     if (!r.unpack) {
+      r.head.append(bytes);
+      auto before = tar_preamble(r.head);
+      if (!before) return;  // more to come
+      if (*before) {
+        r.failed = Error{shell_preamble_said(r.head, *before)};
+        return;
+      }
+      feed(r, index, std::exchange(r.head, {}));
+      return;
+    }
+    feed(r, index, bytes);
+  }
+
+  // Hands `bytes` to the host's unpack, started first.
+  void feed(Receiver& r, std::size_t index, std::string_view bytes) {
+    if (!r.unpack) {
       std::string dir = options_.local_dir;
       if (options_.host_directories) dir += "/" + host_directory(jobs_[index].label);
       auto started = UnpackProcess::start(options_.unpacker, dir);
@@ -50,6 +83,7 @@ class PullSink : public OutputSink {
 
   void finished(std::size_t index, const HostResult& result) override {
     Receiver& r = receivers_[index];
+    if (!r.unpack && !r.failed && !r.head.empty()) feed(r, index, std::exchange(r.head, {}));
     if (r.unpack && !r.failed) {
       if (auto done = r.unpack->finish(); !done) r.failed = Error{done.error()};
     }

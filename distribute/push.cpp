@@ -101,8 +101,9 @@ struct PushRun {
   std::exception_ptr fatal;  // a stream could not be made: push() throws it
   std::vector<std::pair<std::string, std::string>> posix;  // (label, why): the warning's
   std::vector<std::string> unlisted;                       // hosts whose find cannot list
-  std::vector<std::string> called_off;                     // hosts whose relay was sent from here
-  std::string called_off_reason;                           // the first one's
+  std::vector<std::string> replaced;    // hosts whose cached agent was not to be trusted
+  std::vector<std::string> called_off;  // hosts whose relay was sent from here
+  std::string called_off_reason;        // the first one's
   std::vector<std::pair<std::size_t, std::string>> forwarded;  // (host, what it said of a link
                                                                // it bridged around), a warning
   std::vector<std::string> bridged_heads;                      // RelayGroup::head_bridged()'s lines
@@ -304,7 +305,7 @@ struct Listed {
 // Whether a self-deployed agent's command found no agent (kAgentMissing, before reading stdin).
 bool agent_missing(const PushRun& run, const Reply& reply) {
   return run.agent.installed.empty() && reply.result.failure == Failure::none &&
-         reply.result.exit_status == kAgentMissing && reply.out.empty();
+         agent_upload_needed(reply.result.exit_status) && reply.out.empty();
 }
 
 // Uploads this pdx as the host's agent, on its session: nullopt once it is in place; else how
@@ -354,6 +355,10 @@ asio::awaitable<Listed> list_host(PushRun& run, Session& session, const Job& job
       session, job, run.agent, run.binary,
       [&]() { return run_command(session, job, list, nullptr, stop); }, stop);
   Reply& reply = started.reply;
+  if (started.replaced) {
+    std::lock_guard lock(run.mutex);
+    run.replaced.push_back(run.hosts[job.index].label());
+  }
   if (reply.result.failure != Failure::none) co_return Listed{reply.result, {}, {}};
   if (started.cannot_run)
     co_return co_await list_posix(run, session, job, std::move(*started.cannot_run), stop);
@@ -531,6 +536,7 @@ void warn(PushRun& run) {
   for (const auto& [i, said] : run.forwarded)
     text += "pdx: warning: " + run.hosts[i].label() + ": " + said + "\n";
   for (const auto& line : run.bridged_heads) text += "pdx: warning: " + line + "\n";
+  text += agent_replaced_warning(run.replaced);
   if (!run.posix.empty())
     text += agent_fallback_warning(run.posix, "pushing with the host's sh and tar");
   text += posix_unlisted_warning(run.unlisted);
@@ -554,7 +560,8 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
   }
   for (const auto& s : sources.skipped)
     std::fprintf(stderr, "pdx: warning: %s: not a file or directory, not sent\n", s.c_str());
-  auto agent = locate_agent(options.agent);
+  auto agent =
+      options.no_agent ? Result<AgentLocation>(AgentLocation{}) : locate_agent(options.agent);
   if (!agent) throw FatalError(agent.error());
   Fd binary;
   if (agent->installed.empty() && !options.no_agent) {
@@ -588,6 +595,7 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
               list_through,
               posix_list_command(options.dest, sources.tops),
               report,
+              {},
               {},
               {},
               {},

@@ -8,11 +8,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include "archive/sha256.h"
 #include "base/fd.h"
 #include "base/quote.h"
+#include "distribute/agent_package.h"
 
 namespace pdx {
 
@@ -25,9 +27,15 @@ constexpr const char* kSelf = "/proc/self/exe";
 constexpr char kVersionMark[] = "pdx agent of version " PDX_VERSION;
 constexpr std::string_view kMark(kVersionMark, sizeof kVersionMark);
 
-std::string cache_dir(const AgentLocation& agent) {
-  return "\"$HOME/.cache/pdx/" + agent.sha256 + "\"";  // a hex digest: nothing to quote
+// Sets c (~/.cache/pdx), d (the agent's directory in it) and f (the agent).
+std::string cache_paths(const AgentLocation& agent) {
+  // A hex digest: nothing to quote.
+  return "c=\"$HOME/.cache/pdx\" d=\"$HOME/.cache/pdx/" + agent.sha256 +
+         "\" f=\"$HOME/.cache/pdx/" + agent.sha256 + "/pdx\"\n";
 }
+
+// Find's test for a directory of the chain or the agent that group or others may write.
+constexpr const char* kWritableByOthers = "-perm -020 -o -perm -002";
 
 // The cached agents a host keeps: the one just installed and the most recently used others.
 constexpr int kKeptAgents = 4;
@@ -105,40 +113,82 @@ std::string real_directory(const std::string& path) {
 }  // namespace
 
 Result<AgentLocation> locate_agent(std::string installed) {
-  if (!installed.empty()) return AgentLocation{std::move(installed), "", "", 0};  // no deploy
-  return deployable_agent(kSelf);
+  if (!installed.empty()) return AgentLocation{std::move(installed), "", "", 0, ""};  // no deploy
+  return deployable_agent(kSelf, local_agent_cache());
 }
 
-Result<AgentLocation> deployable_agent(const std::string& self) {
+Result<AgentLocation> deployable_agent(const std::string& self, const std::string& cache) {
   std::string dir = real_directory(self);
+  std::optional<AgentLocation> agent;
   for (const char* beside : {"pdx-static", "../lib/pdx/pdx-static"}) {
     std::string candidate = dir + beside;
     if (::access(candidate.c_str(), X_OK) != 0) continue;
     auto file = hash_file(candidate);
-    if (file && file->marked) return AgentLocation{"", candidate, file->sha256, file->size};
+    if (file && file->marked) {
+      agent = AgentLocation{"", candidate, file->sha256, file->size, ""};
+      break;
+    }
   }
-  auto file = hash_file(self);
-  if (!file) return Error{"cannot read this pdx binary: " + file.error()};
-  return AgentLocation{"", self, file->sha256, file->size};
+  if (!agent && !cache.empty()) {
+    std::unique_ptr<char, decltype(&std::free)> real(::realpath(self.c_str(), nullptr), &std::free);
+    if (auto stripped = stripped_copy(real ? real.get() : self, cache)) {
+      auto file = hash_file(*stripped);
+      if (file && file->marked) agent = AgentLocation{"", *stripped, file->sha256, file->size, ""};
+    }
+  }
+  if (!agent) {
+    auto file = hash_file(self);
+    if (!file) return Error{"cannot read this pdx binary: " + file.error()};
+    agent = AgentLocation{"", self, file->sha256, file->size, ""};
+  }
+  if (!cache.empty())
+    agent->gzipped = gzipped_copy(agent->binary, agent->sha256, cache).value_or("");
+  return std::move(*agent);
 }
 
 std::string agent_command(const AgentLocation& agent, const std::vector<std::string>& args) {
   std::string words = " agent";
   for (const auto& arg : args) words += " " + shell_quote(arg);
   if (!agent.installed.empty()) return "exec " + shell_quote(agent.installed) + words;
-  // `used` truncated by the shell (no process; a failure silent): its mtime is the last use.
-  return "d=" + cache_dir(agent) + "; [ -x \"$d/pdx\" ] || exit " + std::to_string(kAgentMissing) +
-         "; true 2>/dev/null > \"$d/used\"; exec \"$d/pdx\"" + words;
+  const std::string untrusted = std::to_string(kAgentUntrusted);
+  // Builtins but for two finds, and a sha256sum after the copy changed (50 ms for 10 MB).
+  return cache_paths(agent) + "[ -e \"$f\" ] || [ -h \"$f\" ] || exit " +
+         std::to_string(kAgentMissing) +
+         "\nfor p in \"$c\" \"$d\" \"$f\"; do [ -O \"$p\" ] && [ ! -h \"$p\" ] || exit " +
+         untrusted + "; done\n[ -f \"$f\" ] && [ -z \"$(find \"$c\" \"$d\" \"$f\" -prune \\( " +
+         kWritableByOthers + " -o -type f \\( ! -size " + std::to_string(agent.size) +
+         "c -o ! -perm -500 \\) \\) -print 2>/dev/null)\" ] || exit " + untrusted +
+         // Hashed unless `ok` (written after its last hash) is newer than any change to it (its
+         // ctime: a write, a chmod, a rename; find without -cnewer hashes). No '%' in it: push
+         // substitutes %h and %n in its commands.
+         "\n[ -n \"$(find \"$f\" ! -cnewer \"$d/ok\" -print 2>/dev/null)\" ] || " +
+         "! command -v sha256sum > /dev/null || { h=$(sha256sum < \"$f\") && case $h in " +
+         agent.sha256 + "[!0-9a-f]*) true 2>/dev/null > \"$d/ok\" ;; *) false ;; esac; } || exit " +
+         untrusted + "\n[ -x \"$f\" ] || exit " + std::to_string(kAgentNoExec) +
+         // `used` truncated by the shell (no process; a failure silent): its mtime is the last use.
+         "\n[ -h \"$d/used\" ] || true 2>/dev/null > \"$d/used\"; exec \"$f\"" + words;
 }
 
-std::string upload_command(const AgentLocation& agent) {
-  // $s names the step under way, so that the one line pdx reports says which one failed.
-  return "d=" + cache_dir(agent) + " && s='making the directory' && mkdir -p \"$d\" && " +
-         "t=\"$d/.pdx.$$\" && s='writing it' && cat > \"$t\" && s='its size' && " +
-         "[ $(wc -c < \"$t\") -eq " + std::to_string(agent.size) + " ] && s='its SHA-256' && " +
-         "{ ! command -v sha256sum > /dev/null || [ \"$(sha256sum < \"$t\" | cut -c1-64)\" = " +
-         agent.sha256 + " ]; } && s='making it executable' && chmod 0755 \"$t\" && " +
-         "s='renaming it' && mv -f \"$t\" \"$d/pdx\" || " +
+std::string upload_command(const AgentLocation& agent, bool gzipped) {
+  // $s names the step under way, so that the one line pdx reports says which one failed. o: the
+  // user's and no symlink; w: group and others' write permission taken away where they have it.
+  std::string command = cache_paths(agent);
+  if (gzipped) command += "command -v gzip > /dev/null || exit " + std::to_string(kNoGzip) + "\n";
+  return command + "o() { [ -O \"$1\" ] && [ ! -h \"$1\" ]; }\n" +
+         "w() { [ -z \"$(find \"$1\" -prune \\( " + kWritableByOthers +
+         " \\) -print 2>/dev/null)\" ] || chmod go-w \"$1\"; }\n" +
+         "s='making the directory' && { [ ! -h \"$c\" ] || rm -f \"$c\"; } && mkdir -p \"$c\" && " +
+         "o \"$c\" && w \"$c\" && { [ ! -e \"$d\" ] && [ ! -h \"$d\" ] || o \"$d\" || rm -rf "
+         "\"$d\"; } && " +
+         "mkdir -p \"$d\" && o \"$d\" && w \"$d\" && rm -f \"$d/used\" \"$d/ok\" && " +
+         "{ [ -h \"$f\" ] || [ ! -d \"$f\" ] || rm -rf \"$f\"; } && " +
+         "t=\"$d/.pdx.$$\" && rm -f \"$t\" && s='writing it' && " + (gzipped ? "gzip -dc" : "cat") +
+         " > \"$t\" && s='its size' && [ $(wc -c < \"$t\") -eq " + std::to_string(agent.size) +
+         " ] && s='its SHA-256' && { ! command -v sha256sum > /dev/null || [ \"$(sha256sum < "
+         "\"$t\" | " +
+         "cut -c1-64)\" = " + agent.sha256 +
+         " ]; } && s='making it executable' && chmod 0755 \"$t\" && " +
+         "s='renaming it' && mv -f \"$t\" \"$f\" && { true 2>/dev/null > \"$d/ok\" || :; } || " +
          "{ rm -f \"$t\"; echo \"$s failed in $d\" >&2; exit 1; }; (k=" +
          std::to_string(kKeptAgents) + " c=" + shell_quote(agent.sha256) + "\n" + kPruneScript +
          ") > /dev/null 2>&1; exit 0";  // a failed prune fails nothing

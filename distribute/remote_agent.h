@@ -1,9 +1,11 @@
 #pragma once
 // How `pdx agent` is started on a host: the sh command lines pdx sends (every path in them
 // quoted by base/quote.h), and the self-deploy: a pdx binary kept on each host as
-// ~/.cache/pdx/<its SHA-256>/pdx, uploaded once per host and binary. The binary is this
-// version's static build when one sits beside this pdx (pdx-static, cmake -DPDX_STATIC=ON: it
-// runs on hosts without pdx's libraries), else this pdx itself.
+// ~/.cache/pdx/<its SHA-256>/pdx, uploaded once per host and binary, and run only while it is what
+// was uploaded (its size and SHA-256) in a chain of directories that only the user can change. The
+// binary is this version's static build when one sits beside this pdx (pdx-static, cmake
+// -DPDX_STATIC=ON: it runs on hosts without pdx's libraries), else a copy of this pdx without its
+// symbols (distribute/agent_package.h), else this pdx itself; it travels gzip-compressed.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,31 +16,51 @@ namespace pdx {
 
 /// The exit status of a command when the host has no deployed agent yet.
 inline constexpr int kAgentMissing = 97;
+/// ... when the host's copy is not what was uploaded, or lies where others could change it.
+inline constexpr int kAgentUntrusted = 94;
+/// ... when the host's copy is what was uploaded but cannot be executed (a noexec mount).
+inline constexpr int kAgentNoExec = 96;
+/// ... when an upload of the gzip-compressed agent finds no gzip on the host (nothing read).
+inline constexpr int kNoGzip = 95;
 
 struct AgentLocation {
   std::string installed;  // --agent PATH; empty: the self-deployed copy of this binary
   std::string binary;     // the binary to deploy, here (for the upload)
   std::string sha256;     // of `binary`
   std::uint64_t size = 0;
+  std::string gzipped;  // `binary` gzip-compressed, here, to upload instead; "" if none
 };
 
-/// With `installed` (--agent PATH), that; else deployable_agent() of this process's binary.
+/// With `installed` (--agent PATH), that; else deployable_agent() of this process's binary, with
+/// the copies kept in local_agent_cache() (distribute/agent_package.h).
 Result<AgentLocation> locate_agent(std::string installed);
 
 /// The binary to deploy for the pdx at `self`, hashed: the first of DIR/pdx-static (the build
 /// directory) and DIR/../lib/pdx/pdx-static (cmake --install, the .deb) that is a build of this
-/// pdx version, DIR being the directory of `self`'s real path; else `self`.
-Result<AgentLocation> deployable_agent(const std::string& self);
+/// pdx version, DIR being the directory of `self`'s real path; else, with a `cache`, `self`
+/// without its symbols kept there; else `self`. With a `cache`, its gzip too.
+Result<AgentLocation> deployable_agent(const std::string& self, const std::string& cache = "");
 
-/// `pdx agent ARGS...` on the host. Self-deployed: exits kAgentMissing when the copy is not
-/// there (or not executable), without reading its stdin; else truncates `used` beside it, the
-/// mark of its last use.
+/// Whether an agent command's exit status asks for an upload (kAgentMissing, kAgentUntrusted).
+inline bool agent_upload_needed(int exit_status) {
+  return exit_status == kAgentMissing || exit_status == kAgentUntrusted;
+}
+
+/// `pdx agent ARGS...` on the host. Self-deployed, without reading its stdin: exits
+/// kAgentMissing when the copy is not there; kAgentUntrusted when ~/.cache/pdx, its directory
+/// or the copy is a symlink, not the user's or writable by group or others, or the copy is not
+/// of the uploaded size and SHA-256 (where sha256sum exists); kAgentNoExec when the copy is all
+/// that but cannot be executed (so that no upload is tried again). Else truncates `used` beside
+/// it, the mark of its last use, and runs it.
 std::string agent_command(const AgentLocation& agent, const std::vector<std::string>& args);
 
-/// Reads the binary on stdin into the cache directory under a temporary name, checks its size
-/// (and SHA-256 where sha256sum exists), makes it 0755 and renames it into place; then removes
-/// the temporaries of killed uploads (a day old) and the other versions' copies but the 3 used
-/// last and those running (silently, never failing).
-std::string upload_command(const AgentLocation& agent);
+/// Reads the binary on stdin (gzip-compressed, unpacked by gzip -dc, with `gzipped`; exits
+/// kNoGzip without reading where there is no gzip) into the cache directory under a temporary
+/// name, checks its size (and SHA-256 where sha256sum exists), makes it 0755 and renames it
+/// into place, after removing a symlink or a directory that is not the user's in its way (never
+/// following one) and taking group and others' write permission from the directories; then
+/// removes the temporaries of killed uploads (a day old) and the other versions' copies but the
+/// 3 used last and those running (silently, never failing).
+std::string upload_command(const AgentLocation& agent, bool gzipped);
 
 }  // namespace pdx

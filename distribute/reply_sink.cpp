@@ -47,6 +47,16 @@ std::string host_said(const ReplySink::Reply& reply) {
                                      : "killed by signal " + reply.result.signal;
 }
 
+std::string shell_preamble_said(std::string_view out, std::size_t n) {
+  constexpr std::size_t kShown = 40;
+  std::string text(out.substr(0, std::min(n, kShown)));
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
+  if (n > kShown) text += "...";
+  return "the host's shell writes " + std::to_string(n) + " byte" + (n == 1 ? "" : "s") +
+         " before the command runs: '" + text + "' (a startup file printing to stdout?)";
+}
+
 Receipt read_receipt(const ReplySink::Reply& reply) {
   Receipt receipt;
   FrameDecoder decoder;

@@ -7,6 +7,7 @@
 #include <boost/asio/awaitable.hpp>
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "distribute/agent_protocol.h"
@@ -47,6 +48,10 @@ std::string last_line(const std::string& err);
 /// What a host said of a command that failed, in one line: the last line of its stderr (without
 /// pdx's own "pdx: error: "), else its exit status or signal.
 std::string host_said(const ReplySink::Reply& reply);
+
+/// "the host's shell writes N bytes before the command runs: 'TEXT'" (TEXT: the first of
+/// `out`'s N bytes, printable, cut short): a startup file printing to stdout.
+std::string shell_preamble_said(std::string_view out, std::size_t n);
 
 /// What a receiving (or patching) agent replied: the files that failed, then its summary.
 struct Receipt {

@@ -300,7 +300,10 @@ asio::awaitable<HostResult> signatures_step(SyncRun& run, Session& session, cons
       session, job, run.agent, run.binary,
       [&]() { return run_asking(run, session, job, command, stop); }, stop);
   Reply& reply = started.reply;
+  host.agent_replaced = started.replaced;
   if (reply.result.failure != Failure::none) co_return reply.result;
+  if (started.cannot_run)
+    started.error = "the agent cannot run there (" + *started.cannot_run + ")";
   if (!started.error.empty()) {
     host.error = std::move(started.error);
     co_return HostResult{};
@@ -548,6 +551,10 @@ PushText sync_text(const std::vector<std::string>& labels, const SyncReport& rep
     text.err += "pdx: warning: " + s + ": not a file or directory, not sent\n";
   if (!report.called_off.empty()) text.err += "pdx: warning: " + report.called_off + "\n";
   for (const auto& line : report.bridged_heads) text.err += "pdx: warning: " + line + "\n";
+  std::vector<std::string> replaced;
+  for (std::size_t i = 0; i < report.hosts.size(); ++i)
+    if (report.hosts[i].agent_replaced) replaced.push_back(labels[i]);
+  text.err += agent_replaced_warning(replaced);
   for (std::size_t i = 0; i < report.hosts.size(); ++i) {  // a failed host's own line says it
     const SyncedHost& h = report.hosts[i];
     if (!h.forwarded.empty() && h.result.failure == Failure::none && h.error.empty())

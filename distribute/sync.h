@@ -60,7 +60,8 @@ struct SyncedHost {
   std::vector<std::string> to_patch;   // dry_run: names under DEST
   std::vector<std::string> to_send;    // dry_run: missing or not a file there
   std::vector<std::string> to_delete;  // dry_run with --delete: a directory's with a '/'
-  std::string forwarded;  // --relay: what it said of a link it bridged around, a warning
+  std::string forwarded;        // --relay: what it said of a link it bridged around, a warning
+  bool agent_replaced = false;  // its cached agent was not to be trusted: uploaded again
 };
 
 struct SyncReport {

@@ -91,6 +91,7 @@ struct VerifyRun {
 
   std::mutex mutex;                                          // for what follows
   std::vector<std::pair<std::string, std::string>> without;  // (label, why): the warning's
+  std::vector<std::string> replaced;  // hosts whose cached agent was not to be trusted
   std::once_flag pool_made;
   std::optional<asio::thread_pool> pool;  // where the reference's SHA-256s are hashed
   std::once_flag sha256_once;             // set when they were hashed before the run
@@ -157,7 +158,7 @@ struct AgentListed {
 };
 
 asio::awaitable<AgentListed> through_agent(VerifyRun& run, Session& session, const Job& job,
-                                           StopSignal& stop) {
+                                           const std::string& label, StopSignal& stop) {
   std::optional<AgentSink> sink;
   const Reference* reference = run.options.reference;
   AgentStarted started = co_await start_agent(
@@ -169,6 +170,10 @@ asio::awaitable<AgentListed> through_agent(VerifyRun& run, Session& session, con
         co_return sink->reply();
       },
       stop);
+  if (started.replaced) {
+    std::lock_guard lock(run.mutex);
+    run.replaced.push_back(label);
+  }
   const HostResult& ran = started.reply.result;
   if (ran.failure != Failure::none || !ran.signal.empty()) co_return AgentListed{ran, {}};
   if (started.cannot_run) co_return AgentListed{{}, std::move(started.cannot_run)};
@@ -201,7 +206,7 @@ asio::awaitable<HostResult> verify_host(VerifyRun& run, Session& session, const 
                                         std::string label, StopSignal& stop) {
   std::string why = "--no-agent";
   if (!run.options.no_agent) {
-    AgentListed listed = co_await through_agent(run, session, job, stop);
+    AgentListed listed = co_await through_agent(run, session, job, label, stop);
     if (!listed.cannot_run) co_return listed.ran;
     why = std::move(*listed.cannot_run);
   }
@@ -276,6 +281,7 @@ VerifyReport verify(Transport& transport, const std::vector<Host>& hosts, const 
                 {},
                 {},
                 {},
+                {},
                 {}};
 
   if (options.no_agent) std::call_once(run.sha256_once, [] {});  // hashed above
@@ -291,9 +297,9 @@ VerifyReport verify(Transport& transport, const std::vector<Host>& hosts, const 
   for (std::size_t i = 0; i < hosts.size(); ++i)
     if (auto lost = unfinished(results[i])) run.outcomes[i] = std::move(*lost);
   if (!options.reference) mark_odd_hosts(run.outcomes, run.kinds);
-  VerifyReport report{std::move(run.outcomes), {}};
+  VerifyReport report{std::move(run.outcomes), agent_replaced_warning(run.replaced)};
   if (!run.without.empty())
-    report.warning =
+    report.warning +=
         agent_fallback_warning(run.without, "verifying with the host's find and sha256sum");
   return report;
 }

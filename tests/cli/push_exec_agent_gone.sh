@@ -4,24 +4,30 @@
 source "$(dirname "$0")/../lib/push_common.sh"
 export HOME=$SCRATCH/home
 make_tree "$SCRATCH/src"
-sha=$(sha256sum < "$(deployed_agent)" | cut -c1-64)
+agent=$(deployed_agent)
+sha=$(sha256sum < "$agent" | cut -c1-64)
 cache=$HOME/.cache/pdx/$sha
 mkdir -p "$cache"
-# The cached agent: the real one, which removes the whole cache after it has listed.
+# The cached agent: the real one, which removes the whole cache after it has listed. pdx runs
+# only what it uploaded (its size and SHA-256): the wrapper is padded to its size, and the
+# host's sha256sum (first on PATH) says it is the agent.
 cat > "$cache/pdx" <<WRAPPER
 #!/bin/sh
-"$(deployed_agent)" "\$@"
+"$agent" "\$@"
 s=\$?
 case "\$2" in --list=*) rm -rf "$HOME/.cache/pdx" ;; esac
 exit \$s
 WRAPPER
+truncate -s "$(stat -c %s "$agent")" "$cache/pdx"
 chmod 0755 "$cache/pdx"
+mkdir -p "$SCRATCH/bin"
+printf '#!/bin/sh\ncat > /dev/null; echo "%s  -"\n' "$sha" > "$SCRATCH/bin/sha256sum"
+chmod 0755 "$SCRATCH/bin/sha256sum"
 
-run_pdx -R exec -w h1 push "$SCRATCH/src" "$SCRATCH/dest/"
+PATH=$SCRATCH/bin:$PATH run_pdx -R exec -w h1 push "$SCRATCH/src" "$SCRATCH/dest/"
 expect_status 0
 expect_eq "$out" "pdx: h1: 3.0 MiB in 8 files" "summary"
 expect_eq "$err" "" "stderr"
 same_tree "$SCRATCH/src" "$SCRATCH/dest/src"
 no_leftovers "$SCRATCH/dest"
-cmp -s "$(deployed_agent)" "$cache/pdx" || fail "the agent was not deployed again"
-
+cmp -s "$agent" "$cache/pdx" || fail "the agent was not deployed again"

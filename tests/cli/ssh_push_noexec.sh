@@ -26,3 +26,26 @@ for i in "$other" "$noexec"; do
   same_tree "$SCRATCH/src" "$(home_of "$i")/$dest/src"
   [[ -z $(find "$(home_of "$i")/$dest" -name '.push.pdx-*') ]] || fail "host $i: temporary directory left"
 done
+
+# Run again, the host's copy is what was uploaded but cannot run: it is not uploaded again.
+agent=$(find "$cache" -name pdx -type f)
+[[ -n $agent ]] || fail "no agent in $cache"
+before=$(stat -c '%i %z' "$agent")
+run_ssh -w "$hosts" push "$SCRATCH/src" "$dest/"
+expect_status 0
+expect_eq "$err" "pdx: warning: $(host "$noexec"): the agent cannot run there (its copy in ~/.cache/pdx is not executable); pushing with the host's sh and tar (slower)" "warning, run again"
+[[ $(stat -c '%i %z' "$agent") == "$before" ]] || fail "the agent was uploaded again"
+
+# A read-only ~/.cache/pdx without the agent: push and verify go through the host's tools, with
+# one warning each.
+rm -rf "${cache:?}"/*
+mount -o remount,ro "$cache" || skip "cannot remount the tmpfs read-only"
+run_ssh -w "$hosts" push "$SCRATCH/src" "$dest/ro/"
+expect_status 0
+expect_contains "$err" "pdx: warning: $(host "$noexec"): the agent cannot run there (cannot install it: making the directory failed in $(home_of "$noexec")/.cache/pdx/"
+expect_lines "$err" 1 "warnings (read-only)"
+same_tree "$SCRATCH/src" "$(home_of "$noexec")/$dest/ro/src"
+run_ssh -w "$hosts" verify "$dest/ro"
+expect_status 0
+expect_contains "$err" "pdx: warning: $(host "$noexec"): the agent cannot run there (cannot install it: making the directory failed in"
+expect_lines "$(grep warning <<< "$err")" 1 "warnings (verify, read-only)"

@@ -3,9 +3,16 @@
 [[ -n ${SCRATCH:-} ]] || source "$(dirname "${BASH_SOURCE[0]}")/common.sh"  # once: it makes SCRATCH
 
 # The binary push deploys as the agent: the static build beside pdx if there is one
-# (cmake -DPDX_STATIC=ON, distribute/remote_agent.h), else pdx itself.
+# (cmake -DPDX_STATIC=ON, distribute/remote_agent.h), else pdx without its symbols, else pdx.
 deployed_agent() {
-  if [[ -x $(dirname "$PDX")/pdx-static ]]; then echo "$(dirname "$PDX")/pdx-static"; else echo "$PDX"; fi
+  if [[ -x $(dirname "$PDX")/pdx-static ]]; then
+    echo "$(dirname "$PDX")/pdx-static"
+  elif command -v objcopy > /dev/null; then  # pdx's copy without symbols: the same bytes
+    [[ -f $SCRATCH/.stripped-pdx ]] || objcopy --strip-all "$PDX" "$SCRATCH/.stripped-pdx"
+    echo "$SCRATCH/.stripped-pdx"
+  else
+    echo "$PDX"
+  fi
 }
 
 # make_tree DIR: files with spaces, quotes, a newline, $(...), a leading '-', a subdirectory,

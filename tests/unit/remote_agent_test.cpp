@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <algorithm>
 #include <chrono>
@@ -27,13 +28,15 @@ TEST(RemoteAgent, InstalledAgentIsQuoted) {
 }
 
 TEST(RemoteAgent, SelfDeployedAgentIsLookedForInTheCache) {
-  AgentLocation agent{"", "/proc/self/exe", std::string(64, 'a'), 123};
+  AgentLocation agent{"", "/proc/self/exe", std::string(64, 'a'), 123, ""};
   std::string command = agent_command(agent, {"--receive=-d"});
   EXPECT_NE(command.find("$HOME/.cache/pdx/" + std::string(64, 'a')), std::string::npos);
   EXPECT_NE(command.find("exit 97"), std::string::npos);
   EXPECT_TRUE(command.ends_with("agent --receive=-d")) << command;
-  EXPECT_NE(command.find("true 2>/dev/null > \"$d/used\"; exec"), std::string::npos);  // last use
-  std::string upload = upload_command(agent);
+  EXPECT_NE(command.find("[ -h \"$d/used\" ] || true 2>/dev/null > \"$d/used\"; exec"),
+            std::string::npos);                     // last use
+  EXPECT_EQ(command.find('%'), std::string::npos);  // push substitutes %h and %n
+  std::string upload = upload_command(agent, false);
   EXPECT_NE(upload.find("-eq 123"), std::string::npos);
   EXPECT_NE(upload.find("chmod 0755"), std::string::npos);
   EXPECT_NE(upload.find("(k=4 c=" + std::string(64, 'a') + "\n"), std::string::npos) << upload;
@@ -54,16 +57,132 @@ void cached(const test::TempDir& home, char digit, const std::string& data, int 
   std::filesystem::last_write_time(dir, when);
 }
 
+// Runs `script` with sh, HOME=`home`, stdin from `in`; its exit status, its output in `out`.
+int run_sh(const test::TempDir& home, const std::string& script, const std::string& in,
+           std::string& out, const std::string& path = "") {
+  test::write_file(home / "script", script);
+  std::string line = (path.empty() ? "" : "PATH='" + path + "' ") + "HOME='" +
+                     home.path().string() + "' /bin/sh '" + home / "script" + "' < '" + in +
+                     "' > '" + home / "out" + "' 2>&1";
+  int status = std::system(line.c_str());
+  out = test::read_file(home / "out");
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+AgentLocation agent_of(const test::TempDir& home, const std::string& binary) {
+  test::write_file(home / "binary", binary);
+  return AgentLocation{"", home / "binary", test::sha256_of(binary), binary.size(), ""};
+}
+
 // Runs upload_command for `binary` with HOME=`home`, which must succeed silently; its agent.
 AgentLocation upload(const test::TempDir& home, const std::string& binary) {
-  test::write_file(home / "binary", binary);
-  AgentLocation agent{"", home / "binary", test::sha256_of(binary), binary.size()};
-  test::write_file(home / "upload", upload_command(agent));
-  std::string line = "HOME='" + home.path().string() + "' sh '" + home / "upload" + "' < '" +
-                     home / "binary" + "' > '" + home / "out" + "' 2>&1";
-  EXPECT_EQ(std::system(line.c_str()), 0) << test::read_file(home / "out");
-  EXPECT_EQ(test::read_file(home / "out"), "");
+  AgentLocation agent = agent_of(home, binary);
+  std::string out;
+  EXPECT_EQ(run_sh(home, upload_command(agent, false), home / "binary", out), 0) << out;
+  EXPECT_EQ(out, "");
   return agent;
+}
+
+// An agent that is a script: what the cache runs, said on its stdout.
+const std::string kScriptAgent = "#!/bin/sh\necho ran \"$@\"\n";
+
+// agent_command's exit status with HOME=`home`, and its output.
+int run_agent(const test::TempDir& home, const AgentLocation& agent, std::string& out) {
+  return run_sh(home, agent_command(agent, {"--x"}), "/dev/null", out);
+}
+
+TEST(RemoteAgent, TheCachedAgentRunsOnlyAsUploadedInTheUsersOwnDirectories) {
+  test::TempDir home;
+  std::string out, cache = home / ".cache/pdx", dir = cache + "/" + sha256_of(kScriptAgent);
+  AgentLocation agent = agent_of(home, kScriptAgent);
+  EXPECT_EQ(run_agent(home, agent, out), kAgentMissing) << out;
+  upload(home, kScriptAgent);
+  EXPECT_EQ(run_agent(home, agent, out), 0) << out;
+  EXPECT_EQ(out, "ran agent --x\n");
+  EXPECT_TRUE(std::filesystem::exists(dir + "/used"));
+  // Hashed once: not again until the copy changes (its ctime), even by a sha256sum that lies.
+  test::TempDir tools;
+  test::write_file(tools / "sha256sum", "#!/bin/sh\necho 0000  -\n");
+  ::chmod((tools / "sha256sum").c_str(), 0755);
+  std::string lying = tools.path().string() + ":" + std::getenv("PATH");
+  EXPECT_EQ(run_sh(home, agent_command(agent, {"--x"}), "/dev/null", out, lying), 0) << out;
+  ::chmod((dir + "/pdx").c_str(), 0755);  // the same mode, a new ctime
+  EXPECT_EQ(run_sh(home, agent_command(agent, {"--x"}), "/dev/null", out, lying), kAgentUntrusted);
+
+  auto untrusted = [&](const std::string& what) {
+    EXPECT_EQ(run_agent(home, agent, out), kAgentUntrusted) << what << ": " << out;
+    EXPECT_EQ(out, "") << what;
+    upload(home, kScriptAgent);  // made right again
+    EXPECT_EQ(run_agent(home, agent, out), 0) << what << ": " << out;
+  };
+  test::write_file(dir + "/pdx", kScriptAgent.substr(0, 12));  // cut short
+  ::chmod((dir + "/pdx").c_str(), 0755);
+  untrusted("cut short");
+  std::string same_size = kScriptAgent;
+  same_size[same_size.size() - 2] = 'X';
+  test::write_file(dir + "/pdx", same_size);
+  untrusted("another SHA-256");
+  ::chmod((dir + "/pdx").c_str(), 0644);
+  untrusted("not executable");
+  for (const std::string& path : {cache, dir, dir + "/pdx"}) {
+    ::chmod(path.c_str(), 0777);
+    untrusted(path + " writable by others");
+    ::chmod(path.c_str(), 0775);
+    untrusted(path + " writable by the group");
+  }
+  // ~/.cache/pdx a symlink to a directory where another user planted the agent's directory:
+  // not run, and the symlink, not what it points to, removed by the upload.
+  test::TempDir planted;
+  std::filesystem::rename(cache, planted / "pdx");
+  std::filesystem::create_directory_symlink(planted / "pdx", cache);
+  untrusted("a symlinked ~/.cache/pdx");
+  EXPECT_FALSE(std::filesystem::is_symlink(cache));
+  EXPECT_TRUE(std::filesystem::exists(planted / ("pdx/" + agent.sha256 + "/pdx")));
+  std::filesystem::rename(dir, planted / "sha");
+  std::filesystem::create_directory_symlink(planted / "sha", dir);
+  untrusted("a symlinked directory");
+  EXPECT_TRUE(std::filesystem::exists(planted / "sha/pdx"));
+  std::filesystem::rename(dir + "/pdx", planted / "pdx.file");
+  std::filesystem::create_symlink(planted / "pdx.file", dir + "/pdx");
+  untrusted("a symlinked agent");
+  EXPECT_EQ(test::read_file(planted / "pdx.file"), kScriptAgent);
+  // While others could write the directory, `used` was made a symlink to a file of the user's:
+  // the upload removes it, the run does not truncate that file.
+  test::write_file(planted / "victim", "mine");
+  ::chmod(dir.c_str(), 0777);
+  std::filesystem::remove(dir + "/used");
+  std::filesystem::create_symlink(planted / "victim", dir + "/used");
+  untrusted("a symlink planted as used");
+  EXPECT_EQ(test::read_file(planted / "victim"), "mine");
+  EXPECT_FALSE(std::filesystem::is_symlink(dir + "/used"));
+}
+
+TEST(RemoteAgent, AnAgentThatCannotBeExecutedIsSaidToBeSo) {
+  test::TempDir home;
+  AgentLocation agent = upload(home, kScriptAgent);
+  // What a noexec mount does to [ -x ], without mounting one: a test that says no.
+  std::string command = agent_command(agent, {});
+  auto at = command.find("[ -x \"$f\" ]");
+  ASSERT_NE(at, std::string::npos) << command;
+  command.replace(at, 11, "false");
+  std::string out;
+  EXPECT_EQ(run_sh(home, command, "/dev/null", out), kAgentNoExec) << out;
+}
+
+TEST(RemoteAgent, TheAgentTravelsGzipCompressedWhereTheHostHasGzip) {
+  test::TempDir home, tools;
+  AgentLocation agent = agent_of(home, kScriptAgent);
+  std::string gz = home / "binary.gz", out;
+  ASSERT_EQ(std::system(("gzip -c '" + home / "binary" + "' > '" + gz + "'").c_str()), 0);
+  EXPECT_EQ(run_sh(home, upload_command(agent, true), gz, out), 0) << out;
+  EXPECT_EQ(run_agent(home, agent, out), 0) << out;
+  EXPECT_EQ(out, "ran agent --x\n");
+  // A PATH with all the upload uses but gzip: nothing read, kNoGzip.
+  std::filesystem::remove_all(home / ".cache");
+  for (const char* tool : {"mkdir", "find", "chmod", "cat", "wc", "sha256sum", "cut", "mv", "rm"})
+    std::filesystem::create_symlink(std::string("/usr/bin/") + tool, tools / tool);
+  EXPECT_EQ(run_sh(home, upload_command(agent, true), gz, out, tools.path()), kNoGzip) << out;
+  EXPECT_FALSE(std::filesystem::exists(home / ".cache"));
 }
 
 // What the upload leaves in ~/.cache/pdx: the agent installed, the 3 other agents used last, one
@@ -132,14 +251,18 @@ TEST(RemoteAgent, UploadRemovesTheTemporariesOfKilledUploads) {
   std::filesystem::create_symlink(kept + "/pdx", kept + "/.pdx.106");
 
   upload(home, binary);
-  EXPECT_EQ(test::list_dir(installed), (std::vector<std::string>{".pdx.102", "pdx"}));
+  EXPECT_EQ(test::list_dir(installed), (std::vector<std::string>{".pdx.102", "ok", "pdx"}));
   EXPECT_EQ(test::list_dir(kept), (std::vector<std::string>{".pdx.106", ".pdx.dir", "pdx"}));
   EXPECT_EQ(test::list_dir(partial), std::vector<std::string>{});
   EXPECT_TRUE(std::filesystem::exists(cache + ".pdx.105"));
 }
 
 TEST(RemoteAgent, LocatesThisBinary) {
+  test::TempDir home;  // its copies kept there
+  std::string was = std::getenv("HOME") ? std::getenv("HOME") : "";
+  ::setenv("HOME", home.path().c_str(), 1);
   auto agent = locate_agent("");
+  ::setenv("HOME", was.c_str(), 1);
   ASSERT_TRUE(agent.ok()) << agent.error();
   EXPECT_EQ(agent->sha256.size(), 64u);
   EXPECT_GT(agent->size, 0u);
@@ -202,6 +325,26 @@ TEST(RemoteAgent, DeploysItselfBesideAnotherVersionOrNoExecutable) {
   test::write_file(dir / "bin/pdx-static", kMark);  // this version's, but not executable
   ::chmod((dir / "bin/pdx-static").c_str(), 0644);
   EXPECT_EQ(deployable_agent(pdx)->binary, pdx);
+}
+
+TEST(RemoteAgent, ACacheKeepsThisPdxWithoutSymbolsAndGzipped) {
+  test::TempDir dir;
+  std::string self = std::filesystem::read_symlink("/proc/self/exe");  // an ELF with the mark
+  auto agent = deployable_agent(self, dir / "sent");
+  ASSERT_TRUE(agent.ok()) << agent.error();
+  if (std::system("command -v objcopy > /dev/null") == 0) {
+    EXPECT_TRUE(agent->binary.starts_with(dir / "sent/")) << agent->binary;
+    EXPECT_LT(agent->size, std::filesystem::file_size(self));
+  }
+  EXPECT_EQ(agent->sha256, sha256_of(test::read_file(agent->binary)));
+  ASSERT_EQ(agent->gzipped, dir / ("sent/" + agent->sha256 + ".gz"));
+  std::string unpacked = dir / "unpacked";
+  ASSERT_EQ(std::system(("gzip -dc '" + agent->gzipped + "' > '" + unpacked + "'").c_str()), 0);
+  EXPECT_EQ(sha256_of(test::read_file(unpacked)), agent->sha256);
+  auto again = deployable_agent(self, dir / "sent");  // the same copies, kept
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->binary, agent->binary);
+  EXPECT_EQ(again->gzipped, agent->gzipped);
 }
 
 TEST(RemoteAgent, UnreadableSelfIsAnError) {

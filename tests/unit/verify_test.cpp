@@ -51,10 +51,10 @@ std::vector<Host> hosts(std::size_t n) {
 std::vector<std::string> steps(const std::vector<std::string>& commands) {
   std::vector<std::string> names;
   for (const auto& c : commands)
-    names.push_back(c.find(" agent ") != std::string::npos ? "agent"
-                    : c.starts_with("d=")                  ? "upload"
-                    : c.starts_with("cd ")                 ? "posix"
-                                                           : c);
+    names.push_back(c.find(" agent ") != std::string::npos                    ? "agent"
+                    : c.find("s='making the directory'") != std::string::npos ? "upload"
+                    : c.starts_with("cd ")                                    ? "posix"
+                                                                              : c);
   return names;
 }
 
