@@ -39,8 +39,8 @@ bool unchanged(const struct stat& before, const struct stat& after) {
 // for the stream to end the file with a delta_end that no host accepts.
 Result<DeltaResult> delta_of(const LocalFile& f, const Signature& old, OpsEncoder& ops) {
   Fd in(::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
-  struct stat before {
-  }, after{};
+  struct stat before;
+  struct stat after;
   if (!in || ::fstat(in.get(), &before) != 0) return Error{std::strerror(errno)};
   if (!as_scanned(before, f)) return Error{kChanged};
   DeltaResult delta = TRY(compute_delta(in.get(), old, ops));
