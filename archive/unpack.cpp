@@ -308,6 +308,12 @@ class Unpacker {
     }
     checked_dir_ = parent;
     auto type = archive_entry_filetype(entry);
+    // libarchive would replace a symlink standing where a directory goes (DEST/sub -> /scratch)
+    // with the directory; push refuses it, and so does this.
+    if (struct stat st; type == AE_IFDIR && ::lstat(name.c_str(), &st) == 0 && S_ISLNK(st.st_mode))
+      return Error{at(original) + ": refused: " + name +
+                       " is a symlink, and writing through it could leave " + options_.directory,
+                   ErrorKind::bad_input};
     if (type == AE_IFLNK || archive_entry_hardlink(entry))
       checked_dir_.assign(1, '/');  // may add a symlink
     if ((type == AE_IFCHR || type == AE_IFBLK) && !root_) {

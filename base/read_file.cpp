@@ -1,6 +1,7 @@
 #include "base/read_file.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +20,22 @@ std::string too_big(std::size_t max) {
          (max % kMiB ? std::to_string(max) + " bytes" : std::to_string(max / kMiB) + " MiB");
 }
 
+// Whether a character device reads empty, as /dev/null does (OpenSSH reads it so, e.g. for
+// UserKnownHostsFile /dev/null): asked without waiting, since a terminal would block; /dev/zero
+// has a byte at once.
+bool reads_empty(int fd) {
+  pollfd p{fd, POLLIN, 0};
+  int ready;
+  while ((ready = ::poll(&p, 1, 0)) < 0 && errno == EINTR) {
+  }
+  if (ready != 1 || !(p.revents & (POLLIN | POLLHUP))) return false;
+  char probe;
+  ssize_t n;
+  while ((n = ::read(fd, &probe, 1)) < 0 && errno == EINTR) {
+  }
+  return n == 0;
+}
+
 }  // namespace
 
 Result<std::string> read_text_file(const std::string& path, IfMissing missing, std::size_t max) {
@@ -33,6 +50,7 @@ Result<std::string> read_text_fd(int fd, std::size_t max) {
   struct stat st {};
   if (::fstat(fd, &st) != 0) return Error{std::strerror(errno)};
   if (S_ISDIR(st.st_mode)) return Error{"is a directory"};
+  if (S_ISCHR(st.st_mode) && reads_empty(fd)) return std::string();
   if (!S_ISREG(st.st_mode)) return Error{"not a regular file"};
   if (static_cast<std::size_t>(st.st_size) > max) return Error{too_big(max)};
   // Sized once: a file that grew meanwhile is read on, still within `max`, but the common

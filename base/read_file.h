@@ -1,7 +1,8 @@
 #pragma once
 // Reading a small text file whole (ssh_config, known_hosts, an identity, a hostfile, an
-// --env-file): only a regular file, and only up to a size. A directory, /dev/zero or a FIFO
-// named by mistake is an error at once, not an empty file, an endless read or a hang.
+// --env-file): only a regular file, and only up to a size, or a character device that reads
+// empty (/dev/null, as OpenSSH reads it). A directory, /dev/zero or a FIFO named by mistake is an
+// error at once, not an empty file, an endless read or a hang.
 #include <cstddef>
 #include <string>
 
@@ -14,9 +15,9 @@ inline constexpr std::size_t kTextFileMax = 64 << 20;  // 64 MiB
 /// What a missing file reads as.
 enum class IfMissing { error, empty };
 
-/// The regular file at `path`, read into a buffer of its size (a private key leaves no partial
-/// copies behind). Error: why not, without the path ("is a directory", "not a regular file",
-/// "over 64 MiB", strerror), for the caller to say which file it was and what for.
+/// The regular file at `path` (or "" for /dev/null), read into a buffer of its size (a private key
+/// leaves no partial copies behind). Error: why not, without the path ("is a directory", "not a
+/// regular file", "over 64 MiB", strerror), for the caller to say which file it was and what for.
 Result<std::string> read_text_file(const std::string& path, IfMissing missing = IfMissing::error,
                                    std::size_t max = kTextFileMax);
 

@@ -58,9 +58,16 @@ std::chrono::milliseconds millis(double seconds) {
   return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
 }
 
-std::string local_user() {
-  const char* user = std::getenv("USER");
-  return user ? user : "";
+std::string take_dest(std::vector<std::string>& paths, const std::string& command) {
+  if (paths.size() < 2)
+    throw UsageError("give at least one SRC and a DEST; see 'pdx " + command + " --help'");
+  std::string dest = std::move(paths.back());
+  paths.pop_back();
+  if (dest.empty())
+    throw UsageError(
+        "DEST is empty: name a directory or file on the hosts ('.' for the home "
+        "directory)");
+  return dest;
 }
 
 std::string this_program() {
@@ -87,7 +94,15 @@ void add_host_options(CLI::App& app, HostOptions& o) {
       ->allow_extra_args(false);
   app.add_option("-x", o.exclude, "Hosts to leave out, same syntax (repeatable)")
       ->allow_extra_args(false);
-  app.add_option("-f", o.fanout, "Hosts at once (fan-out), default 64")->check(CLI::PositiveNumber);
+  // Not CLI::PositiveNumber: its message for 0 spells out the range of a double.
+  const CLI::Validator at_least_one(
+      [](std::string& s) -> std::string {
+        if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
+          return "'" + s + "' is not a number of hosts";
+        return s.find_first_not_of('0') == std::string::npos ? "must be at least 1" : "";
+      },
+      "N>=1");
+  app.add_option("-f", o.fanout, "Hosts at once (fan-out), default 64")->check(at_least_one);
   app.add_option("-t", o.connect_timeout,
                  "Connect timeout in seconds (default: ConnectTimeout, else 10); 0: none")
       ->check(CLI::Range(0.0, kMaxTimeout));

@@ -77,11 +77,12 @@ void add_agent_options(CLI::App& app, AgentOptions& o, const std::string& withou
 int report_outcomes(const std::vector<std::string>& labels,
                     const std::vector<HostOutcome>& outcomes, bool json);
 
+/// push's and sync's SRC... DEST: DEST, taken off the end of `paths`. A UsageError when there is
+/// no SRC, or DEST is "" (before any host is reached).
+std::string take_dest(std::vector<std::string>& paths, const std::string& command);
+
 /// Seconds as given on the command line, as milliseconds for a Job.
 std::chrono::milliseconds millis(double seconds);
-
-/// $USER, or "" (for %u when -l is not given).
-std::string local_user();
 
 /// This pdx (/proc/self/exe), to run `pdx unpack` as the receiving end of a host's stream.
 /// Throws FatalError when it cannot be found.

@@ -1,11 +1,12 @@
 #include "cmd/pdsh_options.h"
 
 #include <charconv>
-#include <cstdio>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 
 #include "base/error.h"
+#include "core/jobs.h"
 #include "transport/local_transport.h"
 
 namespace pdx {
@@ -84,8 +85,7 @@ PdshRun pdsh_run(const PdshReach& o) {
   PdshRun run;
   run.hosts = resolve_hosts(o.include, o.exclude);  // -w order: %n
   run.transport = o.rcmd == PdshRcmd::exec ? make_local_transport() : make_ssh_transport(o.ssh);
-  const char* user = std::getenv("USER");
-  run.tmpl.default_user = !o.ssh.user.empty() ? o.ssh.user : user ? user : "";
+  run.tmpl.default_user = !o.ssh.user.empty() ? o.ssh.user : local_user();
   if (o.connect_timeout) run.tmpl.connect_timeout = millis_of(*o.connect_timeout);
   run.tmpl.command_timeout = millis_of(o.command_timeout);
   return run;

@@ -30,6 +30,7 @@ int cmd_pull(int argc, char** argv) {
   PullOptions options;
   options.local_dir = paths.back();
   paths.pop_back();
+  if (auto usable = check_local_dir(options.local_dir); !usable) fail(usable);
   auto command = pull_command(paths);
   if (!command) fail(command);
   HostRun run = host_run(app, o);

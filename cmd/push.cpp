@@ -43,9 +43,7 @@ int cmd_push(int argc, char** argv) {
   add_report_options(app, shown);
   app.add_option("paths", paths, "SRC... DEST")->required();
   if (auto status = parse_cli(app, argc, argv)) return *status;
-  if (paths.size() < 2) throw UsageError("give at least one SRC and a DEST; see 'pdx push --help'");
-  push_options.dest = paths.back();
-  paths.pop_back();
+  push_options.dest = take_dest(paths, "push");
   push_options.sources = std::move(paths);
   push_options.fanout = reach.fanout;
   push_options.agent = std::move(agent.agent);

@@ -1,5 +1,7 @@
 #include "cmd/relay_options.h"
 
+#include <arpa/inet.h>
+
 #include <cstdint>
 #include <string_view>
 #include <utility>
@@ -12,7 +14,7 @@ namespace pdx {
 
 namespace {
 
-// "LOW-HIGH" or "PORT", ports 1..65535.
+// "LOW-HIGH" or "PORT", ports 1024..65535: an agent runs as the user, who may not listen below.
 Result<std::pair<std::uint16_t, std::uint16_t>> parse_port_range(const std::string& text) {
   auto number = [](std::string_view s) -> Result<std::uint16_t> {
     unsigned long n = 0;
@@ -26,6 +28,10 @@ Result<std::pair<std::uint16_t, std::uint16_t>> parse_port_range(const std::stri
   std::uint16_t low = TRY(number(t.substr(0, dash)));
   std::uint16_t high = dash == std::string_view::npos ? low : TRY(number(t.substr(dash + 1)));
   if (high < low) return Error{"the range ends before it starts"};
+  if (low < 1024)
+    return Error{"port " + std::to_string(low) +
+                 " is privileged (below 1024): the agents cannot listen there; give ports in "
+                 "1024-65535"};
   return std::pair{low, high};
 }
 
@@ -37,6 +43,13 @@ Result<std::size_t> parse_relay_shape(const std::string& text) {
     if (std::size_t n = std::stoul(std::string(k)); n >= 2 && n <= kMaxRelayFanout) return n;
   return Error{"'" + text + "' is neither chain nor tree:K with K in 2-" +
                std::to_string(kMaxRelayFanout)};
+}
+
+// --relay-bind's value: a numeric IPv4 or IPv6 address, as the agents bind it (no name lookup).
+bool numeric_address(const std::string& text) {
+  unsigned char address[16];
+  return ::inet_pton(AF_INET, text.c_str(), address) == 1 ||
+         ::inet_pton(AF_INET6, text.c_str(), address) == 1;
 }
 
 }  // namespace
@@ -52,6 +65,9 @@ void add_relay_options(CLI::App& app, RelayFlags& flags) {
 }
 
 bool relay_options(const RelayFlags& flags, RelayOptions& options) {
+  if (!flags.bind.empty() && !numeric_address(flags.bind))
+    throw UsageError("--relay-bind: '" + flags.bind +
+                     "' is not an IPv4 or IPv6 address (the agents listen on it as given)");
   options.bind = flags.bind;
   if (!flags.ports.empty()) {
     auto range = parse_port_range(flags.ports);

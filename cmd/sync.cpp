@@ -33,9 +33,7 @@ int cmd_sync(int argc, char** argv) {
   add_relay_options(app, relay);
   app.add_option("paths", paths, "SRC... DEST")->required();
   if (auto status = parse_cli(app, argc, argv)) return *status;
-  if (paths.size() < 2) throw UsageError("give at least one SRC and a DEST; see 'pdx sync --help'");
-  sync_options.dest = paths.back();
-  paths.pop_back();
+  sync_options.dest = take_dest(paths, "sync");
   sync_options.sources = std::move(paths);
   sync_options.fanout = reach.fanout;
   sync_options.relay = relay_options(relay, sync_options.relay_options);

@@ -16,6 +16,7 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "core/io_threads.h"
@@ -26,11 +27,17 @@ namespace pdx {
 
 namespace {
 
+// How long the first signal's stop may run before a later signal ends pdx: the hosts' kill of
+// the commands cut short (transport/ssh_channel.cpp's kKillTime, 2 s), and a margin.
+constexpr std::chrono::milliseconds kStopGrace{3000};
+
 // SIGINT, SIGTERM and SIGHUP are blocked in every thread of the run and taken by one thread of
 // their own with sigtimedwait, so an interrupt is seen even when every io_context thread is
 // busy (or blocked writing to a terminal that stopped reading). First signal: `interrupt`.
-// Second: exit at once with 130. Between signals, `tick` is called every 50 ms. The run's end
-// wakes the thread with SIGRTMIN (blocked as the others), so it does not wait out a period.
+// A later one (DeepSpeed sends SIGTERM 0.1 s after SIGINT) exits with 130, but not before
+// kStopGrace after the first: cutting the remote kill short would leave the commands running.
+// Between signals, `tick` is called every 50 ms. The run's end wakes the thread with SIGRTMIN
+// (blocked as the others), so it does not wait out a period.
 class SignalThread {
  public:
   SignalThread(std::function<void()> interrupt, std::function<void()> tick) {
@@ -38,16 +45,23 @@ class SignalThread {
     for (int s : {SIGINT, SIGTERM, SIGHUP, SIGRTMIN}) sigaddset(&set_, s);
     pthread_sigmask(SIG_BLOCK, &set_, &previous_);
     thread_ = std::thread([this, interrupt = std::move(interrupt), tick = std::move(tick)] {
-      int seen = 0;
+      using Clock = std::chrono::steady_clock;
+      std::optional<Clock::time_point> first, leave;  // the first signal; when a later one exits
       while (!done_) {
         timespec period{0, 50'000'000};
         int signal = sigtimedwait(&set_, nullptr, &period);
+        if (leave && Clock::now() >= *leave) std::_Exit(130);
         if (signal == SIGRTMIN) continue;
         if (signal <= 0) {
           tick();
           continue;
         }
-        if (seen++) std::_Exit(130);
+        if (first) {
+          leave = *first + kStopGrace;
+          if (Clock::now() >= *leave) std::_Exit(130);
+          continue;
+        }
+        first = Clock::now();
         interrupt();
       }
     });

@@ -7,8 +7,10 @@
 // a shared counter until none is left. So the fan-out limit is the number of workers, every
 // host's session lives on exactly one strand, and a slow host never holds up the others.
 // Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops every running job through its StopSignal and starts no
-// more; a second Ctrl-C exits at once with status 130. A sink's failed write (core/output.h:
-// a closed pipe, a full disk) stops the run the same way; the caller reads sink.error().
+// more; a later signal exits with status 130, but only once the first has had 3 s to stop the
+// commands on the hosts (a second signal must not leave them running). A sink's failed write
+// (core/output.h: a closed pipe, a full disk) stops the run the same way; the caller reads
+// sink.error().
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
 
 #include <boost/asio/awaitable.hpp>

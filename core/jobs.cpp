@@ -1,6 +1,24 @@
 #include "core/jobs.h"
 
+#include <pwd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+
 namespace pdx {
+
+std::string local_user() {
+  passwd entry{}, *found = nullptr;
+  std::string buffer(1024, '\0');
+  int rc;
+  while ((rc = ::getpwuid_r(::getuid(), &entry, buffer.data(), buffer.size(), &found)) == ERANGE &&
+         buffer.size() < (1 << 20))
+    buffer.resize(buffer.size() * 2);
+  if (rc == 0 && found && found->pw_name && *found->pw_name) return found->pw_name;
+  const char* user = std::getenv("USER");
+  return user ? user : "";
+}
 
 std::vector<Job> make_jobs(const std::vector<Host>& hosts, const JobTemplate& tmpl) {
   std::vector<Job> jobs;

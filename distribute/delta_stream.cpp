@@ -1,6 +1,7 @@
 #include "distribute/delta_stream.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,6 +12,44 @@
 #include "distribute/delta_protocol.h"
 
 namespace pdx {
+
+namespace {
+
+const std::string kChanged = "changed while being sent";
+
+bool same_time(const timespec& a, const timespec& b) {
+  return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+// Whether `st` is the file as it was scanned: the same size and mtime (as a push checks).
+bool as_scanned(const struct stat& st, const LocalFile& f) {
+  return static_cast<std::uint64_t>(st.st_size) == f.size && st.st_mtim.tv_sec == f.mtime_sec &&
+         static_cast<std::uint32_t>(st.st_mtim.tv_nsec) == f.mtime_nsec;
+}
+
+// Whether nothing wrote to the file between two fstats: its size, mtime and ctime (a write that
+// set the mtime back still moves the ctime), to the nanosecond.
+bool unchanged(const struct stat& before, const struct stat& after) {
+  return before.st_size == after.st_size && same_time(before.st_mtim, after.st_mtim) &&
+         same_time(before.st_ctim, after.st_ctim);
+}
+
+// The delta of `f` against `old` into `ops`, checked to be of the file as scanned and as it was
+// from the first read to the last: bytes that may mix two versions of it are an Error (kChanged),
+// for the stream to end the file with a delta_end that no host accepts.
+Result<DeltaResult> delta_of(const LocalFile& f, const Signature& old, OpsEncoder& ops) {
+  Fd in(::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
+  struct stat before;
+  struct stat after;
+  if (!in || ::fstat(in.get(), &before) != 0) return Error{std::strerror(errno)};
+  if (!as_scanned(before, f)) return Error{kChanged};
+  DeltaResult delta = TRY(compute_delta(in.get(), old, ops));
+  if (::fstat(in.get(), &after) != 0) return Error{std::strerror(errno)};
+  if (!unchanged(before, after) || delta.size != f.size) return Error{kChanged};
+  return delta;
+}
+
+}  // namespace
 
 Result<std::unique_ptr<DeltaStream>> DeltaStream::start(std::vector<DeltaJob> jobs) {
   int fds[2];
@@ -43,9 +82,7 @@ void DeltaStream::produce(const std::vector<DeltaJob>& jobs, int out) {
       sent = written.ok();
       return written;
     });
-    Fd in(::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
-    Result<DeltaResult> delta = Error{std::strerror(errno)};
-    if (in) delta = compute_delta(in.get(), old, ops);
+    Result<DeltaResult> delta = delta_of(f, old, ops);
     if (delta) delta = ops.finish().ok() ? std::move(delta) : Result<DeltaResult>(Error{"pipe"});
     if (!sent) return;
     DeltaEnd end;

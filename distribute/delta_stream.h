@@ -25,8 +25,11 @@ struct DeltaJob {
 
 class DeltaStream {
  public:
-  /// delta_file, delta_ops..., delta_end per job, then done. A file that cannot be read here is
-  /// sent with a hash that cannot match, so that no host keeps it, and is named in errors().
+  /// delta_file, delta_ops..., delta_end per job, then done. A file that cannot be read here, or
+  /// that is not as scanned or changes while read (its size, mtime or ctime: the bytes may mix
+  /// two versions), is sent with a hash that cannot match, so that no host keeps it, and is
+  /// named in errors() ("PATH: changed while being sent"). The host's patch then fails and the
+  /// file goes whole at the second meeting, where it is checked the same way.
   static Result<std::unique_ptr<DeltaStream>> start(std::vector<DeltaJob> jobs);
 
   /// Closes the read end (a thread blocked writing gets EPIPE) and joins the thread.

@@ -1,5 +1,11 @@
 #include "distribute/pull.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -120,6 +126,28 @@ class PullSink : public OutputSink {
 };
 
 }  // namespace
+
+Result<void> check_local_dir(const std::string& local_dir) {
+  if (local_dir.empty())
+    return Error{"LOCAL_DIR is empty: name a directory here", ErrorKind::bad_input};
+  std::filesystem::path at = local_dir;
+  for (;;) {
+    struct stat st {};
+    if (::stat(at.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode))
+        return Error{at.string() + ": not a directory", ErrorKind::bad_input};
+      if (::access(at.c_str(), W_OK | X_OK) == 0) return {};
+      std::string why = std::strerror(errno);
+      return Error{at == local_dir
+                       ? "cannot write into " + local_dir + ": " + why
+                       : "cannot create " + local_dir + ": " + why + " (in " + at.string() + ")"};
+    }
+    if (errno != ENOENT || at == ".")
+      return Error{"cannot create " + local_dir + ": " + std::strerror(errno)};
+    std::filesystem::path parent = at.parent_path();
+    at = parent.empty() || parent == at ? "." : parent;
+  }
+}
 
 std::vector<HostOutcome> pull(Transport& transport, const std::vector<Job>& jobs,
                               const PullOptions& options) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "distribute/host_outcome.h"
 #include "transport/transport.h"
 
@@ -23,6 +24,12 @@ struct PullOptions {
   bool host_directories = true;  // LOCAL_DIR/<host>/; false: LOCAL_DIR itself (rpdcp's NAME.HOST)
   ProgressMeter* progress = nullptr;  // told of the bytes received and the hosts that end
 };
+
+/// Whether LOCAL_DIR can take what the hosts send, checked here before any host is reached: a
+/// directory this user may write into, or one that can be made (its nearest existing ancestor
+/// a directory it may write into). An Error naming it: ErrorKind::bad_input when it is "" or not a
+/// directory, else why it cannot be written ("Permission denied", "Read-only file system").
+Result<void> check_local_dir(const std::string& local_dir);
 
 /// Runs the jobs (their commands pull_command's) and unpacks what each host sends. One outcome
 /// per job: "pulled"; the host's first complaint (tar's "x: Cannot stat: ...") or what unpack

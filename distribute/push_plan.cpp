@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "archive/hash_files.h"
+#include "base/strings.h"
 
 namespace pdx {
 
@@ -98,9 +99,11 @@ std::string base_name(const std::string& src) {
 
 Result<PushSources> scan_sources(const std::vector<std::string>& sources, const std::string& dest) {
   PushSources result;
+  std::vector<std::string> unsent;  // named sources that are neither file nor directory
   for (const auto& src : sources) {
     struct stat st;
     if (::stat(src.c_str(), &st) != 0) return unreadable(src, errno);
+    if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) unsent.push_back(src);
     bool as_possible = sources.size() == 1 && !dest.ends_with('/') && S_ISREG(st.st_mode);
     if (as_possible) result.as.emplace();
     if (S_ISREG(st.st_mode) && ::access(src.c_str(), R_OK) != 0) return unreadable(src, errno);
@@ -111,6 +114,10 @@ Result<PushSources> scan_sources(const std::vector<std::string>& sources, const 
     result.tops.push_back(name.empty() ? "." : name);
     if (as_possible) result.as->files.push_back(file_of(src, "", st));
   }
+  // Only FIFOs or devices (/dev/zero) named: "up to date" would say something was compared.
+  if (unsent.size() == sources.size())
+    return Error{join(unsent, ", ") + ": not a file or directory: nothing to send",
+                 ErrorKind::bad_input};
   return result;
 }
 

@@ -544,7 +544,9 @@ PushText sync_text(const std::vector<std::string>& labels, const SyncReport& rep
     if (h.written.files)
       parts.push_back(files(h.written.files) + " sent whole (" + human_size(h.written.bytes) + ")");
     if (h.deleted) parts.push_back(std::to_string(h.deleted) + " deleted");
-    say(out_labels, outs, labels[i], parts.empty() ? "up to date" : join(parts, ", "));
+    // A source that could not be read here (or changed while read) was sent to no host.
+    const char* none = report.local.empty() ? "up to date" : "nothing sent";
+    say(out_labels, outs, labels[i], parts.empty() ? none : join(parts, ", "));
   }
   PushText text{folded_lines(out_labels, outs), folded_lines(err_labels, errs)};
   for (const auto& s : report.skipped)

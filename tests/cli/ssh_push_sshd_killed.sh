@@ -16,13 +16,23 @@ for f in a b c d; do head -c 33554432 /dev/urandom > "$SCRATCH/src/$f"; done
 pid=$!
 at_exit "kill -KILL $pid 2> /dev/null"
 landed=$(home_of 2)/$dest/src
-for _ in $(seq 2400); do  # until a first file is named on host 2: the rest is under way
-  [[ -n $(ls -A "$landed" 2> /dev/null) ]] && break
+user=$(stat -c %U "$(home_of 2)")
+# Host 2's sshd stopped once its agent has read a first MiB: the push to host 2 cannot end before
+# that sshd is killed, however fast or loaded the machine (it sometimes ended first).
+stopped=""
+while [[ -z $stopped ]]; do
   kill -0 "$pid" 2> /dev/null || fail "the push ended early: $(cat "$SCRATCH/stderr")"
-  sleep 0.05
+  for agent in $(pgrep -u "$user" -f "agent --receive=$dest/"); do
+    got=$(awk '$1 == "rchar:" {print $2}' "/proc/$agent/io" 2> /dev/null)
+    if (( ${got:-0} > 1048576 )); then
+      stopped=$(sshd_of "$user" "agent --receive=$dest/") || exit 1
+      kill -STOP $stopped
+      break
+    fi
+  done
+  sleep 0.01
 done
-[[ -n $(ls -A "$landed" 2> /dev/null) ]] || fail "nothing reached host 2"
-kill_sshd_of "$(stat -c %U "$(home_of 2)")" "agent --receive=$dest/"
+kill_sshd_of "$user" "agent --receive=$dest/"
 wait "$pid"
 status=$?
 out=$(cat "$SCRATCH/stdout")

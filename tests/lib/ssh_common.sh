@@ -145,11 +145,10 @@ expect_password_refused() {
   done
 }
 
-# kill_sshd_of USER PATTERN: as if the host's sshd died in the middle of a session: SIGKILLs the
-# sshd processes that serve the connection of USER's process matching `pgrep -f PATTERN` (its
-# "sshd: USER@notty" and that one's "sshd: USER [priv]"), then waits (5 s) until no process of
-# USER matches any more.
-kill_sshd_of() {
+# sshd_of USER PATTERN: the pids of the sshd processes that serve the connection of USER's
+# process matching `pgrep -f PATTERN` (its "sshd: USER@notty" and that one's "sshd: USER
+# [priv]"), one per line.
+sshd_of() {
   local pid sshd=()
   pid=$(pgrep -u "$1" -f "$2" | head -n 1)
   [[ -n $pid ]] || fail "no process of $1 matches [$2]"
@@ -161,7 +160,15 @@ kill_sshd_of() {
     fi
   done
   (( ${#sshd[@]} )) || fail "no sshd serves the process $pid of $1"
-  kill -KILL "${sshd[@]}"
+  printf '%s\n' "${sshd[@]}"
+}
+
+# kill_sshd_of USER PATTERN: as if the host's sshd died in the middle of a session: SIGKILLs
+# sshd_of USER PATTERN, then waits (5 s) until no process of USER matches any more.
+kill_sshd_of() {
+  local sshd
+  sshd=$(sshd_of "$1" "$2") || exit 1
+  kill -KILL $sshd
   for _ in $(seq 50); do pgrep -u "$1" -f "$2" > /dev/null || return 0; sleep 0.1; done
   fail "[$2] of $1 still runs after its sshd was killed"
 }

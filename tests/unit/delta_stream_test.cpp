@@ -1,10 +1,15 @@
 #include "distribute/delta_stream.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <fstream>
+#include <random>
+#include <thread>
 
 #include "distribute/delta_protocol.h"
 #include "distribute/patch.h"
@@ -23,13 +28,40 @@ std::string drain(int fd) {
   }
 }
 
+// The file at `path` as a scan finds it (a missing one: `size` bytes, mtime 7).
 LocalFile local_file(const std::string& path, const std::string& name, std::uint64_t size) {
   LocalFile f;
   f.path = path;
   f.name = name;
   f.mtime_sec = 7;
   f.size = size;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    f.size = static_cast<std::uint64_t>(st.st_size);
+    f.mtime_sec = st.st_mtim.tv_sec;
+    f.mtime_nsec = static_cast<std::uint32_t>(st.st_mtim.tv_nsec);
+  }
   return f;
+}
+
+std::string random_bytes(std::size_t n, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::string s(n, '\0');
+  for (auto& c : s) c = static_cast<char>(rng());
+  return s;
+}
+
+// The delta_end frames of a stream.
+std::vector<DeltaEnd> ends_of(const std::string& bytes) {
+  FrameDecoder decoder;
+  decoder.feed(bytes);
+  std::vector<DeltaEnd> ends;
+  while (auto frame = decoder.next()) {
+    if (!*frame) break;
+    if ((*frame)->type == FrameType::delta_end)
+      ends.push_back(*decode_delta_end((*frame)->payload));
+  }
+  return ends;
 }
 
 TEST(DeltaStreamTest, EachFilesDeltaThenDoneAndTheBytesCounted) {
@@ -79,6 +111,49 @@ TEST(DeltaStreamTest, ErrorsNameWhatCouldNotBeRead) {
   auto errors = (*stream)->errors();
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_NE(errors[0].find("gone: No such file"), std::string::npos);
+}
+
+TEST(DeltaStreamTest, AFileRewrittenWhileReadIsSentSoThatNoHostKeepsIt) {
+  test::TempDir dir;
+  constexpr std::size_t kSize = 16 << 20;  // far more than the stream reads ahead of the pipe
+  std::ofstream(dir / "f", std::ios::binary) << random_bytes(kSize, 1);
+  LocalFile f = local_file(dir / "f", "f", 0);
+  // A write in the same clock tick as the last one may leave the ctime as it was: one tick on.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  Signature none{0, kMinBlock, {}};  // all literal: the stream blocks on the pipe early
+  auto stream = DeltaStream::start({{&f, &none}});
+  ASSERT_TRUE(stream.ok());
+  std::string head(65536, '\0');
+  ASSERT_GT(::read((*stream)->input(), head.data(), head.size()), 0);
+  // Rewritten in place at the same size, its mtime put back: only the ctime tells.
+  {
+    Fd out(::open((dir / "f").c_str(), O_WRONLY | O_CLOEXEC));
+    std::string other = random_bytes(kSize, 2);
+    ASSERT_EQ(::write(out.get(), other.data(), other.size()), static_cast<ssize_t>(kSize));
+    struct timespec times[2] = {{0, UTIME_OMIT}, {f.mtime_sec, static_cast<long>(f.mtime_nsec)}};
+    ASSERT_EQ(::futimens(out.get(), times), 0);
+  }
+  std::string rest = drain((*stream)->input());
+  auto ends = ends_of(rest);
+  ASSERT_EQ(ends.size(), 1u);
+  EXPECT_EQ(ends[0].size, UINT64_MAX);
+  auto errors = (*stream)->errors();
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0], (dir / "f") + ": changed while being sent");
+}
+
+TEST(DeltaStreamTest, AFileChangedSinceItWasScannedIsNotSent) {
+  test::TempDir dir;
+  std::ofstream(dir / "f", std::ios::binary) << "new";
+  LocalFile f = local_file(dir / "f", "f", 0);
+  f.mtime_sec -= 10;  // scanned before its last write
+  Signature none{0, kMinBlock, {}};
+  auto stream = DeltaStream::start({{&f, &none}});
+  auto ends = ends_of(drain((*stream)->input()));
+  ASSERT_EQ(ends.size(), 1u);
+  EXPECT_EQ(ends[0].size, UINT64_MAX);
+  EXPECT_EQ((*stream)->errors(),
+            std::vector<std::string>{(dir / "f") + ": changed while being sent"});
 }
 
 }  // namespace

@@ -1,10 +1,13 @@
 #include "base/read_file.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 
 #include <chrono>
 
+#include "base/fd.h"
 #include "tests/unit/scratch.h"
 
 namespace pdx {
@@ -37,6 +40,24 @@ TEST(ReadFileTest, DevicesAndFifosAreRefusedAtOnce) {
   test::TempDir dir;
   ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0600), 0);
   EXPECT_EQ(read_text_file(dir / "fifo").error(), "not a regular file");  // no writer: no wait
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+}
+
+TEST(ReadFileTest, DevNullReadsEmptyAsOpenSshReadsIt) {
+  auto text = read_text_file("/dev/null");
+  ASSERT_TRUE(text.ok()) << text.error();
+  EXPECT_EQ(*text, "");
+  Fd fd(::open("/dev/null", O_RDWR | O_CLOEXEC));  // blocking, as known_hosts opens to record
+  auto read = read_text_fd(fd.get());
+  ASSERT_TRUE(read.ok()) << read.error();
+  EXPECT_EQ(*read, "");
+}
+
+TEST(ReadFileTest, ATerminalWithNothingToReadIsRefusedWithoutWaiting) {
+  Fd pty(::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC));  // blocking: a read would wait
+  if (!pty) GTEST_SKIP() << "no pseudo-terminal here";
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(read_text_fd(pty.get()).error(), "not a regular file");
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
 }
 

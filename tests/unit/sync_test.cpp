@@ -33,6 +33,10 @@ TEST(SyncTest, UpToDateAndDryRun) {
   SyncReport r = report_of(2);
   EXPECT_EQ(sync_text({"h1", "h2"}, r).out, "pdx: h[1-2]: up to date\n");
   EXPECT_EQ(sync_exit_status(r), 0);
+  r.local.push_back("src/a: changed while being sent");  // not up to date: not sent
+  EXPECT_EQ(sync_text({"h1", "h2"}, r).out, "pdx: h[1-2]: nothing sent\n");
+  EXPECT_EQ(sync_exit_status(r), 1);
+  r.local.clear();
   r.dry_run = true;
   r.hosts[0].to_patch = {"big"};
   r.hosts[0].to_send = {""};
