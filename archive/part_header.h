@@ -1,9 +1,9 @@
 #pragma once
 // What ties a part of a split tar.zst or tar.gz archive to its set: an element at the start of
 // every part that the standard decoders skip -- an empty zstd frame and a skippable frame, or an
-// empty gzip member whose FEXTRA field carries it -- holding the pack's random 128-bit id, the part's index, its
-// length and whether it is the last part. `cat OUT.part-* | zstd -d` (or gzip -d, GNU tar)
-// decodes the parts as before; pdx reads these elements to refuse a foreign, missing or
+// empty gzip member whose FEXTRA field carries it -- holding the pack's random 128-bit id, the
+// part's index, its length and whether it is the last part. `cat OUT.part-* | zstd -d` (or gzip -d,
+// GNU tar) decodes the parts as before; pdx reads these elements to refuse a foreign, missing or
 // misordered part by name before it unpacks anything (archive/part_reader.h).
 #include <array>
 #include <cstdint>
