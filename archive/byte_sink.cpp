@@ -53,6 +53,8 @@ class StdoutSink : public ByteSink {
   std::uint64_t size_ = 0;
 };
 
+constexpr std::uint64_t kMinFramedPart = 4096;
+
 std::string overwrite_error(const std::string& name) {
   return name + ": already exists; remove it or pass --force to replace it";
 }
@@ -66,13 +68,19 @@ Result<std::unique_ptr<ByteSink>> open_output(const OutputSpec& spec) {
     return std::unique_ptr<ByteSink>(std::make_unique<StdoutSink>());
   }
   if (spec.part_size) {
+    if (spec.framing != PartFraming::none && *spec.part_size < kMinFramedPart) {
+      return Error{"--split " + std::to_string(*spec.part_size) +
+                   ": parts of a compressed archive must be at least 4K (each begins with what "
+                   "ties it to its set)"};
+    }
     if (spec.overwrite == Overwrite::no) {
       if (auto existing = existing_parts(spec.path); !existing.empty()) {
         return Error{overwrite_error(existing.front())};
       }
     }
-    return std::unique_ptr<ByteSink>(std::make_unique<SplitWriter>(
-        PartNaming(spec.path, spec.suffix_width), *spec.part_size, spec.overwrite, spec.checksum));
+    return std::unique_ptr<ByteSink>(
+        std::make_unique<SplitWriter>(PartNaming(spec.path, spec.suffix_width), *spec.part_size,
+                                      spec.overwrite, spec.checksum, spec.framing));
   }
   std::error_code ec;
   if (spec.overwrite == Overwrite::no && std::filesystem::exists(spec.path, ec)) {

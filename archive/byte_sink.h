@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "archive/part_header.h"
 #include "base/result.h"
 
 namespace pdx {
@@ -32,6 +33,16 @@ class ByteSink {
   virtual std::vector<WrittenFile> files() const = 0;
   /// Bytes that reached the output so far.
   virtual std::uint64_t written() const = 0;
+
+  /// For a sink cut into framed parts (archive/part_header.h), whose compressor must end its
+  /// frame or member where a part ends: the bytes the current part has room for (the part is
+  /// begun if it was not). std::nullopt for any other sink, which takes any number of bytes. An
+  /// Error if the part cannot be begun.
+  virtual Result<std::optional<std::uint64_t>> part_room() {
+    return std::optional<std::uint64_t>();
+  }
+  /// Ends the current framed part; the next write begins the next one.
+  virtual Result<void> end_part() { return {}; }
 };
 
 /// What may happen to files already under the output's names.
@@ -45,6 +56,7 @@ struct OutputSpec {
   int suffix_width = 1;
   Overwrite overwrite = Overwrite::no;
   Checksum checksum = Checksum::none;
+  PartFraming framing = PartFraming::none;  // with part_size: what begins each part
 };
 
 /// Opens the sink for spec. Without Overwrite::yes, an existing output file (or any existing

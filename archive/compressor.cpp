@@ -2,6 +2,7 @@
 
 #include <bzlib.h>
 #include <zlib.h>
+#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_getFrameProgression
 #include <zstd.h>
 
 #include <algorithm>
@@ -17,6 +18,34 @@ namespace {
 
 constexpr std::size_t kOutputSize = 1 << 20;
 
+// Framed parts (ByteSink::part_room): input is fed in chunks of at most this, each only when
+// the most its frame or member could still grow to fits the part's room.
+constexpr std::size_t kFramedChunk = 1 << 20;
+
+// The largest n <= most with bound(n) <= room (0 if none).
+template <class Bound>
+std::size_t largest_fitting(std::uint64_t room, std::size_t most, Bound bound) {
+  std::size_t low = 0, high = most;
+  while (low < high) {
+    std::size_t mid = low + (high - low + 1) / 2;
+    if (bound(mid) <= room) {
+      low = mid;
+    } else {
+      high = mid - 1;
+    }
+  }
+  return bound(low) <= room ? low : 0;
+}
+
+// At most what deflate makes of n bytes (stored blocks at worst), a little generously.
+std::uint64_t deflate_bound(std::uint64_t n) {
+  return n + (n >> 10) + 64;
+}
+
+Error part_too_small() {
+  return Error{"--split size too small to hold any compressed data after the part header"};
+}
+
 // zstd with a content checksum on every frame, multi-threaded by libzstd itself.
 class ZstdSink : public ByteSink {
  public:
@@ -29,18 +58,21 @@ class ZstdSink : public ByteSink {
   ~ZstdSink() override { ZSTD_freeCCtx(cctx_); }
 
   Result<void> write(const void* data, std::size_t size) override {
-    ZSTD_inBuffer in{data, size, 0};
-    while (in.pos < in.size) {
-      TRY(compress(in, ZSTD_e_continue));
+    const char* p = static_cast<const char*>(data);
+    while (size > 0) {
+      std::size_t n = TRY(fitting_chunk(size));
+      ZSTD_inBuffer in{p, n, 0};
+      while (in.pos < in.size) {
+        TRY(compress(in, ZSTD_e_continue));
+      }
+      frame_open_ = true;
+      p += n;
+      size -= n;
     }
     return {};
   }
   Result<void> finish() override {
-    ZSTD_inBuffer in{nullptr, 0, 0};
-    for (;;) {
-      auto remaining = TRY(compress(in, ZSTD_e_end));
-      if (remaining == 0) break;
-    }
+    TRY(drain(ZSTD_e_end));
     return next_.finish();
   }
   std::vector<WrittenFile> files() const override { return next_.files(); }
@@ -53,12 +85,74 @@ class ZstdSink : public ByteSink {
     if (ZSTD_isError(r))
       return Error{std::string("zstd compression failed: ") + ZSTD_getErrorName(r)};
     TRY(next_.write(out_.data(), out.pos));
+    frame_out_ += out.pos;
     return r;
+  }
+
+  // Compresses until libzstd holds nothing back (flush: the frame goes on; end: it ends).
+  Result<void> drain(ZSTD_EndDirective mode) {
+    ZSTD_inBuffer in{nullptr, 0, 0};
+    for (;;) {
+      auto remaining = TRY(compress(in, mode));
+      if (remaining == 0) break;
+    }
+    if (mode == ZSTD_e_end) {
+      frame_open_ = false;
+      frame_out_ = 0;
+    }
+    return {};
+  }
+
+  // The most the open frame can still add to the output if it ended now: what libzstd
+  // produced but did not hand out, the bound of the input it has not compressed yet, the
+  // frame's header and end.
+  std::uint64_t pending_bound() const {
+    constexpr std::uint64_t kFrameOverhead = ZSTD_FRAMEHEADERSIZE_MAX + 256;
+    if (!frame_open_) return kFrameOverhead;
+    ZSTD_frameProgression fp = ZSTD_getFrameProgression(cctx_);
+    std::uint64_t unflushed = fp.produced > frame_out_ ? fp.produced - frame_out_ : 0;
+    return unflushed + ZSTD_compressBound(fp.ingested - fp.consumed) + kFrameOverhead;
+  }
+  bool held_back() const {
+    if (!frame_open_) return false;
+    ZSTD_frameProgression fp = ZSTD_getFrameProgression(cctx_);
+    return fp.ingested > fp.consumed || fp.produced > frame_out_;
+  }
+
+  // How much of `size` bytes to feed now so that the frame, ended at any point, fits the part;
+  // flushes, or ends the frame and the part, when even a little would not fit. All of it when
+  // the output is not cut into framed parts.
+  Result<std::size_t> fitting_chunk(std::size_t size) {
+    auto room = TRY(next_.part_room());
+    if (!room) return size;
+    std::size_t n = std::min(size, kFramedChunk);
+    bool flushed = false;
+    for (;;) {
+      std::uint64_t pending = pending_bound();
+      std::uint64_t left = *room > pending ? *room - pending : 0;
+      std::size_t fits = largest_fitting(
+          left, n, [](std::size_t k) { return static_cast<std::uint64_t>(ZSTD_compressBound(k)); });
+      if (fits == n) return n;
+      if (!flushed && held_back()) {  // the bound is loose while libzstd holds input back
+        TRY(drain(ZSTD_e_flush));
+        flushed = true;
+        room = TRY(next_.part_room());  // the flush filled some of it
+        continue;
+      }
+      if (fits > 0) return fits;
+      if (!frame_open_) return part_too_small();
+      TRY(drain(ZSTD_e_end));
+      TRY(next_.end_part());
+      room = TRY(next_.part_room());
+      flushed = false;
+    }
   }
 
   ByteSink& next_;
   ZSTD_CCtx* cctx_;
   std::vector<char> out_;
+  bool frame_open_ = false;      // input went into a frame not ended yet
+  std::uint64_t frame_out_ = 0;  // bytes of that frame handed out
 };
 
 // gzip, one member, as gzip(1) writes it.
@@ -70,18 +164,23 @@ class GzipSink : public ByteSink {
   ~GzipSink() override { deflateEnd(&z_); }
 
   Result<void> write(const void* data, std::size_t size) override {
-    z_.next_in = static_cast<Bytef*>(const_cast<void*>(data));
-    z_.avail_in = static_cast<uInt>(size);
-    while (z_.avail_in > 0) {
-      TRY(deflate_some(Z_NO_FLUSH));
+    const char* p = static_cast<const char*>(data);
+    while (size > 0) {
+      std::size_t n = TRY(fitting_chunk(size));
+      z_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(p));
+      z_.avail_in = static_cast<uInt>(n);
+      while (z_.avail_in > 0) {
+        TRY(deflate_some(Z_NO_FLUSH));
+      }
+      since_flush_in_ += n;
+      member_open_ = true;
+      p += n;
+      size -= n;
     }
     return {};
   }
   Result<void> finish() override {
-    for (;;) {
-      auto r = TRY(deflate_some(Z_FINISH));
-      if (r == Z_STREAM_END) break;
-    }
+    TRY(drain(Z_FINISH));
     return next_.finish();
   }
   std::vector<WrittenFile> files() const override { return next_.files(); }
@@ -94,12 +193,67 @@ class GzipSink : public ByteSink {
     int r = deflate(&z_, flush);
     if (r == Z_STREAM_ERROR) return Error{"gzip compression failed"};
     TRY(next_.write(out_.data(), out_.size() - z_.avail_out));
+    since_flush_out_ += out_.size() - z_.avail_out;
     return r;
+  }
+
+  // Deflates what zlib holds: Z_SYNC_FLUSH (the member goes on) or Z_FINISH (it ends; the
+  // next write begins a new member).
+  Result<void> drain(int flush) {
+    z_.avail_in = 0;
+    for (;;) {
+      auto r = TRY(deflate_some(flush));
+      if (flush == Z_FINISH ? r == Z_STREAM_END : z_.avail_out > 0) break;
+    }
+    since_flush_in_ = since_flush_out_ = 0;
+    if (flush == Z_FINISH) {
+      deflateReset(&z_);
+      member_open_ = false;
+    }
+    return {};
+  }
+
+  // The most the open member can still add if it ended now: since the last flush, its input
+  // deflates to at most deflate_bound() bytes, some of which are out already; then the end.
+  std::uint64_t pending_bound() const {
+    constexpr std::uint64_t kMemberOverhead = 10 + 8 + 128;  // header, trailer, last block
+    if (!member_open_) return kMemberOverhead;
+    std::uint64_t bound = deflate_bound(since_flush_in_);
+    return (bound > since_flush_out_ ? bound - since_flush_out_ : 0) + kMemberOverhead;
+  }
+
+  // As ZstdSink::fitting_chunk: how much to feed now so that the member fits the part.
+  Result<std::size_t> fitting_chunk(std::size_t size) {
+    auto room = TRY(next_.part_room());
+    if (!room) return std::min<std::size_t>(size, UINT32_MAX);
+    std::size_t n = std::min(size, kFramedChunk);
+    bool flushed = false;
+    for (;;) {
+      std::uint64_t pending = pending_bound();
+      std::uint64_t left = *room > pending ? *room - pending : 0;
+      std::size_t fits = largest_fitting(left, n, deflate_bound);
+      if (fits == n) return n;
+      if (!flushed && since_flush_in_ > 0) {  // the bound is loose until zlib flushes
+        TRY(drain(Z_SYNC_FLUSH));
+        flushed = true;
+        room = TRY(next_.part_room());  // the flush filled some of it
+        continue;
+      }
+      if (fits > 0) return fits;
+      if (!member_open_) return part_too_small();
+      TRY(drain(Z_FINISH));
+      TRY(next_.end_part());
+      room = TRY(next_.part_room());
+      flushed = false;
+    }
   }
 
   ByteSink& next_;
   z_stream z_{};
   std::vector<char> out_;
+  bool member_open_ = false;           // input went into a member not ended yet
+  std::uint64_t since_flush_in_ = 0;   // input since the member's last flush point
+  std::uint64_t since_flush_out_ = 0;  // output since then
 };
 
 // gzip compressed by several threads as pigz does: the stream is cut into blocks, each deflated
@@ -136,12 +290,7 @@ class ParallelGzipSink : public ByteSink {
     while (!jobs_.empty()) {
       TRY(write_oldest());
     }
-    unsigned char trailer[8];
-    for (int i = 0; i < 4; ++i) {
-      trailer[i] = static_cast<unsigned char>(crc_ >> (8 * i));
-      trailer[4 + i] = static_cast<unsigned char>(length_ >> (8 * i));
-    }
-    TRY(next_.write(trailer, sizeof trailer));
+    TRY(write_trailer());
     return next_.finish();
   }
   std::vector<WrittenFile> files() const override { return next_.files(); }
@@ -150,6 +299,7 @@ class ParallelGzipSink : public ByteSink {
  private:
   static constexpr std::size_t kBlockSize = 1 << 20;
   static constexpr std::size_t kDictionary = 32 << 10;
+  static constexpr std::size_t kMinPiece = 1 << 10;  // of a block cut to fill a part
 
   struct Block {
     std::vector<char> data;
@@ -180,7 +330,62 @@ class ParallelGzipSink : public ByteSink {
     return out;
   }
 
+  Result<void> write_trailer() {
+    unsigned char trailer[8];
+    for (int i = 0; i < 4; ++i) {
+      trailer[i] = static_cast<unsigned char>(crc_ >> (8 * i));
+      trailer[4 + i] = static_cast<unsigned char>(length_ >> (8 * i));
+    }
+    return next_.write(trailer, sizeof trailer);
+  }
+
+  // Framed parts: before block_ goes out, makes sure the member, ended after it, fits the
+  // part: writes the blocks in flight to learn their sizes, and when block_ does not fit,
+  // sends the part of it that does, ends the member (an empty final stored block and the
+  // trailer) and the part, and goes on with the rest in a new member in the next part.
+  Result<void> make_room() {
+    constexpr std::uint64_t kMemberOverhead = 10 + 8 + 5 + 64;
+    for (;;) {
+      auto room = TRY(next_.part_room());
+      if (!room) return {};
+      std::uint64_t pending = in_flight_bound_ + kMemberOverhead;
+      std::uint64_t left = *room > pending ? *room - pending : 0;
+      if (deflate_bound(block_.size()) <= left) return {};
+      if (!jobs_.empty()) {
+        while (!jobs_.empty()) {
+          TRY(write_oldest());
+        }
+        continue;
+      }
+      // Deflated, a block may take far less room than its bound: send what surely fits and
+      // look again, until not even a little does.
+      std::size_t fits = largest_fitting(left, block_.size(), deflate_bound);
+      if (fits == 0 && !header_written_) return part_too_small();
+      if (fits >= kMinPiece || (fits > 0 && !header_written_)) {
+        std::vector<char> rest(block_.begin() + static_cast<std::ptrdiff_t>(fits), block_.end());
+        block_.resize(fits);
+        TRY(dispatch(false));
+        TRY(write_oldest());
+        block_ = std::move(rest);
+        continue;
+      }
+      static const unsigned char kFinalEmptyBlock[5] = {0x01, 0x00, 0x00, 0xff, 0xff};
+      TRY(next_.write(kFinalEmptyBlock, sizeof kFinalEmptyBlock));
+      TRY(write_trailer());
+      TRY(next_.end_part());
+      header_written_ = false;
+      crc_ = 0;
+      length_ = 0;
+      dictionary_.clear();
+    }
+  }
+
   Result<void> submit(bool last) {
+    TRY(make_room());
+    return dispatch(last);
+  }
+
+  Result<void> dispatch(bool last) {
     if (!header_written_) {
       static const unsigned char kHeader[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3};
       TRY(next_.write(kHeader, sizeof kHeader));
@@ -192,6 +397,8 @@ class ParallelGzipSink : public ByteSink {
     std::vector<char> next_dictionary(
         block_.end() - static_cast<std::ptrdiff_t>(std::min(block_.size(), kDictionary)),
         block_.end());
+    in_flight_bound_ += deflate_bound(block_.size());
+    sizes_.push_back(block_.size());
     jobs_.push_back(std::async(std::launch::async, deflate_block, std::move(block_),
                                std::move(dictionary_), level_, last));
     dictionary_ = std::move(next_dictionary);
@@ -203,6 +410,8 @@ class ParallelGzipSink : public ByteSink {
   Result<void> write_oldest() {
     Block block = jobs_.front().get();
     jobs_.pop_front();
+    in_flight_bound_ -= deflate_bound(sizes_.front());
+    sizes_.pop_front();
     crc_ = crc32_combine(crc_, block.crc, static_cast<z_off_t>(block.length));
     length_ += block.length;
     return next_.write(block.data.data(), block.data.size());
@@ -214,6 +423,8 @@ class ParallelGzipSink : public ByteSink {
   std::vector<char> block_;
   std::vector<char> dictionary_;
   std::deque<std::future<Block>> jobs_;
+  std::deque<std::size_t> sizes_;      // of the jobs' inputs
+  std::uint64_t in_flight_bound_ = 0;  // deflate_bound() of each, summed
   bool header_written_ = false;
   uLong crc_ = 0;
   std::uint64_t length_ = 0;

@@ -18,7 +18,7 @@ constexpr std::string_view kMagic = "# pdx manifest 1";
 // The SHA-256 and size of a file, read once.
 Result<Manifest::Part> hash_file(const std::string& path) {
   PartReader reader({path});
-  TRY(reader.check());
+  TRY(reader.check_files());
   Sha256 hash;
   std::vector<char> buffer(1 << 20);
   std::uint64_t size = 0;

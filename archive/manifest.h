@@ -40,7 +40,8 @@ Result<Manifest> read_manifest(const std::string& path);
 
 /// Checks the files to be read against the manifest's parts: the same number, names, sizes and
 /// SHA-256 hashes, in order. An Error names the first part that differs and how
-/// (ErrorKind::bad_input; a part that cannot be read is a failure).
+/// (ErrorKind::bad_input; a part that cannot be read is a failure). Reads every part: unpack
+/// --verify and push --extract -m run it before anything is unpacked or sent.
 Result<void> verify_parts(const Manifest& manifest, const std::vector<std::string>& parts);
 
 }  // namespace pdx

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 namespace pdx {
 
@@ -28,6 +29,11 @@ PartReader::~PartReader() {
 }
 
 Result<void> PartReader::check() {
+  TRY(check_files());
+  return check_set();
+}
+
+Result<void> PartReader::check_files() {
   for (auto& part : parts_) {
     if (part.name == "-") continue;
     struct stat st;
@@ -44,6 +50,127 @@ Result<void> PartReader::check() {
     part.size = static_cast<std::uint64_t>(st.st_size);
   }
   return open_part(0);
+}
+
+Result<std::optional<PartHeader>> PartReader::header_at(std::uint64_t at) const {
+  // The element may lie across files (parts cut again, by split -b say): read it piece by piece.
+  char head[kPartHeaderMax];
+  std::size_t got = 0;
+  std::uint64_t start = 0;
+  for (const Part& part : parts_) {
+    if (got == sizeof head) break;
+    if (at + got < start + part.size) {
+      int fd = ::open(part.path.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) return Error{errno_message(part.name, "cannot read part"), ErrorKind::bad_input};
+      std::size_t want = static_cast<std::size_t>(
+          std::min<std::uint64_t>(sizeof head - got, start + part.size - (at + got)));
+      ssize_t n;
+      do {
+        n = ::pread(fd, head + got, want, static_cast<off_t>(at + got - start));
+      } while (n < 0 && errno == EINTR);
+      int saved = errno;
+      ::close(fd);
+      errno = saved;
+      if (n < 0) return Error{errno_message(part.name, "read failed"), ErrorKind::bad_input};
+      got += static_cast<std::size_t>(n);
+      if (at + got < start + part.size) break;  // short read: the file shrank
+    }
+    start += part.size;
+  }
+  return decode_part_header({head, got});
+}
+
+std::pair<std::size_t, std::uint64_t> PartReader::locate(std::uint64_t at) const {
+  std::size_t file = 0;
+  while (file < parts_.size() && at >= parts_[file].size) {
+    at -= parts_[file].size;
+    ++file;
+  }
+  return {file, at};
+}
+
+Result<void> PartReader::check_set() {
+  if (!seekable()) return {};  // a pipe cannot be looked ahead in; its decoder checks what it can
+  auto bad = [](const std::string& message) { return Error{message, ErrorKind::bad_input}; };
+  auto first = TRY(header_at(0));
+  if (!first) {
+    // Not a framed set (plain tar, xz, bzip2, zip, or parts of an older pdx); but a framed
+    // part among them does not belong.
+    std::uint64_t at = 0;
+    for (std::size_t i = 0; i < parts_.size(); at += parts_[i].size, ++i) {
+      if (i == 0 || parts_[i].size == 0) continue;
+      if (auto header = TRY(header_at(at))) {
+        return bad(parts_[i].name + ": is part " + std::to_string(header->index) + " of pack " +
+                   short_id(header->pack_id) + ", but " + parts_[0].name +
+                   " is not a part of that pack: parts of different packs are mixed");
+      }
+    }
+    return {};
+  }
+  // Walk the headers through the parts read as one stream: each says how long its part is, so
+  // the next header is there (at the start of the next file, or further into a joined file).
+  const PackId id = first->pack_id;
+  const std::string set = "pack " + short_id(id) + " (" + parts_[0].name + ")";
+  const std::uint64_t total = total_size();
+  std::uint64_t at = 0;
+  for (std::uint64_t index = 0;; ++index) {
+    auto [file, offset] = locate(at);
+    const std::string& name = parts_[file].name;
+    auto header = TRY(header_at(at));
+    if (!header) {
+      if (offset == 0) {
+        return bad(name + ": is not a part of " + set +
+                   " (it has no part header): parts of different packs are mixed");
+      }
+      std::optional<PartHeader> file_start;
+      if (file > 0) file_start = TRY(header_at(at - offset));
+      if (file_start) {
+        return bad(parts_[file - 1].name + ": part " + std::to_string(index - 1) + " of " + set +
+                   " is shorter than its header says: the file is truncated");
+      }
+      return bad(name + ": no part header at byte " + std::to_string(offset) + ", where part " +
+                 std::to_string(index) + " of " + set +
+                 " should begin: a part is damaged, truncated or cut differently");
+    }
+    if (header->pack_id != id) {
+      return bad(name + ": is part " + std::to_string(header->index) + " of another pack (" +
+                 short_id(header->pack_id) + "), not of " + set +
+                 ": parts of different packs are mixed, as an interrupted pack --split --force "
+                 "leaves them");
+    }
+    if (header->index != index) {
+      std::string where = ": part " + std::to_string(index) + " is missing";
+      std::uint64_t start = 0;
+      for (const Part& part : parts_) {  // given, but elsewhere?
+        std::optional<PartHeader> other;
+        if (part.size > 0) other = TRY(header_at(start));
+        if (other && other->pack_id == id && other->index == index) {
+          where = ": the parts are out of order (part " + std::to_string(index) + " is " +
+                  part.name + ")";
+          break;
+        }
+        start += part.size;
+      }
+      return bad(name + ": is part " + std::to_string(header->index) + " of " + set +
+                 ", where part " + std::to_string(index) + " should come" + where);
+    }
+    if (header->length == 0 || at + header->length > total) {
+      return bad(parts_.back().name + ": part " + std::to_string(index) + " of " + set +
+                 " is truncated (" + std::to_string(total - at) + " bytes of " +
+                 std::to_string(header->length) + ")");
+    }
+    at += header->length;
+    if (header->last) {
+      if (at == total) return {};
+      return bad(parts_[locate(at).first].name + ": follows the last part of " + set + " (part " +
+                 std::to_string(index) + "): it does not belong to the set");
+    }
+    if (at == total) {
+      return bad(parts_.back().name + ": part " + std::to_string(index) + " of " + set +
+                 " is not its last: part " + std::to_string(index + 1) +
+                 " and any after it are missing");
+    }
+  }
 }
 
 std::uint64_t PartReader::total_size() const {

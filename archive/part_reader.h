@@ -3,9 +3,12 @@
 // concatenating them first. It knows which part the stream is in, so a read or decode error
 // can name the part to look at.
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "archive/part_header.h"
 #include "base/result.h"
 
 namespace pdx {
@@ -22,7 +25,14 @@ class PartReader {
   /// fails before anything is written (an Error of ErrorKind::bad_input). Learns the part sizes
   /// (for seeking and progress) and their absolute paths, so the caller may change directory
   /// afterwards.
+  ///
+  /// Parts of a framed set (tar.zst, tar.gz: archive/part_header.h) are also checked as a set,
+  /// one small read each: the same pack id throughout, indexes in order with none missing, each
+  /// part as long as its header says, the last part last. A foreign, missing, misordered or
+  /// truncated part is an Error naming it. (Not when a part is a pipe.)
   Result<void> check();
+  /// As check() without the set check: for reading one part on its own (hashing it).
+  Result<void> check_files();
   /// Up to size bytes of the stream; 0 at the end of the last part.
   Result<std::size_t> read(void* buffer, std::size_t size);
   /// The part the last read came from.
@@ -45,6 +55,11 @@ class PartReader {
     bool regular = false;
   };
   Result<void> open_part(std::size_t index);
+  Result<void> check_set();
+  /// The part header at offset `at` of the parts read as one stream, if one is there.
+  Result<std::optional<PartHeader>> header_at(std::uint64_t at) const;
+  /// The file holding offset `at` of the stream, and the offset in it.
+  std::pair<std::size_t, std::uint64_t> locate(std::uint64_t at) const;
 
   std::vector<Part> parts_;
   std::size_t index_ = 0;

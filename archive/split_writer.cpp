@@ -1,22 +1,50 @@
 #include "archive/split_writer.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <vector>
 
 namespace pdx {
 
+namespace {
+
+// The SHA-256 of a file just written (from the page cache).
+Result<std::string> sha256_of(const std::string& path, const std::string& name) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Error{name + ": cannot read back: " + std::strerror(errno)};
+  Sha256 hash;
+  std::vector<char> buffer(1 << 20);
+  for (;;) {
+    ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      std::string error = name + ": cannot read back: " + std::strerror(errno);
+      ::close(fd);
+      return Error{error};
+    }
+    if (n == 0) break;
+    hash.update(buffer.data(), static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return hash.hex_digest();
+}
+
+}  // namespace
+
 SplitWriter::SplitWriter(PartNaming naming, std::uint64_t part_size, Overwrite overwrite,
-                         Checksum checksum)
+                         Checksum checksum, PartFraming framing)
     : naming_(std::move(naming)),
       part_size_(part_size),
       overwrite_(overwrite),
-      checksum_(checksum) {}
+      checksum_(checksum),
+      framing_(framing),
+      id_(random_pack_id()) {}
 
-SplitWriter::~SplitWriter() {
-  if (finished_) return;
-  for (const auto& part : done_) ::unlink(part.name.c_str());
-}
+SplitWriter::~SplitWriter() = default;  // the TempFiles not committed remove themselves
 
 Result<void> SplitWriter::open_next_part() {
   std::uint64_t index = done_.size();
@@ -28,15 +56,50 @@ Result<void> SplitWriter::open_next_part() {
   auto file = TRY(TempFile::create(naming_.name(index)));
   current_.emplace(std::move(file));
   current_size_ = 0;
-  if (checksum_ == Checksum::sha256) hash_.emplace();
+  hash_.reset();
+  if (checksum_ == Checksum::sha256 && framing_ == PartFraming::none) hash_.emplace();
+  if (framing_ != PartFraming::none) {
+    // Written again with its length and last flag when the part is closed.
+    std::string header = encode_part_header(framing_, {id_, index, 0, false});
+    TRY(current_->write(header.data(), header.size()));
+    current_size_ = header.size();
+    written_ += header.size();
+  }
   return {};
 }
 
-Result<void> SplitWriter::close_part() {
-  TRY(current_->commit());
-  done_.push_back({current_->final_name(), current_size_, hash_ ? hash_->hex_digest() : ""});
+Result<void> SplitWriter::close_part(bool last) {
+  if (framing_ != PartFraming::none) {
+    std::string header = encode_part_header(framing_, {id_, done_.size(), current_size_, last});
+    TRY(current_->write_at(0, header.data(), header.size()));
+  }
+  TRY(current_->close());
+  std::string sha256;
+  if (checksum_ == Checksum::sha256) {
+    // Framed, the header changed after it was written: hash the part as it now is.
+    if (hash_) {
+      sha256 = hash_->hex_digest();
+    } else {
+      sha256 = TRY(sha256_of(current_->temp_name(), current_->final_name()));
+    }
+  }
+  done_.push_back({current_->final_name(), current_size_, sha256});
+  closed_.push_back(std::move(*current_));
   current_.reset();
   return {};
+}
+
+Result<std::optional<std::uint64_t>> SplitWriter::part_room() {
+  if (framing_ == PartFraming::none) return std::optional<std::uint64_t>();
+  if (!current_) {
+    TRY(open_next_part());
+  }
+  return std::optional<std::uint64_t>(part_size_ - current_size_);
+}
+
+Result<void> SplitWriter::end_part() {
+  if (!current_) return {};
+  return close_part(false);
 }
 
 Result<void> SplitWriter::write(const void* data, std::size_t size) {
@@ -47,14 +110,18 @@ Result<void> SplitWriter::write(const void* data, std::size_t size) {
     }
     std::size_t n =
         static_cast<std::size_t>(std::min<std::uint64_t>(size, part_size_ - current_size_));
+    if (framing_ != PartFraming::none && n < size) {
+      return Error{current_->final_name() + ": compressed data overflows the part (" +
+                   std::to_string(part_size_) + " bytes); this is a bug in pdx"};
+    }
     TRY(current_->write(p, n));
     if (hash_) hash_->update(p, n);
     current_size_ += n;
     written_ += n;
     p += n;
     size -= n;
-    if (current_size_ == part_size_) {
-      TRY(close_part());
+    if (current_size_ == part_size_ && framing_ == PartFraming::none) {
+      TRY(close_part(false));
     }
   }
   return {};
@@ -65,7 +132,13 @@ Result<void> SplitWriter::finish() {
     TRY(open_next_part());
   }
   if (current_) {
-    TRY(close_part());
+    TRY(close_part(true));
+  } else if (framing_ != PartFraming::none) {
+    return Error{naming_.base() + ": the stream ended at a part's end; this is a bug in pdx"};
+  }
+  // The whole set is complete: only now does it replace what is there, part by part in order.
+  for (auto& part : closed_) {
+    TRY(part.commit());
   }
   if (overwrite_ == Overwrite::yes) {
     for (const auto& name : existing_parts(naming_.base())) {
@@ -74,7 +147,6 @@ Result<void> SplitWriter::finish() {
       if (!ours) ::unlink(name.c_str());
     }
   }
-  finished_ = true;
   return {};
 }
 

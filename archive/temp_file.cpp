@@ -69,10 +69,21 @@ Result<void> TempFile::write(const void* data, std::size_t size) {
   return write_all(fd_, data, size, final_name_);
 }
 
-Result<void> TempFile::commit() {
+Result<void> TempFile::write_at(std::uint64_t offset, const void* data, std::size_t size) {
+  auto n = ::pwrite(fd_, data, size, static_cast<off_t>(offset));
+  if (n != static_cast<ssize_t>(size)) return Error{errno_message(final_name_, "write failed")};
+  return {};
+}
+
+Result<void> TempFile::close() {
   int fd = fd_;
   fd_ = -1;
-  if (::close(fd) != 0) return Error{errno_message(final_name_, "write failed")};
+  if (fd >= 0 && ::close(fd) != 0) return Error{errno_message(final_name_, "write failed")};
+  return {};
+}
+
+Result<void> TempFile::commit() {
+  TRY(close());
   if (::rename(temp_name_.c_str(), final_name_.c_str()) != 0) {
     return Error{errno_message(final_name_, "cannot rename into place")};
   }

@@ -1,6 +1,7 @@
 #pragma once
 // A file that appears under its final name only when complete (ARCHITECTURE.md, "Security rules").
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "base/result.h"
@@ -19,9 +20,14 @@ class TempFile {
   ~TempFile();
 
   Result<void> write(const void* data, std::size_t size);
+  /// Overwrites bytes already written, at offset (before close()).
+  Result<void> write_at(std::uint64_t offset, const void* data, std::size_t size);
+  /// Closes the descriptor early (a set of parts holds many); commit() still renames.
+  Result<void> close();
   /// Closes the file and renames it to its final name (replacing a file there).
   Result<void> commit();
   const std::string& final_name() const { return final_name_; }
+  const std::string& temp_name() const { return temp_name_; }
 
  private:
   TempFile(std::string final_name, std::string temp_name, int fd)

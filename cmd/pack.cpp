@@ -1,4 +1,5 @@
 // pdx pack SRC... -o OUT: see ARCHIVES in man/pdx.1.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -49,13 +50,30 @@ Format output_format(const PackArgs& args) {
                    "'; pass --format tar|tar.gz|tar.bz2|tar.xz|tar.zst|zip");
 }
 
-OutputSpec output_spec(const PackArgs& args, const SourceSize& size) {
-  OutputSpec spec{args.output, std::nullopt, 1, args.force ? Overwrite::yes : Overwrite::no,
-                  args.manifest.empty() ? Checksum::none : Checksum::sha256};
+// What begins each part of a split archive: a header the format's decoders skip, where the
+// format has such an element (archive/part_header.h).
+PartFraming part_framing(Format format) {
+  if (format == Format::tar_zst) return PartFraming::zstd;
+  if (format == Format::tar_gz) return PartFraming::gzip;
+  return PartFraming::none;
+}
+
+OutputSpec output_spec(const PackArgs& args, Format format, const SourceSize& size) {
+  OutputSpec spec{args.output,
+                  std::nullopt,
+                  1,
+                  args.force ? Overwrite::yes : Overwrite::no,
+                  args.manifest.empty() ? Checksum::none : Checksum::sha256,
+                  part_framing(format)};
   if (!args.split.empty()) {
     spec.part_size = usage_checked(parse_size(args.split));
-    spec.suffix_width = usage_checked(choose_suffix_width(args.suffix_length, size.archive_bound(),
-                                                          StreamSize::at_most, *spec.part_size));
+    // A framed part ends where a compressed frame does, a little short of SIZE: count parts
+    // of 7/8 SIZE for the width.
+    std::uint64_t filled = spec.framing == PartFraming::none
+                               ? *spec.part_size
+                               : std::max<std::uint64_t>(1, *spec.part_size / 8 * 7);
+    spec.suffix_width = usage_checked(
+        choose_suffix_width(args.suffix_length, size.archive_bound(), StreamSize::at_most, filled));
   }
   return spec;
 }
@@ -116,7 +134,7 @@ int cmd_pack(int argc, char** argv) {
   options.threads = args.threads;
   check_manifest_path(args);
   SourceSize size = usage_checked(measure_sources(args.sources));
-  auto sink = open_output(output_spec(args, size));
+  auto sink = open_output(output_spec(args, options.format, size));
   if (!sink) throw FatalError(sink.error());
 
   FILE* listing = args.output == "-" ? stderr : stdout;  // stdout may be the archive

@@ -33,8 +33,8 @@ int cmd_push(int argc, char** argv) {
       ->excludes(extract);
   std::string manifest;
   app.add_option("-m,--manifest", manifest,
-                 "With --extract: check each host's unpacked file count and bytes against this "
-                 "manifest of pdx pack -m")
+                 "With --extract: check the parts' sizes and SHA-256 first, and each host's "
+                 "unpacked file count and bytes after, against this manifest of pdx pack -m")
       ->needs(extract);
   AgentOptions agent;
   add_agent_options(app, agent, "Push with the hosts' sh and tar");
@@ -51,6 +51,8 @@ int cmd_push(int argc, char** argv) {
   if (!manifest.empty()) {
     auto read = read_manifest(manifest);
     if (!read) throw UsageError(read.error());
+    // The parts must be the ones packed: their sizes and hashes, before any host is reached.
+    if (auto ok = verify_parts(*read, push_options.sources); !ok) fail(ok);
     push_options.manifest = std::move(*read);
   }
   push_options.relay = relay_options(relay, push_options.relay_options);

@@ -16,9 +16,18 @@ unzip -tq a.zip >/dev/null || fail "unzip -t fails on pdx's zip"
 # unzip rewrites control characters in names, so the name with a newline is left out.
 mkdir u && (cd u && unzip -q ../a.zip)
 diff -r -x "new*" src u/src >/dev/null || fail "unzip result differs"
-# Parts: cat joins them back into an archive GNU tar reads.
-"$PDX" pack src -o p.tar.gz --split 64K
-cat p.tar.gz.part-* >joined.tar.gz && check_tar joined.tar.gz -z
+# Parts: cat joins them back into an archive GNU tar reads (tar.gz and tar.zst parts begin with
+# a part header the decoders skip; GNU tar still tells the format from the first bytes).
+for j in 1 3; do
+  "$PDX" pack src -o p$j.tar.gz --split 64K -j $j
+  cat p$j.tar.gz.part-* >joined$j.tar.gz && check_tar joined$j.tar.gz -z && gzip -t joined$j.tar.gz
+  check_tar joined$j.tar.gz ""
+  "$PDX" pack src -o p$j.tar.zst --split 64K -j $j
+  cat p$j.tar.zst.part-* >joined$j.tar.zst && check_tar joined$j.tar.zst --zstd
+  zstd -tq joined$j.tar.zst && check_tar joined$j.tar.zst ""
+  mkdir "c$j" && cat p$j.tar.zst.part-* | tar --zstd -x -C "c$j" && same_tree src "c$j/src"
+  mkdir "d$j" && cat p$j.tar.gz.part-* | gzip -d | tar -x -C "d$j" && same_tree src "d$j/src"
+done
 # Standard output.
 "$PDX" pack src -o - --format tar.zst | zstd -dc | tar -t >list
 grep -qx 'src/sub/numbers.txt' list || fail "pack -o - output not read by tar"

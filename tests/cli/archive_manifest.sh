@@ -26,7 +26,8 @@ expect_error 2 "bad/a.tar.zst.part-1: SHA-256 differs from the manifest's" \
   "$PDX" unpack bad/a.tar.zst --verify bad/a.manifest -C x1
 [ ! -e x1 ] || fail "unpacked despite a part failing verification"
 truncate -s 1000 bad/a.tar.zst.part-1
-expect_error 2 "bad/a.tar.zst.part-1: 1000 bytes, the manifest says 102400" \
+# (A tar.zst part ends where a frame does, a little short of the split size.)
+expect_error 2 "bad/a.tar.zst.part-1: 1000 bytes, the manifest says $(stat -c %s parts/a.tar.zst.part-1)" \
   "$PDX" unpack bad/a.tar.zst --verify bad/a.manifest -C x2
 last=$(ls parts/a.tar.zst.part-* | tail -1)
 cp parts/a.tar.zst.part-1 bad/ && rm "bad/$(basename "$last")"

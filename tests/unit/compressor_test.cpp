@@ -5,7 +5,11 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "archive/decoder.h"
+#include "archive/part_reader.h"
+#include "archive/split_writer.h"
 #include "tests/unit/archive_memory_sink.h"
+#include "tests/unit/scratch.h"
 
 namespace pdx {
 
@@ -114,6 +118,80 @@ TEST(Compressor, LevelsOutOfRangeAreErrors) {
   EXPECT_FALSE(compressing_sink({Codec::bzip2, 0, 1}, out).ok());
   EXPECT_TRUE(compressing_sink({Codec::bzip2, 1, 1}, out).ok());
   EXPECT_TRUE(compressing_sink({Codec::zstd, 19, 1}, out).ok());
+}
+
+namespace {
+
+// Random bytes (incompressible) then sample() text (compressible).
+std::string mixed_input() {
+  std::string input;
+  std::uint64_t x = 88172645463325252ull;
+  for (int i = 0; i < 300000; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    input.push_back(static_cast<char>(x));
+  }
+  return input + sample();
+}
+
+}  // namespace
+
+TEST(Compressor, FramedPartsEndTheirFrameAndStayWithinTheSize) {
+  std::string input = mixed_input();
+  for (Codec codec : {Codec::zstd, Codec::gzip}) {
+    for (int threads : {1, 3}) {
+      for (std::uint64_t part_size : {4096u, 65536u, 1000000u}) {
+        test::TempDir dir;
+        PartFraming framing = codec == Codec::zstd ? PartFraming::zstd : PartFraming::gzip;
+        SplitWriter parts(PartNaming(dir / "x", 4), part_size, Overwrite::no, Checksum::none,
+                          framing);
+        auto sink = compressing_sink({codec, std::nullopt, threads}, parts);
+        ASSERT_TRUE(sink.ok());
+        for (std::size_t at = 0; at < input.size(); at += 10000) {
+          auto n = std::min<std::size_t>(10000, input.size() - at);
+          ASSERT_TRUE((*sink)->write(input.data() + at, n).ok());
+        }
+        ASSERT_TRUE((*sink)->finish().ok());
+        std::vector<std::string> names;
+        std::uint64_t total = 0;
+        for (const auto& file : parts.files()) {
+          names.push_back(file.name);
+          EXPECT_LE(file.size, part_size);
+          total += file.size;
+          // Each part is decodable on its own: its frames or members end in it.
+          std::string bytes = test::read_file(file.name);
+          ASSERT_TRUE(decode_part_header(bytes).has_value());
+          for (std::size_t at = 0; codec == Codec::zstd && at < bytes.size();) {
+            std::size_t frame = ZSTD_findFrameCompressedSize(bytes.data() + at, bytes.size() - at);
+            ASSERT_FALSE(ZSTD_isError(frame)) << file.name << " at " << at;
+            at += frame;
+          }
+        }
+        // Parts are filled: no more than one part in 8 wasted overall (small parts lose more to
+        // the header and the margin kept for ending a frame).
+        if (part_size >= 65536) {
+          EXPECT_LE(names.size(), total / (part_size - part_size / 8) + 1)
+              << "codec " << static_cast<int>(codec) << " threads " << threads << " size "
+              << part_size;
+        }
+        PartReader reader(names);
+        ASSERT_TRUE(reader.check().ok());
+        StreamDecoder decoder(reader);
+        ASSERT_TRUE(decoder.open().ok());
+        std::string back;
+        std::vector<char> buffer(1 << 16);
+        for (;;) {
+          auto n = decoder.read(buffer.data(), buffer.size());
+          ASSERT_TRUE(n.ok()) << n.error();
+          if (*n == 0) break;
+          back.append(buffer.data(), *n);
+        }
+        EXPECT_TRUE(back == input) << "codec " << static_cast<int>(codec) << " threads " << threads
+                                   << " size " << part_size;
+      }
+    }
+  }
 }
 
 }  // namespace pdx
