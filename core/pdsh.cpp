@@ -121,7 +121,9 @@ int pdsh_exit_status(const std::vector<HostResult>& results, Strict strict, Pdsh
     int its = exit_status_of(r);
     if (r.failure == Failure::none && !r.signal.empty())
       its = rcmd == PdshRcmd::ssh ? int(kExitUnreachable) : 0;
-    if (r.failure == Failure::command_timeout) its = kPdshFailed;
+    // pdsh: 254 for a host timed out, unless ssh, killed, exited 255 (exec's: killed, 0).
+    if (r.failure == Failure::command_timeout)
+      its = rcmd == PdshRcmd::ssh ? int(kExitUnreachable) : kPdshFailed;
     status = std::max(status, its);
   }
   return status;

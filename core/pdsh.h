@@ -47,7 +47,8 @@ std::string pdsh_failure_lines(const PdshNames& names, std::string_view label,
 
 /// pdsh's exit status: 0 without -S; with -S the largest remote status, where a host not reached
 /// counts 255 and (ssh) a command killed by a signal 255, as ssh exits; (exec) a command killed
-/// by a signal 0, as pdsh's exec module reads it; a command timeout (-u) at least 254.
+/// by a signal 0, as pdsh's exec module reads it; a command timeout (-u) 254 under exec, 255
+/// over ssh (pdsh's 254, then ssh's 255 for the ssh it killed).
 int pdsh_exit_status(const std::vector<HostResult>& results, Strict strict, PdshRcmd rcmd);
 
 /// "host: line" output (labels cut or not by `prefix`, -N) where a host's last line is printed

@@ -89,6 +89,7 @@ TEST(PdshExitStatus, ZeroWithoutStrictElseTheLargest) {
   HostResult timed_out;
   timed_out.failure = Failure::command_timeout;
   EXPECT_EQ(pdsh_exit_status({exited(3), timed_out}, Strict::yes, PdshRcmd::exec), 254);
+  EXPECT_EQ(pdsh_exit_status({exited(3), timed_out}, Strict::yes, PdshRcmd::ssh), 255);
 }
 
 TEST(PdshListing, PdshOptListFormat) {
