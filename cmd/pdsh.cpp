@@ -186,6 +186,10 @@ int run_pdsh(int argc, char** argv) {
   std::vector<Job> jobs = make_jobs(run.hosts, run.tmpl);
 
   std::vector<HostResult> results = execute(*run.transport, jobs, *sink, {o.reach.fanout, 0});
+  if (auto lost = sink->error()) {                    // the run was stopped for it
+    if (lost->broken_pipe()) return kExitBrokenPipe;  // silent, as coreutils are
+    throw FatalError(lost->message());
+  }
   if (o.debug) std::fputs(pdsh_debug_stats(results).c_str(), stderr);
   return pdsh_exit_status(results, o.strict, rcmd);
 }

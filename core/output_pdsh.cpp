@@ -23,7 +23,13 @@ class PdshSink final : public OutputSink {
         rcmd_(rcmd),
         prefix_(prefix),
         fds_(fds),
-        held_(labels_.size()) {}
+        held_(labels_.size()) {
+    // The inner sink's write error (stdout's reader gone) is this sink's: it stops the run.
+    inner_->on_error([this] {
+      if (auto e = inner_->error()) fail(*e);
+    });
+  }
+  ~PdshSink() override { inner_->on_error({}); }
 
   // The inner sink gets whole lines only; the unfinished rest waits here for more.
   void output(std::size_t index, Stream stream, std::string_view bytes) override {

@@ -106,6 +106,11 @@ same_bytes_as_pdsh -S -R exec -w n1 sh -c 'kill -9 $$'
 expect_status 0
 expect_eq "$err" "pdsh@$node: n1: sh killed by signal 9"
 
+# stdout's reader gone (| head): the run stops at once, status 141 and silent, as pdx's own.
+timeout 20 "$PDSH" -R exec -w 'n[1-4]' seq 1 100000000 2> "$SCRATCH/stderr" | head -1 > /dev/null
+expect_eq "${PIPESTATUS[0]}" 141 "pdsh | head"
+expect_eq "$(cat "$SCRATCH/stderr")" "" "pdsh | head: stderr"
+
 # -h: usage on stderr, status 1; a usage error: status 1.
 run_pdsh -h
 expect_status 1
