@@ -84,9 +84,10 @@ bool apply_reach_option(int c, std::string_view arg, PdshReach& o) {
 }
 
 std::vector<Host> pdsh_hosts(const PdshReach& o, Duplicates duplicates, PdshRcmd* rcmd) {
-  std::vector<std::string> include = o.include;
-  if (auto hosts = env("PDX_HOSTS"); include.empty() && hosts) include.emplace_back(hosts);
-  std::vector<PdshTarget> targets = pdsh_targets(include, o.exclude, std::cin);
+  if (rcmd) *rcmd = o.rcmd;
+  if (o.include.empty() && env("PDX_HOSTS"))  // pdx's own variable: pdx's rules (host:port)
+    return resolve_hosts({}, o.exclude);
+  std::vector<PdshTarget> targets = pdsh_targets(o.include, o.exclude, std::cin);
   if (targets.empty()) throw UsageError("no remote hosts: use -w, WCOLL or PDX_HOSTS");
   std::optional<PdshRcmd> chosen;
   HostList once;

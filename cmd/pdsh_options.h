@@ -39,10 +39,10 @@ bool apply_reach_option(int c, std::string_view arg, PdshReach& reach);
 /// A host named twice: pdsh runs it twice (what pdsh does); pdcp copies to it once.
 enum class Duplicates { keep, drop };
 
-/// The hosts of pdsh's -w and -x rules (core/pdsh_hosts.h; $PDX_HOSTS, else WCOLL, without a -w
-/// host), their rcmd module (-R, or the rcmd: of every host), the transport, and a job template
-/// with the user (-l, else $USER) and the timeouts. Throws UsageError for no hosts, or hosts of
-/// two rcmd modules (pdx runs one per run).
+/// The hosts of pdsh's -w and -x rules (core/pdsh_hosts.h; WCOLL without a -w host; without -w,
+/// $PDX_HOSTS first, read by pdx's rules as pdx reads it), their rcmd module (-R, or the rcmd: of
+/// every host), the transport, and a job template with the user (-l, else $USER) and the timeouts.
+/// Throws UsageError for no hosts, or hosts of two rcmd modules (pdx runs one per run).
 struct PdshRun {
   std::vector<Host> hosts;
   PdshRcmd rcmd = PdshRcmd::ssh;

@@ -69,6 +69,10 @@ printf 'n5\nn6,n7\n' > "$SCRATCH/stdin-hosts"
 PDSH_STDIN=$SCRATCH/stdin-hosts same_bytes_as_pdsh -f 1 -R exec -w - echo %h
 expect_eq "$out" "$(printf 'n5: n5\nn6: n6\nn7: n7')"
 
+# Without -w, pdx's own PDX_HOSTS comes first, read as pdx reads it (host:port too).
+PDX_HOSTS='n[1-2]:2222,n3' run_pdsh -R exec -x n2:2222 echo %h
+expect_eq "$(sort <<< "$out")" $'n1: n1\nn3: n3'
+
 # /regex/ filters (extended regexes), in -w and -x; -x drops a name's first occurrence.
 same_bytes_as_pdsh -R exec -w 'n[01-12],/0$/' -Q
 expect_eq "$(tail -1 <<< "$out")" "n10"
