@@ -121,12 +121,18 @@ Result<std::unique_ptr<FrameStream>> FrameStream::start(Produce produce) {
 Result<std::unique_ptr<FrameStream>> FrameStream::files(const Layout& layout,
                                                         const HostPushPlan& plan) {
   return start([&layout, plan](FrameWriter& out, FrameStream& self) {
-    for (std::size_t i : plan.dirs)
-      out.send(FrameType::directory, encode(Directory{layout.dirs[i].name, layout.dirs[i].mode}));
+    for (std::size_t i : plan.dirs) {
+      const LocalDir& d = layout.dirs[i];
+      out.send(FrameType::directory, encode(Directory{d.name, d.mode, d.mtime_sec, d.mtime_nsec}));
+    }
     std::string buffer(kDataChunk, '\0');
     for (std::size_t i : plan.files) {
       std::string error = send_file(out, layout.files[i], buffer);
       if (!error.empty()) self.note(std::move(error));
+    }
+    for (std::size_t i : plan.links) {
+      const LocalLink& l = layout.links[i];
+      out.send(FrameType::symlink, encode(Symlink{l.name, l.target, l.mtime_sec, l.mtime_nsec}));
     }
   });
 }

@@ -126,6 +126,8 @@ Result<void> AgentListingParser::take(const Frame& frame, const OnRecord& on_rec
     top_ = entry->kind;
     return {};
   }
+  if (entry->kind == EntryKind::symlink)
+    on_record({ListingRecord::Kind::link, entry->name, 0, {}, entry->target});
   if (entry->kind != EntryKind::file) return {};
   on_record({ListingRecord::Kind::size, entry->name, entry->size, {}});
   if (hashed_) on_record({ListingRecord::Kind::hash, entry->name, 0, entry->digest});

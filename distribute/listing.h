@@ -18,11 +18,12 @@
 namespace pdx {
 
 struct ListingRecord {
-  enum class Kind { size, hash } kind = Kind::size;
+  enum class Kind { size, hash, link } kind = Kind::size;
   std::string_view name;    // relative to the directory listed
   std::uint64_t size = 0;   // Kind::size
   std::string_view digest;  // Kind::hash: lower-case hex, SHA-256 (64 digits) from
                             // ListingParser, XXH3-128 (32) or "" (unreadable) from the agent
+  std::string_view target{};  // Kind::link: a symlink's (the agent's listing only)
 };
 
 using OnRecord = std::function<void(const ListingRecord&)>;
@@ -49,8 +50,8 @@ class ListingParser {
 class AgentListingParser {
  public:
   /// As ListingParser::feed: each regular file's entry is a size record, then with `hashed` a
-  /// hash record; directories and others are left out. The first entry (the listed path
-  /// itself) is only kept for top().
+  /// hash record; a symlink's a link record; directories and others are left out. The first entry
+  /// (the listed path itself) is only kept for top().
   explicit AgentListingParser(bool hashed) : hashed_(hashed) {}
   Result<void> feed(std::string_view bytes, const OnRecord& on_record);
   /// At the end of the output: an Error unless it ended with its summary.

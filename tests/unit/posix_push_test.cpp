@@ -134,17 +134,17 @@ TEST(PosixPush, ARunAgainSendsOnlyWhatChanged) {
   test::write_file(dir / "src/b", "b");
   auto sources = scan_sources({dir / "src"}, "dest/");
   ASSERT_TRUE(sources);
-  auto first = plan_host(*sources, list_with_find(dir, *sources), "dest/");
+  auto first = plan_host(*sources, list_with_find(dir, *sources), "dest/", Lister::find);
   ASSERT_TRUE(first);
   EXPECT_EQ(first->files.size(), 3u);
   auto push = PosixPush::files(*sources, *first, "dest/");
   ASSERT_TRUE(push);
   EXPECT_EQ(run_sh(**push, dir), 0) << test::read_file(dir / "err");
-  EXPECT_TRUE(plan_host(*sources, list_with_find(dir, *sources), "dest/")->empty());
+  EXPECT_TRUE(plan_host(*sources, list_with_find(dir, *sources), "dest/", Lister::find)->empty());
 
   test::write_file(dir / "src/b", "b changed");
   sources = scan_sources({dir / "src"}, "dest/");
-  auto again = plan_host(*sources, list_with_find(dir, *sources), "dest/");
+  auto again = plan_host(*sources, list_with_find(dir, *sources), "dest/", Lister::find);
   ASSERT_TRUE(again);
   ASSERT_EQ(again->files.size(), 1u);
   EXPECT_EQ(sources->into.files[again->files[0]].name, "src/b");
