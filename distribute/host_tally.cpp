@@ -38,8 +38,8 @@ void names_figures(JsonFields& figures, std::uint64_t count, const std::string& 
 
 }  // namespace
 
-HostTally::HostTally(const Reference* reference, FileDigest kind, Links links)
-    : reference_(reference), kind_(kind), links_listed_(links) {
+HostTally::HostTally(const Reference* reference, FileDigest kind)
+    : reference_(reference), kind_(kind) {
   if (reference_) {
     seen_.resize(reference_->files.size());
     changed_.resize(reference_->files.size());
@@ -97,8 +97,7 @@ HostOutcome HostTally::outcome() const {
   std::vector<std::string> missing_names, changed_names;
   for (std::size_t i = 0; i < seen_.size(); ++i) {
     const std::string& name = reference_->files[i].name;
-    bool looked_for = reference_->files[i].target.empty() || links_listed_ == Links::listed;
-    if (!seen_[i] && looked_for && missing++ < kNamesShown) missing_names.push_back(name);
+    if (!seen_[i] && missing++ < kNamesShown) missing_names.push_back(name);
     if (seen_[i] && changed_[i] && changed++ < kNamesShown) changed_names.push_back(name);
   }
   o.status = missing == 0 && changed == 0 && extra_ == 0 ? 0 : 1;

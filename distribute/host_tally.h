@@ -20,11 +20,7 @@ class HostTally {
  public:
   /// `reference` may be null (compare hosts with each other); it outlives the tally. `kind`: the
   /// digest the host's hash records hold, compared with the reference's of that kind.
-  /// `links`: whether the host's listing has symlinks (the agent's; not find's): without them,
-  /// the reference's symlinks are not looked for.
-  enum class Links { listed, unlisted };
-  explicit HostTally(const Reference* reference, FileDigest kind = FileDigest::xxh3,
-                     Links links = Links::listed);
+  explicit HostTally(const Reference* reference, FileDigest kind = FileDigest::xxh3);
   void add(const ListingRecord& record);
   /// "match: 3 files, 1.0 KiB" / "differs: 1 missing (a), 2 changed (b, c)" against the
   /// reference; without one "3 files, 1.0 KiB, listing 0123abcd" (status 0). Its figures:
@@ -36,7 +32,6 @@ class HostTally {
   static constexpr std::size_t kNamesShown = 3;
   const Reference* reference_;
   FileDigest kind_;
-  Links links_listed_;
   std::uint64_t files_ = 0, bytes_ = 0, links_ = 0;
   std::uint64_t digest_ = 0;
   std::vector<bool> seen_, changed_;  // by reference file

@@ -3,7 +3,8 @@
 // its digest:
 //  - ListingParser: verify_command's output (the host's find and sha256sum): NUL-ended records
 //    of bounded length, sizes that are numbers, hashes that are 64 hex digits, names that are
-//    relative and hold no "." or ".." component;
+//    relative and hold no "." or ".." component, a symlink's target (its record after its name)
+//    not empty;
 //  - AgentListingParser: `pdx agent --list=DIR --under=. [--checksum]`'s frames
 //    (distribute/agent_protocol.h): entries, each checked as decode_entry does, then a summary.
 // Anything else ends the host's listing with an Error.
@@ -28,7 +29,8 @@ struct ListingRecord {
 
 using OnRecord = std::function<void(const ListingRecord&)>;
 
-/// One record without its NUL: "s SIZE NAME" or "SHA256  ./NAME".
+/// One record without its NUL: "s SIZE NAME", "SHA256  ./NAME" or "l NAME" (a symlink, whose
+/// target is the next record).
 Result<ListingRecord> parse_listing_record(std::string_view record);
 
 class ListingParser {
@@ -44,6 +46,8 @@ class ListingParser {
 
  private:
   std::string pending_;  // the start of a record whose NUL has not come yet
+  std::string link_;     // the name of the symlink whose target is the next record
+  bool in_link_ = false;
   bool failed_ = false;
 };
 

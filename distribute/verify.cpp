@@ -11,7 +11,6 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <type_traits>
 
 #include "base/error.h"
 #include "base/fd.h"
@@ -43,10 +42,7 @@ class ListingSink final : public JobIo {
   static constexpr std::size_t kHead = 64;  // of stdout kept: only whether there is any matters
 
   ListingSink(Parser parser, const Reference* reference, FileDigest kind)
-      : parser_(std::move(parser)),
-        tally_(reference, kind,
-               std::is_same_v<Parser, AgentListingParser> ? HostTally::Links::listed
-                                                          : HostTally::Links::unlisted) {}
+      : parser_(std::move(parser)), tally_(reference, kind) {}
 
   void output(std::size_t index, Stream stream, std::string_view bytes) override {
     if (stream == Stream::err) {

@@ -68,6 +68,14 @@ expect_status 1
 expect_contains "$err" "pdx: h1: Is a directory ($SCRATCH/dest/h1/data/absolute)"
 expect_eq "$(readlink "$SCRATCH/dest/h1/data/latest")" "v3" "the rest was sent"
 
+# Without the agent (the hosts' sh and tar): the same symlinks; a re-run is up to date.
+run_pdx -R exec -w h1 push --no-agent "$hub" "$data" "$SCRATCH/tar/"
+expect_status 0
+expect_eq "$(links "$SCRATCH/tar/data")" "$(links "$data")" "links through tar"
+expect_eq "$(links "$SCRATCH/tar/models--org--tiny")" "$(links "$hub")" "hub links through tar"
+run_pdx -R exec -w h1 push --no-agent "$hub" "$data" "$SCRATCH/tar/"
+expect_eq "$out" "pdx: h1: up to date" "re-run through tar"
+
 # --safe-links: the absolute symlink and the one climbing out of data are left out, each named.
 run_pdx -R exec -w h1 push --safe-links "$hub" "$data" "$SCRATCH/safe/"
 expect_status 0

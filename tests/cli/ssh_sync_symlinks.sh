@@ -39,6 +39,9 @@ expect_eq "$out" "pdx: $("$PDX" hosts --fold -w "$hosts"): up to date" "re-run"
 run_pdx verify -F "$CONFIG" -w "$hosts" "$dir/src" --against "$src"
 expect_status 0
 expect_contains "$err" "match: 4 files, 4 symlinks"
+run_pdx verify -F "$CONFIG" -w "$hosts" "$dir/src" --against "$src" --no-agent
+expect_status 0
+expect_contains "$err" "match: 4 files, 4 symlinks" "by the hosts' find"
 
 # The target changes here; on the hosts, one `latest` points elsewhere, one is a file, one has an
 # extra symlink: verify says so, sync mends it, --delete removes the extra.
@@ -50,6 +53,8 @@ run_pdx verify -F "$CONFIG" -w "$hosts" "$dir/src" --against "$src"
 expect_status 1
 expect_contains "$err" "$("$PDX" hosts --fold -w "$(host 1),$(host 2)"): differs: 1 changed (latest)"
 expect_contains "$err" "$(host 3): differs: 1 extra (extra-link)"
+run_pdx verify -F "$CONFIG" -w "$hosts" "$dir/src" --against "$src" --no-agent
+expect_contains "$err" "$("$PDX" hosts --fold -w "$(host 1),$(host 2)"): differs: 1 changed (latest)" "by find"
 
 ln -sfn v2 "$src/latest"
 run_ssh -w "$hosts" sync --delete "$src" "$dir/"
