@@ -210,6 +210,8 @@ class Receiver {
         return begin_file(TRY(decode_file_header(frame.payload)));
       case FrameType::data:
         return data(frame.payload);
+      case FrameType::hole:
+        return hole(TRY(decode_hole(frame.payload)));
       case FrameType::file_end:
         return end_file(TRY(decode_file_end(frame.payload)));
       case FrameType::directory:
@@ -317,6 +319,18 @@ class Receiver {
       in.file.reset();
       return fail(in.path, written.error());
     }
+    return {};
+  }
+
+  // Zeros not sent: nothing is written (the file is extended at its end, or the next data
+  // written past them), so that they stay a hole here too.
+  Result<void> hole(const Hole& h) {
+    if (!incoming_) return Error{"hole frame outside a file"};
+    Incoming& in = *incoming_;
+    if (h.length > in.header.size - in.received) return Error{"more data than the file's size"};
+    if (!in.file) return {};  // failed already: skipped
+    hash_zeros(in.hash, h.length);
+    in.received += h.length;
     return {};
   }
 

@@ -1,6 +1,7 @@
 #include "distribute/agent_protocol.h"
 
 #include "archive/temp_file.h"
+#include "archive/xxh3.h"
 #include "distribute/payload_fields.h"
 
 #include <unistd.h>
@@ -18,18 +19,31 @@ namespace {
 constexpr std::size_t kHeader = kFrameHeaderBytes;
 bool known_type(std::uint8_t t) {
   constexpr FrameType kTypes[] = {
-      FrameType::file,         FrameType::data,
-      FrameType::file_end,     FrameType::directory,
-      FrameType::symlink,      FrameType::archive,
-      FrameType::archive_end,  FrameType::done,
-      FrameType::entry,        FrameType::written,
-      FrameType::failed,       FrameType::summary,
-      FrameType::relay_setup,  FrameType::relay_next,
-      FrameType::relay_go,     FrameType::relay_listening,
-      FrameType::relay_linked, FrameType::relay_end,
-      FrameType::sig_request,  FrameType::sig_reply,
-      FrameType::sig_blocks,   FrameType::delta_file,
-      FrameType::delta_ops,    FrameType::delta_end,
+      FrameType::file,
+      FrameType::data,
+      FrameType::hole,
+      FrameType::file_end,
+      FrameType::directory,
+      FrameType::symlink,
+      FrameType::archive,
+      FrameType::archive_end,
+      FrameType::done,
+      FrameType::entry,
+      FrameType::written,
+      FrameType::failed,
+      FrameType::summary,
+      FrameType::relay_setup,
+      FrameType::relay_next,
+      FrameType::relay_go,
+      FrameType::relay_listening,
+      FrameType::relay_linked,
+      FrameType::relay_end,
+      FrameType::sig_request,
+      FrameType::sig_reply,
+      FrameType::sig_blocks,
+      FrameType::delta_file,
+      FrameType::delta_ops,
+      FrameType::delta_end,
   };
   return std::any_of(std::begin(kTypes), std::end(kTypes),
                      [t](FrameType k) { return static_cast<std::uint8_t>(k) == t; });
@@ -153,6 +167,15 @@ Result<void> check_target(std::string_view target) {
   return {};
 }
 
+void hash_zeros(StreamHash& hash, std::uint64_t length) {
+  static const std::string zeros(kDataChunk, '\0');
+  for (std::uint64_t left = length; left > 0;) {
+    std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(left, zeros.size()));
+    hash.update(zeros.data(), n);
+    left -= n;
+  }
+}
+
 std::string encode(const FileHeader& m) {
   return PayloadWriter()
       .str(m.name)
@@ -164,6 +187,9 @@ std::string encode(const FileHeader& m) {
 }
 std::string encode(const FileEnd& m) {
   return PayloadWriter().str(m.xxh3_128).take();
+}
+std::string encode(const Hole& m) {
+  return PayloadWriter().u64(m.length).take();
 }
 std::string encode(const Directory& m) {
   return PayloadWriter().str(m.name).u32(m.mode).i64(m.mtime_sec).u32(m.mtime_nsec).take();
@@ -203,6 +229,10 @@ Result<FileHeader> decode_file_header(std::string_view payload) {
 Result<FileEnd> decode_file_end(std::string_view payload) {
   return decode_fields<FileEnd>(payload, "file end",
                                 [](PayloadReader& r) { return FileEnd{r.xxh3(Digest::required)}; });
+}
+
+Result<Hole> decode_hole(std::string_view payload) {
+  return decode_fields<Hole>(payload, "hole", [](PayloadReader& r) { return Hole{r.u64()}; });
 }
 
 Result<Directory> decode_directory(std::string_view payload) {

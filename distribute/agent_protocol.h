@@ -5,7 +5,8 @@
 //   frame   = type (1 byte) | length (4 bytes, big-endian) | payload (length bytes)
 //   fields  = u8 | u32 | u64 | i64 (big-endian) | string (u32 length, bytes)
 //
-//   to the agent:   file (FileHeader) data* file_end (FileEnd)   a file, written atomically
+//   to the agent:   file (FileHeader) (data | hole)* file_end     a file, written atomically;
+//                   (FileEnd)                                      a hole: zeros not sent
 //                   directory (Directory)                          made if missing; its mode and
 //                                                                  mtime set at done, deepest first
 //                   symlink (Symlink)                              made, or its target replaced
@@ -30,10 +31,13 @@
 
 namespace pdx {
 
+class StreamHash;  // archive/xxh3.h
+
 enum class FrameType : std::uint8_t {
   // to the agent
   file = 'F',
   data = 'D',
+  hole = 'J',
   file_end = 'E',
   directory = 'M',
   symlink = 'K',
@@ -139,6 +143,11 @@ struct FileHeader {
   std::uint32_t mtime_nsec = 0;
   std::uint64_t size = 0;
 };
+/// A run of zeros in a file, not sent: a hole of a sparse file here (SEEK_HOLE), left a hole on
+/// the host. Its zeros count in the file's XXH3-128 as if sent.
+struct Hole {
+  std::uint64_t length = 0;
+};
 struct FileEnd {
   // XXH3-128 of the bytes sent (archive/xxh3.h), 32 hex digits, or kAbandoned. It guards against
   // pdx's own bugs and a file that changed, not an attacker: the links are authenticated.
@@ -186,8 +195,12 @@ struct Summary {
   std::uint64_t failures = 0;
 };
 
+/// Adds `length` zeros to `hash`: a Hole's, on both sides.
+void hash_zeros(StreamHash& hash, std::uint64_t length);
+
 std::string encode(const FileHeader& m);
 std::string encode(const FileEnd& m);
+std::string encode(const Hole& m);
 std::string encode(const Directory& m);
 std::string encode(const Symlink& m);
 std::string encode(const Entry& m);
@@ -197,6 +210,7 @@ std::string encode(const Summary& m);
 
 Result<FileHeader> decode_file_header(std::string_view payload);
 Result<FileEnd> decode_file_end(std::string_view payload);
+Result<Hole> decode_hole(std::string_view payload);
 Result<Directory> decode_directory(std::string_view payload);
 Result<Symlink> decode_symlink(std::string_view payload);
 Result<Entry> decode_entry(std::string_view payload);

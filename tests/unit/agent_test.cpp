@@ -255,6 +255,27 @@ TEST(Agent, DirectoriesGetTheirModeAndMtimeAfterTheirContents) {
   ::chmod((dir / "d/private/ro").c_str(), 0700);  // for TempDir's removal
 }
 
+TEST(Agent, HoleFramesLeaveHolesAndCountInTheHash) {
+  test::TempDir dir;
+  std::string data = "head" + std::string(8 << 20, '\0') + "tail" + std::string(1 << 20, '\0');
+  std::string s =
+      encode_frame(FrameType::file, encode(FileHeader{"sparse", 0644, 1, 0, data.size()})) +
+      encode_frame(FrameType::data, "head") + encode_frame(FrameType::hole, encode(Hole{8 << 20})) +
+      encode_frame(FrameType::data, "tail") + encode_frame(FrameType::hole, encode(Hole{1 << 20})) +
+      encode_frame(FrameType::file_end, encode(FileEnd{hash_of(data)})) + done();
+  auto r = receive(dir / "d", s);
+  ASSERT_TRUE(r.result.ok()) << r.result.error();
+  EXPECT_EQ(r.result->failures, 0u);
+  EXPECT_EQ(test::read_file(dir / "d/sparse"), data);
+  struct stat st;
+  ASSERT_EQ(::stat((dir / "d/sparse").c_str(), &st), 0);
+  EXPECT_LT(st.st_blocks * 512, 1 << 20);  // holes, not 9 MiB of zeros
+  // A hole past the file's size: the stream is refused.
+  std::string over = encode_frame(FrameType::file, encode(FileHeader{"x", 0644, 1, 0, 4})) +
+                     encode_frame(FrameType::hole, encode(Hole{5})) + done();
+  EXPECT_FALSE(receive(dir / "d", over).result.ok());
+}
+
 std::string symlink_frame(const std::string& name, const std::string& target) {
   return encode_frame(FrameType::symlink, encode(Symlink{name, target, 1000000000, 0}));
 }
