@@ -374,7 +374,9 @@ class Receiver {
     for (const Directory& d : directories_) {
       auto opened = open_below(root_.get(), d.name);
       struct timespec times[2] = {{0, UTIME_OMIT}, {d.mtime_sec, static_cast<long>(d.mtime_nsec)}};
-      if (opened && (::fchmod(opened->get(), d.mode) != 0 || ::futimens(opened->get(), times) != 0))
+      if (!opened)
+        fail(join_path(shown_, d.name), opened.error());
+      else if (::fchmod(opened->get(), d.mode) != 0 || ::futimens(opened->get(), times) != 0)
         fail(join_path(shown_, d.name), std::strerror(errno));
     }
     directories_.clear();
