@@ -129,7 +129,7 @@ void PushRun::note_local(std::vector<std::string> errors) {
 // The bytes one host of a plan takes (an archive's parts' size with --extract).
 std::uint64_t bytes_of(const PushRun& run, const HostPushPlan& plan) {
   std::uint64_t bytes = run.archive_bytes;  // 0 without --extract; no files with it
-  for (std::size_t f : plan.files) bytes += layout_of(run.sources, plan).files[f].size;
+  for (std::size_t f : plan.files) bytes += layout_of(run.sources, plan).files[f].wire_size();
   return bytes;
 }
 

@@ -33,7 +33,9 @@ LocalFile file_of(const std::string& path, const std::string& name, const struct
                    static_cast<std::uint32_t>(st.st_mode & 07777),
                    st.st_mtim.tv_sec,
                    static_cast<std::uint32_t>(st.st_mtim.tv_nsec),
-                   static_cast<std::uint64_t>(st.st_size)};
+                   static_cast<std::uint64_t>(st.st_size),
+                   {},
+                   static_cast<std::uint64_t>(st.st_blocks) * 512};
 }
 
 LocalDir dir_of(const std::string& name, const struct stat& st) {

@@ -6,6 +6,7 @@
 //   into  each SRC becomes DEST/basename(SRC); a directory written DIR/ puts its contents in
 //         DEST. Always for a directory, or when DEST ends in '/', or for several sources.
 //   as    one file SRC, and DEST not a directory on the host: the file is written as DEST.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,6 +29,9 @@ struct LocalFile {
   std::uint64_t size = 0;
   std::string digest{};  // XXH3-128, with --checksum, when a host has a file of this size
                          // (compare_contents)
+  std::uint64_t allocated = UINT64_MAX;  // st_blocks' bytes: a sparse file's data is at most
+                                         // that much (what its stream carries, for progress)
+  std::uint64_t wire_size() const { return std::min(size, allocated); }
 };
 
 struct LocalDir {
