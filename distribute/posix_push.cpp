@@ -120,8 +120,8 @@ std::string send_file(TarWriter& out, const LocalFile& f, std::string& buffer) {
   return {};
 }
 
-// The stream of a plan's files, symlinks and directories, as posix_push_command reads it; what could not
-// be read here into `errors`.
+// The stream of a plan's files, symlinks and directories, as posix_push_command reads it; what
+// could not be read here into `errors`.
 void write_files(int fd, const Layout& layout, const std::vector<std::size_t>& dirs,
                  const std::vector<std::size_t>& files, const std::vector<std::size_t>& links,
                  std::vector<std::string>& errors) {
