@@ -12,8 +12,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iostream>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -238,19 +238,16 @@ int run_command(const PdshOptions& o, Target& t, const std::string& command,
   // No stdin: pdsh sends none; the commands read EOF.
   std::vector<Job> jobs = make_jobs(t.run.hosts, tmpl);
 
-  auto interrupts = std::make_shared<Interrupts>(t.node, t.labels, o.sigint_terminates);
-  SignalHook on_signal = [interrupts](int signal, const std::vector<std::size_t>& running) {
-    return (*interrupts)(signal, running);
-  };
+  Interrupts interrupts(t.node, t.labels, o.sigint_terminates);
   std::vector<HostResult> results =
-      execute(*t.run.transport, jobs, *sink, {o.reach.fanout, 0}, on_signal);
-  terminated = interrupts->terminated() != 0;
+      execute(*t.run.transport, jobs, *sink, {o.reach.fanout, 0}, std::ref(interrupts));
+  terminated = interrupts.terminated() != 0;
   if (auto lost = sink->error()) {                    // the run was stopped for it
     if (lost->broken_pipe()) return kExitBrokenPipe;  // silent, as coreutils are
     throw FatalError(lost->message());
   }
-  if (interrupts->aborted()) return kExitFailure;
-  if (terminated) return 128 + interrupts->terminated();
+  if (interrupts.aborted()) return kExitFailure;
+  if (terminated) return 128 + interrupts.terminated();
   if (o.debug) std::fputs(pdsh_debug_stats(results).c_str(), stderr);
   return pdsh_exit_status(results, o.strict, rcmd);
 }
