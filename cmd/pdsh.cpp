@@ -42,7 +42,7 @@ constexpr const char* kUsage =
     "-Q                list the target hosts and quit\n"
     "-L                list info on all loaded modules and quit\n"
     "-d                print timing statistics at the end\n"
-    "-b                accepted, no effect\n"
+    "-b                disable ^C status feature (batch mode)\n"
     "-l user           execute remote commands as user\n"
     "-t seconds        set connect timeout (default is 10 sec)\n"
     "-u seconds        set command timeout (no default)\n"
