@@ -76,6 +76,21 @@ expect_status 143
 expect_eq "$out" "h1: done h1" "SIGINT then SIGTERM"
 expect_nothing_left "SIGINT then SIGTERM"
 
+# Interactive: an aborted command brings the prompt back, and the next line runs.
+{ echo "sleep 2$mark; echo slept"; sleep 1.5; echo "echo after"; } |
+  "$PDSH" -R exec -w h1,h2 > "$SCRATCH/out" 2> "$SCRATCH/err" &
+job=$!
+wait_for_processes "sleep 2$mark" 2
+kill -INT "$job"
+sleep 0.2
+kill -INT "$job"
+finish_job
+expect_status 0
+expect_eq "$(sort <<< "$out")" "$(printf '%s\n' "pdsh> " "pdsh> echo after" "pdsh> sleep 2$mark; echo slept" \
+  "h1: after" "h2: after" | sort)" "interactive, two SIGINTs"
+expect_contains "$err" "pdsh@$node: interrupt, aborting." "interactive"
+expect_nothing_left "interactive"
+
 start_job
 kill -TERM "$job"
 finish_job
