@@ -33,14 +33,15 @@ constexpr std::chrono::milliseconds kStopGrace{3000};
 
 // SIGINT, SIGTERM and SIGHUP are blocked in every thread of the run and taken by one thread of
 // their own with sigtimedwait, so an interrupt is seen even when every io_context thread is
-// busy (or blocked writing to a terminal that stopped reading). First signal: `interrupt`.
+// busy (or blocked writing to a terminal that stopped reading). First signal: `interrupt`,
+// which may let the run go on (returns false): the next signal is then a first one again.
 // A later one (DeepSpeed sends SIGTERM 0.1 s after SIGINT) exits with 130, but not before
 // kStopGrace after the first: cutting the remote kill short would leave the commands running.
 // Between signals, `tick` is called every 50 ms. The run's end wakes the thread with SIGRTMIN
 // (blocked as the others), so it does not wait out a period.
 class SignalThread {
  public:
-  SignalThread(std::function<void()> interrupt, std::function<void()> tick) {
+  SignalThread(std::function<bool(int signal)> interrupt, std::function<void()> tick) {
     sigemptyset(&set_);
     for (int s : {SIGINT, SIGTERM, SIGHUP, SIGRTMIN}) sigaddset(&set_, s);
     pthread_sigmask(SIG_BLOCK, &set_, &previous_);
@@ -61,9 +62,10 @@ class SignalThread {
           if (Clock::now() >= *leave) std::_Exit(130);
           continue;
         }
-        first = Clock::now();
-        signalled_ = true;
-        interrupt();
+        if (interrupt(signal)) {
+          first = Clock::now();
+          signalled_ = true;
+        }
       }
     });
   }
@@ -87,7 +89,8 @@ using HostWork = std::function<asio::awaitable<HostResult>(const Job&, StopSigna
 
 class Run {
  public:
-  Run(HostWork work, const std::vector<Job>& jobs, OutputSink& sink, const ExecutorOptions& options)
+  Run(HostWork work, const std::vector<Job>& jobs, OutputSink& sink, const ExecutorOptions& options,
+      SignalHook on_signal)
       : max_threads_(options.threads ? options.threads
                                      : std::max(1u, std::thread::hardware_concurrency())),
         ctx_(static_cast<int>(max_threads_)),
@@ -96,6 +99,8 @@ class Run {
         sink_(sink),
         stops_(jobs.size()),
         started_(jobs.size(), false),
+        running_(jobs.size()),
+        on_signal_(std::move(on_signal)),
         results_(jobs.size()),
         workers_(std::min(std::max<std::size_t>(options.fanout, 1), jobs.size())) {}
 
@@ -103,7 +108,8 @@ class Run {
     {
       sink_.on_error([this] { interrupt(); });  // output lost (a closed pipe): stop as Ctrl-C
       IoThreads threads(ctx_, max_threads_);
-      SignalThread signals([this] { interrupt(); }, [&threads] { threads.tick(); });
+      SignalThread signals([this](int signal) { return signaled(signal); },
+                           [&threads] { threads.tick(); });
       for (std::size_t w = workers_; w > 0; --w)
         asio::co_spawn(asio::make_strand(ctx_), worker(), [this](std::exception_ptr e) {
           if (!e) return;
@@ -125,6 +131,7 @@ class Run {
       std::size_t i = next_++;
       if (i >= jobs_.size() || interrupted_) co_return;
       started_[i] = true;
+      running_[i] = true;
       auto start = std::chrono::steady_clock::now();
       HostResult result;
       try {
@@ -137,7 +144,20 @@ class Run {
       result.duration = std::chrono::steady_clock::now() - start;
       results_[i] = result;
       sink_.finished(i, results_[i]);
+      running_[i] = false;
     }
+  }
+
+  // From the signal thread: stop the run unless on_signal_ says it goes on.
+  bool signaled(int signal) {
+    if (on_signal_) {
+      std::vector<std::size_t> running;
+      for (std::size_t i = 0; i < running_.size(); ++i)
+        if (running_[i]) running.push_back(i);
+      if (!on_signal_(signal, running)) return false;
+    }
+    interrupt();
+    return true;
   }
 
   // From the signal thread, or a sink's write that failed: stop what runs, start nothing more.
@@ -162,7 +182,9 @@ class Run {
   const std::vector<Job>& jobs_;
   OutputSink& sink_;
   std::vector<StopSignal> stops_;
-  std::vector<char> started_;  // char, not bool: workers write neighbouring elements
+  std::vector<char> started_;               // char, not bool: workers write neighbouring elements
+  std::vector<std::atomic<bool>> running_;  // read by the signal thread
+  SignalHook on_signal_;
   std::vector<HostResult> results_;
   std::atomic<std::size_t> next_{0};
   std::atomic<bool> interrupted_{false};
@@ -180,18 +202,19 @@ asio::awaitable<HostResult> open_and_run(Transport& transport, const HostTask& t
 }
 
 std::vector<HostResult> run_all(HostWork work, const std::vector<Job>& jobs, OutputSink& sink,
-                                const ExecutorOptions& options) {
+                                const ExecutorOptions& options, const SignalHook& on_signal = {}) {
   std::signal(SIGPIPE, SIG_IGN);  // a command or a socket closing early is a result, not a crash
-  return Run(std::move(work), jobs, sink, options)();
+  return Run(std::move(work), jobs, sink, options, on_signal)();
 }
 
 }  // namespace
 
 std::vector<HostResult> execute(Transport& transport, const std::vector<Job>& jobs,
-                                OutputSink& sink, const ExecutorOptions& options) {
+                                OutputSink& sink, const ExecutorOptions& options,
+                                const SignalHook& on_signal) {
   return run_all([&transport, &sink](const Job& job,
                                      StopSignal& stop) { return transport.run(job, sink, stop); },
-                 jobs, sink, options);
+                 jobs, sink, options, on_signal);
 }
 
 std::vector<HostResult> execute_tasks(Transport& transport, const std::vector<Job>& jobs,

@@ -6,11 +6,11 @@
 // Shape: `fanout` worker coroutines, each on its own strand, each taking the next job index from
 // a shared counter until none is left. So the fan-out limit is the number of workers, every
 // host's session lives on exactly one strand, and a slow host never holds up the others.
-// Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops every running job through its StopSignal and starts no
-// more; a later signal exits with status 130, but only once the first has had 3 s to stop the
-// commands on the hosts (a second signal must not leave them running). A sink's failed write
-// (core/output.h: a closed pipe, a full disk) stops the run the same way; the caller reads
-// sink.error().
+// Ctrl-C (SIGINT, SIGTERM, SIGHUP) stops every running job (unless a SignalHook says not)
+// through its StopSignal and starts no more; a later signal exits with status 130, but only once
+// the first has had 3 s to stop the commands on the hosts (a second signal must not leave them
+// running). A sink's failed write (core/output.h: a closed pipe, a full disk) stops the run the
+// same way; the caller reads sink.error().
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
 
 #include <boost/asio/awaitable.hpp>
@@ -28,11 +28,17 @@ struct ExecutorOptions {
   unsigned threads = 0;     // most io_context threads (core/io_threads.h); 0: one per core
 };
 
+/// Under the pdsh name (cmd/pdsh.cpp): called from the signal thread for a signal that would stop
+/// the run, with the indices of the jobs started and not finished; returns whether it stops the
+/// run (false: the run goes on, as after pdsh's first Ctrl-C). Empty: every signal stops it.
+using SignalHook = std::function<bool(int signal, const std::vector<std::size_t>& running)>;
+
 /// Run every job; return their results by index. `sink.finished()` is called exactly once per
 /// job, including jobs never started because the run was interrupted (Failure::interrupted),
 /// then `sink.close()` once. Each result's duration is measured here.
 std::vector<HostResult> execute(Transport& transport, const std::vector<Job>& jobs,
-                                OutputSink& sink, const ExecutorOptions& options);
+                                OutputSink& sink, const ExecutorOptions& options,
+                                const SignalHook& on_signal = {});
 
 /// One host's work on its open session: any number of operations, one after the other, on the
 /// job's strand; output to `io` (the sink). Its result is the host's. A throw is the host's

@@ -185,6 +185,34 @@ TEST(Executor, CtrlCStopsWhatRunsAndStartsNothingMore) {
   EXPECT_EQ(transport.opens(5), 0u);
 }
 
+// A SignalHook that lets the run go on (pdsh's first Ctrl-C): it sees the running jobs, every
+// host ends as it would have; one that stops it (SIGTERM) stops the run as without a hook.
+TEST(Executor, ASignalHookDecidesWhetherASignalStopsTheRun) {
+  FakeTransport transport([](const Job& job) {
+    FakeExec exec;
+    exec.delay = job.index == 0 ? std::chrono::milliseconds(300) : std::chrono::minutes(10);
+    if (job.index == 0) exec.at_start = [] { ::kill(::getpid(), SIGINT); };
+    if (job.index == 1) exec.at_start = [] { ::kill(::getpid(), SIGTERM); };
+    return answering(exec);
+  });
+  auto jobs = jobs_for(2, "cmd");
+  RecordingSink sink(jobs.size());
+  std::vector<int> signals;
+  std::vector<std::size_t> running_at_sigint;
+  SignalHook hook = [&](int signal, const std::vector<std::size_t>& running) {
+    signals.push_back(signal);
+    if (signal != SIGINT) return true;
+    running_at_sigint = running;
+    return false;
+  };
+  // One job at a time: the SIGINT while job 0 runs, the SIGTERM once job 1 has started.
+  auto results = execute(transport, jobs, sink, {1, 1}, hook);
+  EXPECT_EQ(signals, (std::vector<int>{SIGINT, SIGTERM}));
+  EXPECT_EQ(running_at_sigint, std::vector<std::size_t>{0});
+  EXPECT_EQ(results[0].failure, Failure::none);
+  EXPECT_EQ(results[1].failure, Failure::interrupted);
+}
+
 // Several operations on one session: the task's result is the host's.
 TEST(Executor, ATaskRunsSeveralOperationsOnOneSession) {
   FakeTransport transport([](const Job& job) {
