@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "base/error.h"
+#include "core/genders.h"
 #include "core/output.h"
 #include "transport/local_transport.h"
 
@@ -23,6 +24,20 @@ bool local_subcommand(const std::vector<std::string>& words) {
   for (const char* name : {"hosts", "pack", "unpack", "join", "split"})
     if (words.front() == name) return true;
   return false;
+}
+
+// -w -x, and the genders options as pdsh's genders module takes them; /etc/genders is only read
+// when one is given.
+std::vector<Host> pick_hosts(const HostOptions& o) {
+  GendersOptions genders;
+  for (const auto& query : o.genders_queries) genders.apply('g', query);
+  for (const auto& query : o.genders_excludes) genders.apply('X', query);
+  if (!o.genders_file.empty()) genders.apply('F', o.genders_file);
+  if (!genders.given) return resolve_hosts(o.include, o.exclude);
+  GendersHosts picked = genders_hosts(genders, o.include, o.exclude, o.rcmd);
+  for (const auto& warning : picked.warnings)
+    std::fprintf(stderr, "pdx: warning: %s\n", warning.c_str());
+  return std::move(picked.hosts);
 }
 
 }  // namespace
@@ -102,6 +117,13 @@ void add_host_options(CLI::App& app, HostOptions& o) {
         return s.find_first_not_of('0') == std::string::npos ? "must be at least 1" : "";
       },
       "N>=1");
+  app.add_option("-g", o.genders_queries,
+                 "Hosts matching a genders query: attr, attr=val, ||, &&, -- (repeatable)")
+      ->allow_extra_args(false);
+  app.add_option("-X", o.genders_excludes, "Leave out hosts matching a genders query (repeatable)")
+      ->allow_extra_args(false);
+  app.add_option("--genders", o.genders_file,
+                 "Genders database for -g/-X (default: $PDSH_GENDERS_FILE, else /etc/genders)");
   app.add_option("-f", o.fanout, "Hosts at once (fan-out), default 64")->check(at_least_one);
   app.add_option("-t", o.connect_timeout,
                  "Connect timeout in seconds (default: ConnectTimeout, else 10); 0: none")
@@ -127,7 +149,7 @@ std::vector<std::string> HostRun::labels() const {
 HostRun host_run(const CLI::App& app, const HostOptions& o) {
   HostRun run;
   try {
-    run.hosts = resolve_hosts(o.include, o.exclude);
+    run.hosts = pick_hosts(o);
   } catch (const UsageError&) {
     std::vector<std::string> words = app.remaining();
     if (!o.include.empty() || !local_subcommand(words)) throw;

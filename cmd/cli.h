@@ -41,9 +41,12 @@ struct HostOptions {
   double command_timeout = 0;
   std::string rcmd = "ssh";
   SshOptions ssh;
+  // -g QUERY, -X QUERY, --genders FILE: pdsh's genders options (core/genders.h); -F is ssh's.
+  std::vector<std::string> genders_queries, genders_excludes;
+  std::string genders_file;
 };
 
-/// -w -x -f -t -u -R -l -p -i -o -F --askpass.
+/// -w -x -g -X --genders -f -t -u -R -l -p -i -o -F --askpass.
 void add_host_options(CLI::App& app, HostOptions& o);
 
 /// What the parsed HostOptions stand for: the hosts, the transport reaching them, and a job

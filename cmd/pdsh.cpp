@@ -59,6 +59,7 @@ std::optional<int> parse_command_line(int argc, char** argv, PdshOptions& o) {
     switch (c) {
       case 'h':
         std::fputs(kUsage, stdout);
+        std::fputs(kGendersUsage, stdout);
         return kExitOk;
       case 'V':
         print_pdsh_version();

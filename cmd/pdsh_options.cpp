@@ -77,13 +77,17 @@ bool apply_reach_option(int c, std::string_view arg, PdshReach& o) {
       o.rcmd = parse_rcmd(arg);
       return true;
     default:
-      return false;
+      return c > 0 && c < 128 && o.genders.apply(char(c), arg);
   }
 }
 
 PdshRun pdsh_run(const PdshReach& o) {
   PdshRun run;
-  run.hosts = resolve_hosts(o.include, o.exclude);  // -w order: %n
+  GendersHosts picked =
+      genders_hosts(o.genders, o.include, o.exclude, o.rcmd == PdshRcmd::exec ? "exec" : "ssh");
+  for (const auto& warning : picked.warnings)
+    std::fprintf(stderr, "pdx: warning: %s\n", warning.c_str());
+  run.hosts = std::move(picked.hosts);  // -w order: %n
   run.transport = o.rcmd == PdshRcmd::exec ? make_local_transport() : make_ssh_transport(o.ssh);
   run.tmpl.default_user = !o.ssh.user.empty() ? o.ssh.user : local_user();
   if (o.connect_timeout) run.tmpl.connect_timeout = millis_of(*o.connect_timeout);
