@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <set>
+#include <unordered_map>
 
 #include "base/error.h"
 #include "base/strings.h"
@@ -34,6 +36,8 @@ void append_terms(std::vector<std::string>& to, std::string_view arg) {
 
 struct Genders::Handle {
   genders_t gh = nullptr;
+  // node -> altname and altname -> node, made on first use: one lookup each, not a query.
+  std::optional<std::unordered_map<std::string, std::string>> alt_of, canonical_of;
   ~Handle() {
     if (gh) genders_handle_destroy(gh);
   }
@@ -82,19 +86,35 @@ std::optional<std::string> Genders::value(const std::string& node, const std::st
   int rc = genders_testattr(gh, node.c_str(), attr.c_str(), val.data(), int(val.size()));
   if (rc < 0 && genders_errnum(gh) == GENDERS_ERR_NOTFOUND && attr != kAltname) {
     // node may be an altname: ask the node it stands for.
-    std::string canonical = other_name(node);
-    if (canonical == node) return std::nullopt;
-    rc = genders_testattr(gh, canonical.c_str(), attr.c_str(), val.data(), int(val.size()));
+    index_altnames();
+    auto canonical = handle_->canonical_of->find(node);
+    if (canonical == handle_->canonical_of->end()) return std::nullopt;
+    rc = genders_testattr(gh, canonical->second.c_str(), attr.c_str(), val.data(), int(val.size()));
   }
   if (rc <= 0) return std::nullopt;
   val.resize(val.find('\0'));
   return val;
 }
 
+void Genders::index_altnames() const {
+  if (handle_->alt_of) return;
+  handle_->alt_of.emplace();
+  handle_->canonical_of.emplace();
+  auto nodes = query(kAltname);
+  if (!nodes) return;
+  for (const auto& node : *nodes) {
+    auto alt = value(node, kAltname);
+    if (!alt || alt->empty()) continue;
+    handle_->alt_of->emplace(node, *alt);
+    handle_->canonical_of->emplace(*alt, node);  // the first node (sorted), as pdsh's lookup
+  }
+}
+
 std::string Genders::other_name(const std::string& name) const {
-  if (auto alt = value(name, kAltname); alt && !alt->empty()) return *alt;
-  auto canonical = query(std::string(kAltname) + "=" + name);
-  return canonical && canonical->size() == 1 ? canonical->front() : name;
+  index_altnames();
+  if (auto alt = handle_->alt_of->find(name); alt != handle_->alt_of->end()) return alt->second;
+  auto canonical = handle_->canonical_of->find(name);
+  return canonical != handle_->canonical_of->end() ? canonical->second : name;
 }
 
 std::string genders_path(std::string_view file) {
@@ -156,19 +176,18 @@ std::string database_file(const GendersOptions& o) {
 
 // pdsh_rcmd_type = [user@][rcmd]: the user for hosts -w named none, a warning per other rcmd.
 void apply_rcmd_types(const Genders& g, GendersHosts& run, std::string_view rcmd) {
-  std::vector<std::string> others;
+  std::map<std::string, std::vector<std::string>> others;  // module -> hosts
   for (auto& host : run.hosts) {
     auto type = g.value(host.name, kRcmdType);
     if (!type) continue;
     std::size_t at = type->find('@');
     if (at != std::string::npos && host.user.empty()) host.user = type->substr(0, at);
     std::string module = at == std::string::npos ? *type : type->substr(at + 1);
-    if (!module.empty() && module != rcmd) others.push_back(host.label() + " (" + module + ")");
+    if (!module.empty() && module != rcmd) others[module].push_back(host.label());
   }
-  if (!others.empty())
-    run.warnings.push_back("genders pdsh_rcmd_type names another rcmd module for " +
-                           join(others, ", ") + "; pdx reaches every host of a run with " +
-                           std::string(rcmd) + " (-R)");
+  for (const auto& [module, hosts] : others)
+    run.warnings.push_back("genders pdsh_rcmd_type gives " + fold_names(hosts) + " rcmd " + module +
+                           "; pdx reaches every host of a run with " + std::string(rcmd) + " (-R)");
 }
 
 }  // namespace

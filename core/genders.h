@@ -41,6 +41,7 @@ class Genders {
  private:
   struct Handle;
   explicit Genders(std::unique_ptr<Handle> handle);
+  void index_altnames() const;
   std::unique_ptr<Handle> handle_;
 };
 

@@ -47,7 +47,7 @@ WCOLL=/nonexistent PDSH_GENDERS_FILE=./genders picks "n4" -g login  # before $WC
 run_pdsh -R exec -F ./genders -w n7,n4 echo %u
 expect_eq "$(sort <<< "$out")" "$(printf 'n4: %s\nn7: bob' "$(id -un)")"
 run_pdsh -F ./genders -w n7 -t 1 true  # ssh: n7 wants exec
-expect_contains "$err" "pdx: warning: genders pdsh_rcmd_type names another rcmd module for bob@n7 (exec)"
+expect_contains "$err" "pdx: warning: genders pdsh_rcmd_type gives bob@n7 rcmd exec; pdx reaches every host of a run with ssh (-R)"
 
 # -h lists them, as pdsh -h does
 run_pdsh -h

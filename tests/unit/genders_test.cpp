@@ -127,7 +127,7 @@ TEST(Genders, RcmdTypeGivesUserAndWarnsOfOtherModules) {
   auto run = pick({}, {"n4,n7,alice@n7"});
   EXPECT_EQ(labels(run.hosts), (Names{"n4", "bob@n7", "alice@n7"}));  // -w's user wins
   ASSERT_EQ(run.warnings.size(), 1u);
-  EXPECT_NE(run.warnings[0].find("n4 (exec)"), std::string::npos) << run.warnings[0];
+  EXPECT_NE(run.warnings[0].find("gives n4 rcmd exec;"), std::string::npos) << run.warnings[0];
   EXPECT_TRUE(pick({}, {"n4"}, {}, "exec").warnings.empty());
 }
 
