@@ -77,6 +77,14 @@ expect_eq "$(sort <<< "$out" | tr '\n' ' ')" "n4 n9 "
 run_pdx -R exec --genders ./nonexistent -g compute true
 expect_status 1
 expect_contains "$err" "./nonexistent: error opening genders file"
+# pdx hosts: the set pdsh -q shows as its target nodes
+run_pdx hosts --genders ./genders -g 'compute||login' -X gpu=h100 --fold
+expect_status 0
+expect_eq "$out" "e1,n[3-6]"
+if [[ -n $REAL_PDSH ]]; then
+  run_real_pdsh -F ./genders -g 'compute||login' -X gpu=h100 -q true
+  expect_eq "$(tail -n 1 <<< "$real_out")" "$out" "pdsh -q's target nodes"
+fi
 run_pdx -R exec -w n1 -N echo %h  # no genders option: /etc/genders is not read
 expect_eq "$out" "n1"
 true
