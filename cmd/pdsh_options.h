@@ -34,6 +34,7 @@ inline constexpr std::string_view kReachOptions = "l:t:u:f:w:x:R:g:X:aAiF:";
 
 /// The lines of `-h` for the genders options, after pdsh's own.
 inline constexpr const char* kGendersUsage =
+    "Genders module (environment: PDSH_GENDERS_FILE PDSH_GENDERS_DIR):\n"
     "-g query,...      target nodes using genders query\n"
     "-X query,...      exclude nodes using genders query\n"
     "-F file           use alternate genders file `file'\n"
