@@ -209,7 +209,8 @@ GendersHosts genders_hosts(const GendersOptions& o, const std::vector<std::strin
     std::set<std::string> names =
         matching(*g, o.all ? std::vector<std::string>{""} : o.queries, false);
     if (names.empty())
-      throw UsageError("no hosts in the genders database match -g " + join(o.queries, ","));
+      throw UsageError(o.all ? "no hosts in the genders database " + database_file(o)
+                             : "no hosts in the genders database match -g " + join(o.queries, ","));
     run.hosts = resolve_hosts({join({names.begin(), names.end()}, ",")}, exclude);
   } else {
     run.hosts = resolve_hosts(include, exclude);
