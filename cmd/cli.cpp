@@ -111,9 +111,11 @@ std::vector<Host> pick_hosts(const std::vector<std::string>& include,
   for (const auto& query : args.excludes) genders.apply('X', query);
   if (!args.file.empty()) genders.apply('F', args.file);
   if (!genders.given) return resolve_hosts(include, exclude);
-  GendersHosts picked = genders_hosts(genders, include, exclude, rcmd);
+  GendersHosts picked = genders_hosts(genders, include, [&](const std::vector<std::string>& in) {
+    return resolve_hosts(in, exclude);
+  });
   if (!rcmd.empty())
-    for (const auto& warning : picked.warnings)
+    for (const auto& warning : picked.warnings(rcmd))
       std::fprintf(stderr, "pdx: warning: %s\n", warning.c_str());
   return std::move(picked.hosts);
 }

@@ -2,9 +2,13 @@
 // status, over pdx's own ssh client (pdx(1), PDSH COMPATIBILITY). What DeepSpeed's PDSHRunner
 // and Accelerate run: pdsh -S -f 1024 -w host1,host2 export K="V"; cd DIR; python3 ... %n ...
 #include <getopt.h>
+#include <pwd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,47 +33,68 @@ constexpr const char* kUsage =
     "-S                return largest of remote command return values\n"
     "-h                output usage menu and quit\n"
     "-V                output version information and quit\n"
-    "-b, -d            accepted, no effect\n"
+    "-q                list the option settings and quit\n"
+    "-Q                list the target hosts and quit\n"
+    "-L                list info on all loaded modules and quit\n"
+    "-d                print timing statistics at the end\n"
+    "-b                accepted, no effect\n"
     "-l user           execute remote commands as user\n"
     "-t seconds        set connect timeout (default is 10 sec)\n"
     "-u seconds        set command timeout (no default)\n"
     "-f n              use fanout of n nodes\n"
-    "-w host,host,...  set target node list on command line\n"
+    "-w host,host,...  set target node list on command line (^FILE, -, /REGEX/, rcmd:user@host)\n"
     "-x host,host,...  set node exclusion list on command line\n"
     "-R name           set rcmd module to name: ssh (default) or exec\n"
     "-N                disable hostname: labels on output lines\n"
     "Environment: PDSH_RCMD_TYPE PDSH_SSH_ARGS PDSH_SSH_ARGS_APPEND WCOLL FANOUT\n"
     "             PDSH_CONNECT_TIMEOUT PDSH_COMMAND_TIMEOUT\n";
 
+enum class Listing { none, options, hosts };  // -q, -Q
+
 struct PdshOptions {
   PdshReach reach;
   Prefix prefix = Prefix::yes;
   Strict strict = Strict::no;
+  Listing listing = Listing::none;
+  bool debug = false;              // -d
+  bool sigint_terminates = false;  // -b
   std::vector<std::string> words;  // the remote command's arguments
 };
 
 // pdsh's options end at the first word that is not one ("+" in getopt's string), so the remote
-// command's own options stay its own. Returns an exit status for -h and -V.
+// command's own options stay its own. Returns an exit status for -h, -V and -L.
 std::optional<int> parse_command_line(int argc, char** argv, PdshOptions& o) {
   opterr = 0;  // our own one-line errors
   optind = 1;
-  const std::string letters = "+:hVSbdN" + std::string(kReachOptions);
+  const std::string letters = "+:hVSbdNqQL" + std::string(kReachOptions);
   for (int c; (c = getopt(argc, argv, letters.c_str())) != -1;) {
     std::string_view arg = optarg ? optarg : "";
     switch (c) {
       case 'h':
-        std::fputs(kUsage, stdout);
-        std::fputs(kGendersUsage, stdout);
-        return kExitOk;
+        std::fputs(kUsage, stderr);  // as pdsh: usage on stderr, status 1
+        std::fputs(kGendersUsage, stderr);
+        return kExitFailure;
       case 'V':
         print_pdsh_version();
         return kExitOk;
+      case 'L':
+        std::fputs(pdsh_module_listing().c_str(), stdout);
+        return kExitOk;
+      case 'q':
+        if (o.listing == Listing::none) o.listing = Listing::options;
+        break;
+      case 'Q':
+        o.listing = Listing::hosts;
+        break;
       case 'S':
         o.strict = Strict::yes;
         break;
       case 'b':
+        o.sigint_terminates = true;  // pdx's first ^C stops the run already
+        break;
       case 'd':
-        break;  // ^C status features pdx does not have
+        o.debug = true;
+        break;
       case 'N':
         o.prefix = Prefix::no;
         break;
@@ -78,18 +103,63 @@ std::optional<int> parse_command_line(int argc, char** argv, PdshOptions& o) {
     }
   }
   o.words.assign(argv + optind, argv + argc);
-  if (o.words.empty())
+  if (o.words.empty() && o.listing == Listing::none)
     throw UsageError("no command given (pdsh's interactive mode is not in pdx); see 'pdsh -h'");
   return std::nullopt;
 }
 
 // ssh hands the words, joined by spaces, to the remote user's shell (DeepSpeed quotes for that);
-// exec runs them as they are, which /bin/sh -c does with each word quoted.
-std::string command_of(const PdshOptions& o) {
-  if (o.reach.rcmd == PdshRcmd::ssh) return join(o.words, " ");
+// exec runs them as they are, which /bin/sh -c does with each word quoted and `exec`, so that
+// the command is the shell's own process and its signal its own, as under pdsh.
+std::string command_of(const std::vector<std::string>& words, PdshRcmd rcmd) {
+  if (rcmd == PdshRcmd::ssh) return join(words, " ");
   std::vector<std::string> quoted;
-  for (const auto& word : o.words) quoted.push_back(shell_quote(word));
-  return join(quoted, " ");
+  for (const auto& word : words) quoted.push_back(shell_quote(word));
+  return "exec " + join(quoted, " ");
+}
+
+// pdsh's _find_path: argv[0] made absolute, through $PATH for a bare name.
+std::string program_path(const char* argv0) {
+  std::string name = argv0;
+  std::string cwd = std::filesystem::current_path().string();
+  if (name.starts_with('/')) return name;
+  if (name.starts_with('.') || name.find('/') != std::string::npos) return cwd + "/" + name;
+  const char* path = std::getenv("PATH");
+  std::string_view dirs = path ? path : "";
+  while (!dirs.empty()) {
+    std::string_view dir = dirs.substr(0, dirs.find(':'));
+    dirs.remove_prefix(std::min(dirs.size(), dir.size() + 1));
+    if (dir.empty()) continue;
+    std::string candidate = (dir.starts_with('/') ? "" : cwd + "/") + std::string(dir) + "/" + name;
+    if (access(candidate.c_str(), R_OK) == 0) return candidate;
+  }
+  return {};
+}
+
+std::string local_user_name() {
+  struct passwd* pw = getpwuid(getuid());
+  return pw ? pw->pw_name : std::to_string(getuid());
+}
+
+int list_options(const PdshOptions& o, const char* argv0) {
+  PdshListing l;
+  PdshRcmd rcmd = o.reach.rcmd;
+  for (auto& host : pdsh_hosts(o.reach, Duplicates::keep, &rcmd)) l.hosts.push_back(host.name);
+  l.command = join(o.words, " ");
+  l.program_path = program_path(argv0);
+  l.local_user = local_user_name();
+  l.local_uid = getuid();
+  l.remote_user = o.reach.ssh.user.empty() ? l.local_user : o.reach.ssh.user;
+  l.rcmd = rcmd == PdshRcmd::ssh ? "ssh" : "exec";
+  l.sigint_terminates = o.sigint_terminates;
+  l.connect_timeout = long(o.reach.connect_timeout.value_or(10));
+  l.command_timeout = long(o.reach.command_timeout);
+  l.fanout = o.reach.fanout;
+  l.labels = o.prefix == Prefix::yes;
+  l.debug = o.debug;
+  l.expanded = o.listing == Listing::hosts;
+  std::fputs(pdsh_listing(l).c_str(), stdout);
+  return kExitOk;
 }
 
 std::string short_host_name() {
@@ -99,26 +169,42 @@ std::string short_host_name() {
   return host.substr(0, host.find('.'));
 }
 
-}  // namespace
-
-int cmd_pdsh(int argc, char** argv) {
+int run_pdsh(int argc, char** argv) {
   PdshOptions o;
   read_reach_environment(o.reach);
   if (auto status = parse_command_line(argc, argv, o)) return *status;
+  if (o.listing != Listing::none) return list_options(o, argv[0]);
 
-  PdshRun run = pdsh_run(o.reach);
-  PdshRcmd rcmd = o.reach.rcmd;
+  PdshRun run = pdsh_run(o.reach, Duplicates::keep);  // pdsh runs a host named twice twice
+  PdshRcmd rcmd = run.rcmd;
   std::vector<std::string> labels = pdsh_labels(run.hosts);
   PdshNames names{short_host_name(), rcmd == PdshRcmd::ssh ? "ssh" : o.words.front()};
-  auto sink = make_pdsh_sink(make_prefix_sink(labels, o.prefix, Colour::no), labels, names, rcmd);
+  auto sink = make_pdsh_sink(labels, o.prefix, names, rcmd);
 
-  run.tmpl.command = command_of(o);
+  run.tmpl.command = command_of(o.words, rcmd);
   run.tmpl.substitute = true;  // over ssh too, as pdsh does
   // No stdin: pdsh sends none; the commands read EOF.
   std::vector<Job> jobs = make_jobs(run.hosts, run.tmpl);
 
   std::vector<HostResult> results = execute(*run.transport, jobs, *sink, {o.reach.fanout, 0});
+  if (auto lost = sink->error()) {                    // the run was stopped for it
+    if (lost->broken_pipe()) return kExitBrokenPipe;  // silent, as coreutils are
+    throw FatalError(lost->message());
+  }
+  if (o.debug) std::fputs(pdsh_debug_stats(results).c_str(), stderr);
   return pdsh_exit_status(results, o.strict, rcmd);
+}
+
+}  // namespace
+
+// pdsh exits 1 on a usage error, where pdx exits 2.
+int cmd_pdsh(int argc, char** argv) {
+  try {
+    return run_pdsh(argc, argv);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "pdx: error: %s\n", e.what());
+    return kExitFailure;
+  }
 }
 
 }  // namespace pdx

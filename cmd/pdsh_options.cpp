@@ -4,9 +4,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <iostream>
 
 #include "base/error.h"
 #include "core/jobs.h"
+#include "core/pdsh_hosts.h"
 #include "transport/local_transport.h"
 
 namespace pdx {
@@ -81,14 +83,53 @@ bool apply_reach_option(int c, std::string_view arg, PdshReach& o) {
   }
 }
 
-PdshRun pdsh_run(const PdshReach& o) {
-  PdshRun run;
-  GendersHosts picked =
-      genders_hosts(o.genders, o.include, o.exclude, o.rcmd == PdshRcmd::exec ? "exec" : "ssh");
-  for (const auto& warning : picked.warnings)
+namespace {
+
+// The hosts of -w expressions `include` (-w's own, or the genders hosts) by pdsh's rules.
+std::vector<Host> listed_hosts(const PdshReach& o, const std::vector<std::string>& include,
+                               Duplicates duplicates, PdshRcmd* rcmd) {
+  *rcmd = o.rcmd;
+  if (include.empty() && env("PDX_HOSTS"))  // pdx's own variable: pdx's rules (host:port)
+    return resolve_hosts({}, o.exclude);
+  std::vector<PdshTarget> targets = pdsh_targets(include, o.exclude, std::cin);
+  if (targets.empty()) throw UsageError("no remote hosts: use -w, WCOLL or PDX_HOSTS");
+  std::optional<PdshRcmd> chosen;
+  HostList once;
+  std::vector<Host> hosts;
+  for (auto& target : targets) {
+    PdshRcmd its = target.rcmd.empty() ? o.rcmd : parse_rcmd(target.rcmd);
+    if (chosen && *chosen != its)
+      throw UsageError("hosts of both rcmd modules ssh and exec in one run ('" + target.name +
+                       "'); pdx runs one module at a time: run them apart");
+    chosen = its;
+    Host host{std::move(target.name), std::move(target.user), 0, 0};
+    if (duplicates == Duplicates::keep) {
+      hosts.push_back(std::move(host));
+    } else {
+      once.add(std::move(host), "-w");
+    }
+  }
+  *rcmd = *chosen;
+  return duplicates == Duplicates::keep ? hosts : once.take();
+}
+
+}  // namespace
+
+std::vector<Host> pdsh_hosts(const PdshReach& o, Duplicates duplicates, PdshRcmd* rcmd) {
+  PdshRcmd chosen = o.rcmd;
+  GendersHosts picked = genders_hosts(o.genders, o.include, [&](const auto& include) {
+    return listed_hosts(o, include, duplicates, &chosen);
+  });
+  for (const auto& warning : picked.warnings(chosen == PdshRcmd::exec ? "exec" : "ssh"))
     std::fprintf(stderr, "pdx: warning: %s\n", warning.c_str());
-  run.hosts = std::move(picked.hosts);  // -w order: %n
-  run.transport = o.rcmd == PdshRcmd::exec ? make_local_transport() : make_ssh_transport(o.ssh);
+  if (rcmd) *rcmd = chosen;
+  return std::move(picked.hosts);
+}
+
+PdshRun pdsh_run(const PdshReach& o, Duplicates duplicates) {
+  PdshRun run;
+  run.hosts = pdsh_hosts(o, duplicates, &run.rcmd);  // -w order: %n
+  run.transport = run.rcmd == PdshRcmd::exec ? make_local_transport() : make_ssh_transport(o.ssh);
   run.tmpl.default_user = !o.ssh.user.empty() ? o.ssh.user : local_user();
   if (o.connect_timeout) run.tmpl.connect_timeout = millis_of(*o.connect_timeout);
   run.tmpl.command_timeout = millis_of(o.command_timeout);

@@ -49,15 +49,25 @@ void read_reach_environment(PdshReach& reach);
 /// Applies one of kReachOptions (`c`, its argument `arg`); false for any other letter.
 bool apply_reach_option(int c, std::string_view arg, PdshReach& reach);
 
-/// The hosts in -w order after -x (WCOLL without -w), as the genders options pick them (warning
-/// on stderr about pdsh_rcmd_type modules pdx does not mix in), the transport, and a job template
-/// with the user (-l, else $USER) and the timeouts. Throws UsageError for no hosts.
+/// A host named twice: pdsh runs it twice (what pdsh does); pdcp copies to it once.
+enum class Duplicates { keep, drop };
+
+/// The hosts of pdsh's -w and -x rules (core/pdsh_hosts.h; WCOLL without a -w host; without -w,
+/// the genders options' hosts, else $PDX_HOSTS read by pdx's rules as pdx reads it), then as the
+/// genders options filter them (core/genders.h; a warning for pdsh_rcmd_type's other modules),
+/// their rcmd module (-R, or the rcmd: of every host), the transport, and a job template with the
+/// user (-l, else $USER) and the timeouts. Throws UsageError for no hosts, or hosts of two rcmd
+/// modules (pdx runs one per run).
 struct PdshRun {
   std::vector<Host> hosts;
+  PdshRcmd rcmd = PdshRcmd::ssh;
   std::unique_ptr<Transport> transport;
   JobTemplate tmpl;
 };
-PdshRun pdsh_run(const PdshReach& reach);
+PdshRun pdsh_run(const PdshReach& reach, Duplicates duplicates = Duplicates::drop);
+
+/// The hosts pdsh_run() would run on (-q, -Q), without a transport; reads "-w -" from stdin.
+std::vector<Host> pdsh_hosts(const PdshReach& reach, Duplicates duplicates, PdshRcmd* rcmd);
 
 /// -V of pdsh, pdcp and rpdcp: the pdsh version pdx stands in for, and its rcmd modules.
 void print_pdsh_version();

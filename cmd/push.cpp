@@ -31,6 +31,10 @@ int cmd_push(int argc, char** argv) {
                "Compare files by content (XXH3-128, hashed on all cores here and on the hosts), "
                "not mtime")
       ->excludes(extract);
+  app.add_flag("--safe-links", push_options.safe_links,
+               "Leave out the trees' symlinks that point outside their SRC (absolute, or '..' "
+               "above it), each named in a warning")
+      ->excludes(extract);
   std::string manifest;
   app.add_option("-m,--manifest", manifest,
                  "With --extract: check the parts' sizes and SHA-256 first, and each host's "

@@ -25,6 +25,9 @@ int cmd_sync(int argc, char** argv) {
   app.add_option("--exclude", sync_options.excludes,
                  "Neither send nor delete names matching PATTERN (rsync's rules; repeatable)")
       ->allow_extra_args(false);
+  app.add_flag("--safe-links", sync_options.safe_links,
+               "Leave out the trees' symlinks that point outside their SRC (absolute, or '..' "
+               "above it), each named in a warning");
   app.add_flag("--delete", sync_options.delete_extras,
                "Remove what is under DEST on the hosts but not in the sources, after the transfer");
   app.add_option("--agent", sync_options.agent,

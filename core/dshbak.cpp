@@ -41,12 +41,27 @@ void Dshbak::add_line(std::string_view line) {
   lines_[it->second].emplace_back(text);
 }
 
-std::string Dshbak::format(Coalesce coalesce) const {
+std::vector<std::size_t> Dshbak::order() const {
   std::vector<std::size_t> order(labels_.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return sort_key(labels_[a]) < sort_key(labels_[b]);
   });
+  return order;
+}
+
+std::vector<Dshbak::HostLines> Dshbak::per_host() const {
+  std::vector<HostLines> out;
+  for (std::size_t i : order()) {
+    std::string text;
+    for (const auto& line : lines_[i]) text += line + '\n';
+    out.push_back({labels_[i], std::move(text)});
+  }
+  return out;
+}
+
+std::string Dshbak::format(Coalesce coalesce) const {
+  std::vector<std::size_t> order = this->order();
 
   // Groups of hosts with identical lines, in order of their first host.
   std::vector<std::vector<std::size_t>> groups;

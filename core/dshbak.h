@@ -28,7 +28,17 @@ class Dshbak {
   /// (node[1-3,7]).
   std::string format(Coalesce coalesce) const;
 
+  /// Every host's lines, each ending in a newline, hosts in format()'s order: what dshbak -d
+  /// writes to DIR/LABEL.
+  struct HostLines {
+    std::string label;
+    std::string text;
+  };
+  std::vector<HostLines> per_host() const;
+
  private:
+  std::vector<std::size_t> order() const;  // indexes of labels_, in format()'s order
+
   std::vector<std::string> labels_;              // in order of first appearance
   std::vector<std::vector<std::string>> lines_;  // lines_[i]: labels_[i]'s lines
   std::unordered_map<std::string, std::size_t> index_;

@@ -174,26 +174,31 @@ std::string database_file(const GendersOptions& o) {
   return genders_path(file ? file : "genders");
 }
 
-// pdsh_rcmd_type = [user@][rcmd]: the user for hosts -w named none, a warning per other rcmd.
-void apply_rcmd_types(const Genders& g, GendersHosts& run, std::string_view rcmd) {
-  std::map<std::string, std::vector<std::string>> others;  // module -> hosts
+// pdsh_rcmd_type = [user@][rcmd]: the user for hosts -w named none; the rcmd kept by module.
+void apply_rcmd_types(const Genders& g, GendersHosts& run) {
   for (auto& host : run.hosts) {
     auto type = g.value(host.name, kRcmdType);
     if (!type) continue;
     std::size_t at = type->find('@');
     if (at != std::string::npos && host.user.empty()) host.user = type->substr(0, at);
     std::string module = at == std::string::npos ? *type : type->substr(at + 1);
-    if (!module.empty() && module != rcmd) others[module].push_back(host.label());
+    if (!module.empty()) run.rcmd_types[module].push_back(host.label());
   }
-  for (const auto& [module, hosts] : others)
-    run.warnings.push_back("genders pdsh_rcmd_type gives " + fold_names(hosts) + " rcmd " + module +
-                           "; pdx reaches every host of a run with " + std::string(rcmd) + " (-R)");
 }
 
 }  // namespace
 
+std::vector<std::string> GendersHosts::warnings(std::string_view rcmd) const {
+  std::vector<std::string> lines;
+  for (const auto& [module, labels] : rcmd_types)
+    if (module != rcmd)
+      lines.push_back("genders pdsh_rcmd_type gives " + fold_names(labels) + " rcmd " + module +
+                      "; pdx reaches every host of a run with " + std::string(rcmd) + " (-R)");
+  return lines;
+}
+
 GendersHosts genders_hosts(const GendersOptions& o, const std::vector<std::string>& include,
-                           const std::vector<std::string>& exclude, std::string_view rcmd) {
+                           const HostResolver& resolve) {
   if (o.all && !o.queries.empty()) throw UsageError("do not give -a or -A with -g");
   GendersHosts run;
   std::optional<Genders> g;
@@ -211,9 +216,9 @@ GendersHosts genders_hosts(const GendersOptions& o, const std::vector<std::strin
     if (names.empty())
       throw UsageError(o.all ? "no hosts in the genders database " + database_file(o)
                              : "no hosts in the genders database match -g " + join(o.queries, ","));
-    run.hosts = resolve_hosts({join({names.begin(), names.end()}, ",")}, exclude);
+    run.hosts = resolve({join({names.begin(), names.end()}, ",")});
   } else {
-    run.hosts = resolve_hosts(include, exclude);
+    run.hosts = resolve(include);
   }
   if (!g) return run;
 
@@ -231,7 +236,7 @@ GendersHosts genders_hosts(const GendersOptions& o, const std::vector<std::strin
   if (filled != o.alternate)
     for (auto& host : run.hosts) host.name = g->other_name(host.name);
   if (run.hosts.empty()) throw UsageError("no hosts left after the genders options -g and -X");
-  apply_rcmd_types(*g, run, rcmd);
+  apply_rcmd_types(*g, run);
   return run;
 }
 

@@ -10,6 +10,8 @@
 //   -F FILE       the database: FILE when it starts with / or ., else $PDSH_GENDERS_DIR
 //   (/etc)/FILE;
 //                 without -F $PDSH_GENDERS_FILE, else /etc/genders
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -62,17 +64,20 @@ struct GendersOptions {
   bool apply(char c, std::string_view arg);
 };
 
-/// The hosts of a run as pdsh picks them with its genders module: -w (else the database's hosts
-/// for -g/-a/-A, else $WCOLL) minus -x, filtered by -g, minus -X, under their alternate names
-/// when asked. A host's pdsh_rcmd_type user (`[user@][rcmd]`) becomes its user unless -w named
-/// one; a warning in `warnings` for each rcmd other than `rcmd`, which pdx cannot mix in one run.
-/// Without genders options a database that cannot be read is passed over, as pdsh does.
-/// Throws UsageError (no hosts, a bad query, -a with -g) and FatalError (database unreadable).
+/// The hosts of a run as pdsh picks them with its genders module: `resolve` (-w, else $WCOLL,
+/// minus -x) given -w's expressions, or for -g/-a/-A without -w the database's hosts as one
+/// expression; then filtered by -g, minus -X, under their alternate names when asked. A host's
+/// pdsh_rcmd_type user (`[user@][rcmd]`) becomes its user unless -w named one. Without genders
+/// options a database that cannot be read is passed over, as pdsh does. Throws UsageError (no
+/// hosts, a bad query, -a with -g) and FatalError (database unreadable), and what resolve throws.
 struct GendersHosts {
   std::vector<Host> hosts;
-  std::vector<std::string> warnings;
+  std::map<std::string, std::vector<std::string>> rcmd_types;  // pdsh_rcmd_type's rcmd -> labels
+  /// One warning per pdsh_rcmd_type rcmd other than the run's: pdx reaches a run's hosts one way.
+  std::vector<std::string> warnings(std::string_view rcmd) const;
 };
+using HostResolver = std::function<std::vector<Host>(const std::vector<std::string>& include)>;
 GendersHosts genders_hosts(const GendersOptions& genders, const std::vector<std::string>& include,
-                           const std::vector<std::string>& exclude, std::string_view rcmd);
+                           const HostResolver& resolve);
 
 }  // namespace pdx

@@ -4,16 +4,20 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <optional>
 
 #include "base/error.h"
 #include "base/strings.h"
+#include "core/pdsh_hosts.h"
 #include "core/summary.h"
 #include "transport/signals.h"
 
 namespace pdx {
 
 namespace {
+
+constexpr int kPdshFailed = 254;  // pdsh's RC_FAILED: a host that timed out under -S
 
 bool is_address(const std::string& name) {
   unsigned char buf[16];
@@ -114,10 +118,88 @@ int pdsh_exit_status(const std::vector<HostResult>& results, Strict strict, Pdsh
   if (strict == Strict::no) return 0;
   int status = 0;
   for (const auto& r : results) {
-    bool ssh_signal = rcmd == PdshRcmd::ssh && r.failure == Failure::none && !r.signal.empty();
-    status = std::max(status, ssh_signal ? int(kExitUnreachable) : exit_status_of(r));
+    int its = exit_status_of(r);
+    if (r.failure == Failure::none && !r.signal.empty())
+      its = rcmd == PdshRcmd::ssh ? int(kExitUnreachable) : 0;
+    // pdsh: 254 for a host timed out, unless ssh, killed, exited 255 (exec's: killed, 0).
+    if (r.failure == Failure::command_timeout)
+      its = rcmd == PdshRcmd::ssh ? int(kExitUnreachable) : kPdshFailed;
+    status = std::max(status, its);
   }
   return status;
+}
+
+std::string pdsh_listing(const PdshListing& l) {
+  auto yes = [](bool b) { return std::string(b ? "Yes" : "No"); };
+  auto none = [](const std::string& s) { return s.empty() ? std::string("none") : s; };
+  std::string out;
+  out += "-- DSH-specific options --\n";
+  out += "Separate stderr/stdout\tYes\n";
+  out += "Path prepended to cmd\tnone\n";
+  out += "Appended to cmd         none\n";
+  out += "Command:\t\t" + none(l.command) + "\n";
+  out += "Full program pathname\t" + none(l.program_path) + "\n";
+  out += "Remote program path\t" + none(l.program_path) + "\n";
+  out += "\n-- Generic options --\n";
+  out += "Local username\t\t" + l.local_user + "\n";
+  out += "Local uid     \t\t" + std::to_string(l.local_uid) + "\n";
+  out += "Remote username\t\t" + l.remote_user + "\n";
+  out += "Rcmd type\t\t" + l.rcmd + "\n";
+  out += "one ^C will kill pdsh   " + yes(l.sigint_terminates) + "\n";
+  out += "Connect timeout (secs)\t" + std::to_string(l.connect_timeout) + "\n";
+  out += "Command timeout (secs)\t" + std::to_string(l.command_timeout) + "\n";
+  out += "Fanout\t\t\t" + std::to_string(l.fanout) + "\n";
+  out += "Display hostname labels\t" + yes(l.labels) + "\n";
+  out += "Debugging       \t" + yes(l.debug) + "\n";
+  out += "\n-- Target nodes --\n";
+  out += (l.expanded ? join(l.hosts, ",") : pdsh_ranged_string(l.hosts)) + "\n";
+  return out;
+}
+
+std::string pdsh_module_listing() {
+  return "2 modules loaded:\n\n"
+         "Module: rcmd/exec\n"
+         "Author: pdx\n"
+         "Descr:  arbitrary command rcmd connect method (pdx: run here by /bin/sh)\n"
+         "Active: yes\n\n"
+         "Module: rcmd/ssh\n"
+         "Author: pdx\n"
+         "Descr:  ssh based rcmd connect method (pdx: its own ssh client)\n"
+         "Active: yes\n\n";
+}
+
+std::string pdsh_debug_stats(const std::vector<HostResult>& results) {
+  long total = 0, min = 0, max = 0;
+  std::size_t done = 0, failed = 0, canceled = 0;
+  for (const auto& r : results) {
+    if (r.failure == Failure::interrupted) {
+      ++canceled;
+      continue;
+    }
+    if (r.failure != Failure::none) {
+      ++failed;
+      continue;
+    }
+    long seconds = long(std::chrono::duration_cast<std::chrono::seconds>(r.duration).count());
+    min = done == 0 ? seconds : std::min(min, seconds);
+    max = std::max(max, seconds);
+    total += seconds;
+    ++done;
+  }
+  std::string out;
+  if (done > 0) {
+    auto line = [&](const char* what, long avg, long lo, long hi) {
+      out += std::string(what) + "  Avg: " + std::to_string(avg) +
+             " sec, Min: " + std::to_string(lo) + " sec,  Max: " + std::to_string(hi) + " sec\n";
+    };
+    line("Connect time:", 0, 0, 0);
+    line("Command time:", total / long(done), min, max);
+  } else {
+    out += "Connect time:  no sucesses\nCommand time:  no sucesses\n";  // pdsh's spelling
+  }
+  out += "Failures:      " + std::to_string(failed) + "\n";
+  if (canceled > 0) out += "Canceled:      " + std::to_string(canceled) + "\n";
+  return out;
 }
 
 }  // namespace pdx

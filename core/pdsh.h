@@ -46,13 +46,40 @@ std::string pdsh_failure_lines(const PdshNames& names, std::string_view label,
                                const HostResult& result, PdshRcmd rcmd);
 
 /// pdsh's exit status: 0 without -S; with -S the largest remote status, where a host not reached
-/// counts 255 and (ssh) a command killed by a signal 255, as ssh exits; (exec) 128+N.
+/// counts 255 and (ssh) a command killed by a signal 255, as ssh exits; (exec) a command killed
+/// by a signal 0, as pdsh's exec module reads it; a command timeout (-u) 254 under exec, 255
+/// over ssh (pdsh's 254, then ssh's 255 for the ssh it killed).
 int pdsh_exit_status(const std::vector<HostResult>& results, Strict strict, PdshRcmd rcmd);
 
-/// A sink that passes everything to `inner` and writes pdsh_failure_lines() to `err_fd` as each
-/// host finishes (pdsh prints them as hosts end, not at the end of the run).
-std::unique_ptr<OutputSink> make_pdsh_sink(std::unique_ptr<OutputSink> inner,
-                                           std::vector<std::string> labels, PdshNames names,
-                                           PdshRcmd rcmd, int err_fd = 2);
+/// "host: line" output (labels cut or not by `prefix`, -N) where a host's last line is printed
+/// as the host sent it, with no newline added, and pdsh_failure_lines() on stderr as each host
+/// finishes (pdsh prints them as hosts end, not at the end of the run).
+std::unique_ptr<OutputSink> make_pdsh_sink(std::vector<std::string> labels, Prefix prefix,
+                                           PdshNames names, PdshRcmd rcmd, OutputFds fds = {});
+
+/// What pdsh -q and -Q print (its opt_list()): the option values, then the hosts, folded as
+/// pdsh folds them (-q) or one by one (-Q, `expanded`).
+struct PdshListing {
+  std::string command;       // the words joined by spaces; "" none
+  std::string program_path;  // pdsh's "Full program pathname" (and remote program path)
+  std::string local_user, remote_user;
+  unsigned local_uid = 0;
+  std::string rcmd;                // "ssh" or "exec"
+  bool sigint_terminates = false;  // -b
+  long connect_timeout = 10, command_timeout = 0;
+  std::size_t fanout = 32;
+  bool labels = true, debug = false;
+  std::vector<std::string> hosts;
+  bool expanded = false;
+};
+std::string pdsh_listing(const PdshListing& listing);
+
+/// What pdsh -L prints: the pdsh modules pdx stands in for (rcmd/exec, rcmd/ssh), in its format.
+std::string pdsh_module_listing();
+
+/// pdsh -d's lines at the end of a run: connect and command times in whole seconds (pdx does
+/// not time the connection apart: connect 0, command the host's whole time), hosts that failed
+/// (not reached, timed out) and hosts never started or interrupted ("Canceled:").
+std::string pdsh_debug_stats(const std::vector<HostResult>& results);
 
 }  // namespace pdx

@@ -37,12 +37,24 @@ std::string join_path(const std::string& dir, const std::string& name) {
 EntryKind kind_of(mode_t mode) {
   if (S_ISREG(mode)) return EntryKind::file;
   if (S_ISDIR(mode)) return EntryKind::directory;
+  if (S_ISLNK(mode)) return EntryKind::symlink;
   return EntryKind::other;
 }
 
-Entry entry_of(const std::string& name, const struct stat& st) {
-  return Entry{name, kind_of(st.st_mode), static_cast<std::uint32_t>(st.st_mode & 07777),
-               static_cast<std::uint64_t>(st.st_size), st.st_mtim.tv_sec};
+// `path`'s entry (lstat'ed as `st`): a symlink with its target, or "other" when that cannot be
+// read.
+Entry entry_of(const std::string& name, const struct stat& st, const fs::path& path) {
+  Entry entry{name, kind_of(st.st_mode), static_cast<std::uint32_t>(st.st_mode & 07777),
+              static_cast<std::uint64_t>(st.st_size), st.st_mtim.tv_sec};
+  if (entry.kind == EntryKind::symlink) {
+    std::error_code ec;
+    entry.target = fs::read_symlink(path, ec).string();
+    if (ec || !check_target(entry.target)) {
+      entry.kind = EntryKind::other;
+      entry.target.clear();
+    }
+  }
+  return entry;
 }
 
 // Entries on their way to `out`, sent in batches: with Hashed::yes, a batch's regular files are
@@ -91,7 +103,7 @@ Result<void> list_tree(const fs::path& path, const std::string& name, ListingOut
                        Summary& summary) {
   struct stat st;
   if (::lstat(path.c_str(), &st) != 0) return {};
-  if (!name.empty()) TRY(listing.add(entry_of(name, st), path));
+  if (!name.empty()) TRY(listing.add(entry_of(name, st, path), path));
   if (!S_ISDIR(st.st_mode)) return {};
   std::error_code ec;
   fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec);
@@ -99,7 +111,7 @@ Result<void> list_tree(const fs::path& path, const std::string& name, ListingOut
     std::string rel = it->path().lexically_relative(path).string();
     if (!name.empty()) rel = name + "/" + rel;
     if (::lstat(it->path().c_str(), &st) != 0 || !check_name(rel).ok()) continue;
-    TRY(listing.add(entry_of(rel, st), it->path()));
+    TRY(listing.add(entry_of(rel, st, it->path()), it->path()));
     if (S_ISREG(st.st_mode)) {
       ++summary.files;
       summary.bytes += static_cast<std::uint64_t>(st.st_size);
@@ -119,7 +131,7 @@ Result<void> agent_list(const std::string& path, const std::vector<std::string>&
     return write_frame(out, FrameType::summary, encode(summary));
   }
   ListingOut listing(out, hashed);
-  TRY(listing.add(entry_of("", st), path));
+  TRY(listing.add(entry_of("", st, path), path));
   if (S_ISDIR(st.st_mode)) {
     for (const auto& name : under) {
       if (name == ".")
@@ -141,7 +153,8 @@ namespace {
 const std::string kCannot[] = {"cannot write: ", "cannot create: "};
 
 // A directory below `root`, opened one component at a time with O_NOFOLLOW and made where
-// missing: a symlink (or a file) on the way is refused with ELOOP / ENOTDIR.
+// missing (private to its owner: the Directory frame's mode comes at the end): a symlink (or a
+// file) on the way is refused with ELOOP / ENOTDIR.
 Result<Fd> open_below(int root, const std::string& dir) {
   Fd current(::dup(root));
   for (std::size_t start = 0; start < dir.size();) {
@@ -149,7 +162,7 @@ Result<Fd> open_below(int root, const std::string& dir) {
     std::string part = dir.substr(start, end - start);
     int fd = ::openat(current.get(), part.c_str(), kDirFlags);
     if (fd < 0 && errno == ENOENT &&
-        (::mkdirat(current.get(), part.c_str(), 0777) == 0 || errno == EEXIST))
+        (::mkdirat(current.get(), part.c_str(), 0700) == 0 || errno == EEXIST))
       fd = ::openat(current.get(), part.c_str(), kDirFlags);
     if (fd < 0) {
       int error = errno;
@@ -197,10 +210,14 @@ class Receiver {
         return begin_file(TRY(decode_file_header(frame.payload)));
       case FrameType::data:
         return data(frame.payload);
+      case FrameType::hole:
+        return hole(TRY(decode_hole(frame.payload)));
       case FrameType::file_end:
         return end_file(TRY(decode_file_end(frame.payload)));
       case FrameType::directory:
         return directory(TRY(decode_directory(frame.payload)));
+      case FrameType::symlink:
+        return symlink(TRY(decode_symlink(frame.payload)));
       case FrameType::archive:
         return begin_archive();
       case FrameType::archive_end:
@@ -208,6 +225,7 @@ class Receiver {
       case FrameType::done:
         if (incoming_ || extraction_) return Error{"stream ended inside a file"};
         done_ = true;
+        set_directories();
         return report();
       default:
         return Error{"unexpected frame type " + std::to_string(int(frame.type))};
@@ -304,6 +322,18 @@ class Receiver {
     return {};
   }
 
+  // Zeros not sent: nothing is written (the file is extended at its end, or the next data
+  // written past them), so that they stay a hole here too.
+  Result<void> hole(const Hole& h) {
+    if (!incoming_) return Error{"hole frame outside a file"};
+    Incoming& in = *incoming_;
+    if (h.length > in.header.size - in.received) return Error{"more data than the file's size"};
+    if (!in.file) return {};  // failed already: skipped
+    hash_zeros(in.hash, h.length);
+    in.received += h.length;
+    return {};
+  }
+
   Result<void> end_file(const FileEnd& end) {
     if (!incoming_) return Error{"file end frame outside a file"};
     Incoming in = std::move(*incoming_);
@@ -325,13 +355,57 @@ class Receiver {
     return write_frame(out_, FrameType::written, encode(Written{in.header.name, in.header.size}));
   }
 
+  // Made now (private to its owner until set_directories), its mode and mtime set at the end.
   Result<void> directory(const Directory& d) {
     if (incoming_ || extraction_) return Error{"directory frame inside another stream"};
     auto top = root();
     if (!top) return fail(shown_, top.error());
     auto opened = open_below(*top, d.name);
     if (!opened) return fail(join_path(shown_, d.name), opened.error());
+    directories_.push_back(d);
     return {};
+  }
+
+  // The directories' modes and mtimes, deepest first: after what goes in them, as rsync -a.
+  // Each is opened again without following a symlink (one may have been put on the way since).
+  void set_directories() {
+    std::sort(directories_.begin(), directories_.end(),
+              [](const Directory& a, const Directory& b) { return a.name > b.name; });
+    for (const Directory& d : directories_) {
+      auto opened = open_below(root_.get(), d.name);
+      struct timespec times[2] = {{0, UTIME_OMIT}, {d.mtime_sec, static_cast<long>(d.mtime_nsec)}};
+      if (!opened)
+        fail(join_path(shown_, d.name), opened.error());
+      else if (::fchmod(opened->get(), d.mode) != 0 || ::futimens(opened->get(), times) != 0)
+        fail(join_path(shown_, d.name), std::strerror(errno));
+    }
+    directories_.clear();
+  }
+
+  // A symlink made under a temporary name beside NAME, then renamed over it: NAME is replaced
+  // whole (a symlink or a file there), never written through; a directory there is refused.
+  Result<void> symlink(const Symlink& l) {
+    if (incoming_ || extraction_) return Error{"symlink frame inside another stream"};
+    std::string path = join_path(shown_, l.name);
+    auto placed = place(l.name);
+    if (!placed) return fail(path, placed.error());
+    auto& [dir, leaf] = *placed;
+    struct stat st;
+    if (::fstatat(dir.get(), leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
+      return fail(path, "Is a directory");
+    std::string temp =
+        "." + leaf + ".pdx-" + std::to_string(::getpid()) + "-" + std::to_string(++files_started_);
+    if (::symlinkat(l.target.c_str(), dir.get(), temp.c_str()) != 0)
+      return fail(path, std::strerror(errno));
+    struct timespec times[2] = {{0, UTIME_OMIT}, {l.mtime_sec, static_cast<long>(l.mtime_nsec)}};
+    ::utimensat(dir.get(), temp.c_str(), times, AT_SYMLINK_NOFOLLOW);  // best effort, as rsync
+    if (::renameat(dir.get(), temp.c_str(), dir.get(), leaf.c_str()) != 0) {
+      int error = errno;
+      ::unlinkat(dir.get(), temp.c_str(), 0);
+      return fail(path, std::strerror(error));
+    }
+    ++summary_.files;
+    return write_frame(out_, FrameType::written, encode(Written{l.name, 0}));
   }
 
   Result<void> begin_archive() {
@@ -405,6 +479,7 @@ class Receiver {
   std::optional<Incoming> incoming_;
   std::optional<Extraction> extraction_;
   std::uint64_t files_started_ = 0;
+  std::vector<Directory> directories_;  // made or sent: their modes and mtimes set at done
   std::vector<std::pair<Failed, std::uint64_t>> failures_;  // and how many more of its reason
   Summary summary_;
   bool done_ = false;

@@ -94,8 +94,32 @@ std::pair<Fd, OldState> open_old(const std::string& dest, const std::string& nam
   return {std::move(fd), OldState::changed};
 }
 
+// How a directory or symlink NAME stands against what is asked: the same (a directory of that
+// mode and mtime, a symlink to that target) or not.
+OldState stands(const std::string& dest, const SignatureRequest& rq) {
+  Place placed = place(dest, rq.name);
+  if (!placed.dir) return placed.error == ENOENT ? OldState::missing : OldState::other;
+  struct stat st;
+  if (::fstatat(placed.dir.get(), placed.leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+    return errno == ENOENT ? OldState::missing : OldState::other;
+  if (S_ISDIR(st.st_mode))
+    return rq.kind == EntryKind::directory && (st.st_mode & 07777) == rq.mode &&
+                   st.st_mtim.tv_sec == rq.mtime_sec
+               ? OldState::same
+               : OldState::directory;
+  if (!S_ISLNK(st.st_mode) || rq.kind != EntryKind::symlink) return OldState::other;
+  std::string target(kMaxName + 1, '\0');
+  ssize_t n = ::readlinkat(placed.dir.get(), placed.leaf.c_str(), target.data(), target.size());
+  if (n < 0) return OldState::other;
+  target.resize(static_cast<std::size_t>(n));
+  return target == rq.target ? OldState::same : OldState::other;
+}
+
 Result<void> answer(const std::string& dest, const SignatureRequest& rq, int out, unsigned threads,
                     Summary& summary) {
+  if (rq.kind != EntryKind::file)
+    return write_frame(out, FrameType::sig_reply,
+                       encode(SignatureReply{rq.name, stands(dest, rq)}));
   struct stat st {};
   auto [fd, state] = open_old(dest, rq.name, st);
   std::optional<Signature> signature;
@@ -258,10 +282,15 @@ Result<void> remove_entry(const std::string& dest, const Entry& entry, int out, 
   if (!placed.dir) return placed.error == ENOENT ? Result<void>{} : failed(placed.reason());
   const Fd& dir = placed.dir;
   const std::string& leaf = placed.leaf;
+  struct stat up;
+  bool up_known = ::fstat(dir.get(), &up) == 0;
   struct stat st {};
   if (::fstatat(dir.get(), leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
       ::unlinkat(dir.get(), leaf.c_str(), S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0) != 0)
     return errno == ENOENT ? Result<void>{} : failed(std::strerror(errno));
+  // The directory keeps its mtime, as sync set it from the source's (rsync -a: the same).
+  struct timespec times[2] = {{0, UTIME_OMIT}, up.st_mtim};
+  if (up_known) ::futimens(dir.get(), times);
   ++summary.files;
   return {};
 }

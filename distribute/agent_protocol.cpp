@@ -1,6 +1,7 @@
 #include "distribute/agent_protocol.h"
 
 #include "archive/temp_file.h"
+#include "archive/xxh3.h"
 #include "distribute/payload_fields.h"
 
 #include <unistd.h>
@@ -18,14 +19,31 @@ namespace {
 constexpr std::size_t kHeader = kFrameHeaderBytes;
 bool known_type(std::uint8_t t) {
   constexpr FrameType kTypes[] = {
-      FrameType::file,         FrameType::data,       FrameType::file_end,
-      FrameType::directory,    FrameType::archive,    FrameType::archive_end,
-      FrameType::done,         FrameType::entry,      FrameType::written,
-      FrameType::failed,       FrameType::summary,    FrameType::relay_setup,
-      FrameType::relay_next,   FrameType::relay_go,   FrameType::relay_listening,
-      FrameType::relay_linked, FrameType::relay_end,  FrameType::sig_request,
-      FrameType::sig_reply,    FrameType::sig_blocks, FrameType::delta_file,
-      FrameType::delta_ops,    FrameType::delta_end,
+      FrameType::file,
+      FrameType::data,
+      FrameType::hole,
+      FrameType::file_end,
+      FrameType::directory,
+      FrameType::symlink,
+      FrameType::archive,
+      FrameType::archive_end,
+      FrameType::done,
+      FrameType::entry,
+      FrameType::written,
+      FrameType::failed,
+      FrameType::summary,
+      FrameType::relay_setup,
+      FrameType::relay_next,
+      FrameType::relay_go,
+      FrameType::relay_listening,
+      FrameType::relay_linked,
+      FrameType::relay_end,
+      FrameType::sig_request,
+      FrameType::sig_reply,
+      FrameType::sig_blocks,
+      FrameType::delta_file,
+      FrameType::delta_ops,
+      FrameType::delta_end,
   };
   return std::any_of(std::begin(kTypes), std::end(kTypes),
                      [t](FrameType k) { return static_cast<std::uint8_t>(k) == t; });
@@ -141,6 +159,23 @@ Result<void> check_name(std::string_view name) {
   return {};
 }
 
+Result<void> check_target(std::string_view target) {
+  if (target.empty()) return Error{"empty symlink target", ErrorKind::bad_input};
+  if (target.size() > kMaxName) return Error{"symlink target too long", ErrorKind::bad_input};
+  if (target.find('\0') != std::string_view::npos)
+    return Error{"symlink target holds a NUL byte", ErrorKind::bad_input};
+  return {};
+}
+
+void hash_zeros(StreamHash& hash, std::uint64_t length) {
+  static const std::string zeros(kDataChunk, '\0');
+  for (std::uint64_t left = length; left > 0;) {
+    std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(left, zeros.size()));
+    hash.update(zeros.data(), n);
+    left -= n;
+  }
+}
+
 std::string encode(const FileHeader& m) {
   return PayloadWriter()
       .str(m.name)
@@ -153,8 +188,14 @@ std::string encode(const FileHeader& m) {
 std::string encode(const FileEnd& m) {
   return PayloadWriter().str(m.xxh3_128).take();
 }
+std::string encode(const Hole& m) {
+  return PayloadWriter().u64(m.length).take();
+}
 std::string encode(const Directory& m) {
-  return PayloadWriter().str(m.name).u32(m.mode).take();
+  return PayloadWriter().str(m.name).u32(m.mode).i64(m.mtime_sec).u32(m.mtime_nsec).take();
+}
+std::string encode(const Symlink& m) {
+  return PayloadWriter().str(m.name).str(m.target).i64(m.mtime_sec).u32(m.mtime_nsec).take();
 }
 std::string encode(const Entry& m) {
   return PayloadWriter()
@@ -164,6 +205,7 @@ std::string encode(const Entry& m) {
       .u64(m.size)
       .i64(m.mtime_sec)
       .str(m.digest)
+      .str(m.target)
       .take();
 }
 std::string encode(const Written& m) {
@@ -189,20 +231,40 @@ Result<FileEnd> decode_file_end(std::string_view payload) {
                                 [](PayloadReader& r) { return FileEnd{r.xxh3(Digest::required)}; });
 }
 
+Result<Hole> decode_hole(std::string_view payload) {
+  return decode_fields<Hole>(payload, "hole", [](PayloadReader& r) { return Hole{r.u64()}; });
+}
+
 Result<Directory> decode_directory(std::string_view payload) {
-  return decode_fields<Directory>(payload, "directory", [](PayloadReader& r) {
-    return Directory{r.name(), r.mode()};
-  });
+  auto m = TRY(decode_fields<Directory>(payload, "directory", [](PayloadReader& r) {
+    return Directory{r.name(), r.mode(), r.i64(), r.u32()};
+  }));
+  if (m.mtime_nsec >= 1000000000) m.mtime_nsec = 0;
+  return m;
+}
+
+Result<Symlink> decode_symlink(std::string_view payload) {
+  auto m = TRY(decode_fields<Symlink>(payload, "symlink", [](PayloadReader& r) {
+    return Symlink{r.name(), r.str(kMaxName), r.i64(), r.u32()};
+  }));
+  if (m.name.empty() || !check_target(m.target))
+    return Error{"malformed symlink frame", ErrorKind::bad_input};
+  if (m.mtime_nsec >= 1000000000) m.mtime_nsec = 0;
+  return m;
 }
 
 Result<Entry> decode_entry(std::string_view payload) {
   auto m = TRY(decode_fields<Entry>(payload, "entry", [](PayloadReader& r) {
     using enum EntryKind;
-    return Entry{r.name(), r.one_of({missing, file, directory, other}),
-                 r.mode(), r.u64(),
-                 r.i64(),  r.xxh3(Digest::optional)};
+    return Entry{r.name(),       r.one_of({missing, file, directory, symlink, other}),
+                 r.mode(),       r.u64(),
+                 r.i64(),        r.xxh3(Digest::optional),
+                 r.str(kMaxName)};
   }));
   if (!m.digest.empty() && m.kind != EntryKind::file)  // only regular files are hashed
+    return Error{"malformed entry frame", ErrorKind::bad_input};
+  if ((m.kind == EntryKind::symlink) != !m.target.empty() ||
+      (!m.target.empty() && !check_target(m.target)))  // a symlink has its target, only it
     return Error{"malformed entry frame", ErrorKind::bad_input};
   return m;
 }

@@ -5,8 +5,11 @@
 //   frame   = type (1 byte) | length (4 bytes, big-endian) | payload (length bytes)
 //   fields  = u8 | u32 | u64 | i64 (big-endian) | string (u32 length, bytes)
 //
-//   to the agent:   file (FileHeader) data* file_end (FileEnd)   a file, written atomically
-//                   directory (Directory)                          made if missing
+//   to the agent:   file (FileHeader) (data | hole)* file_end     a file, written atomically;
+//                   (FileEnd)                                      a hole: zeros not sent
+//                   directory (Directory)                          made if missing; its mode and
+//                                                                  mtime set at done, deepest first
+//                   symlink (Symlink)                              made, or its target replaced
 //                   archive data* archive_end                      an archive stream, unpacked
 //                   done                                           nothing more: reply summary
 //   from it:        entry (Entry)* summary                         `pdx agent --list [--checksum]`
@@ -28,12 +31,16 @@
 
 namespace pdx {
 
+class StreamHash;  // archive/xxh3.h
+
 enum class FrameType : std::uint8_t {
   // to the agent
   file = 'F',
   data = 'D',
+  hole = 'J',
   file_end = 'E',
   directory = 'M',
+  symlink = 'K',
   archive = 'A',
   archive_end = 'Z',
   done = 'Q',
@@ -117,7 +124,17 @@ class FrameReader {
 /// components joined by '/', none empty, ".", ".."; not absolute; no NUL; at most kMaxName bytes.
 Result<void> check_name(std::string_view name);
 
-enum class EntryKind : std::uint8_t { missing = 'n', file = 'f', directory = 'd', other = 'o' };
+enum class EntryKind : std::uint8_t {
+  missing = 'n',
+  file = 'f',
+  directory = 'd',
+  symlink = 'l',
+  other = 'o'
+};
+
+/// A symlink's target as sent in frames, kept verbatim (it may point anywhere: the agent never
+/// follows it): not empty, no NUL, at most kMaxName bytes.
+Result<void> check_target(std::string_view target);
 
 struct FileHeader {
   std::string name;
@@ -125,6 +142,11 @@ struct FileHeader {
   std::int64_t mtime_sec = 0;
   std::uint32_t mtime_nsec = 0;
   std::uint64_t size = 0;
+};
+/// A run of zeros in a file, not sent: a hole of a sparse file here (SEEK_HOLE), left a hole on
+/// the host. Its zeros count in the file's XXH3-128 as if sent.
+struct Hole {
+  std::uint64_t length = 0;
 };
 struct FileEnd {
   // XXH3-128 of the bytes sent (archive/xxh3.h), 32 hex digits, or kAbandoned. It guards against
@@ -138,6 +160,16 @@ inline const std::string kAbandoned(32, '0');
 struct Directory {
   std::string name;
   std::uint32_t mode = 0755;
+  std::int64_t mtime_sec = 0;
+  std::uint32_t mtime_nsec = 0;
+};
+/// A symlink NAME -> TARGET, made under a temporary name and renamed into place: it replaces a
+/// symlink or a file there, never a directory.
+struct Symlink {
+  std::string name;  // never "" (DEST itself)
+  std::string target;
+  std::int64_t mtime_sec = 0;
+  std::uint32_t mtime_nsec = 0;
 };
 struct Entry {
   std::string name;  // "" for the listed path itself
@@ -147,6 +179,7 @@ struct Entry {
   std::int64_t mtime_sec = 0;
   std::string digest{};  // --checksum, a regular file the agent could read: its XXH3-128 in 32
                          // hex digits (archive/hash_files.h); else ""
+  std::string target{};  // a symlink's (check_target); else ""
 };
 struct Written {
   std::string name;
@@ -162,9 +195,14 @@ struct Summary {
   std::uint64_t failures = 0;
 };
 
+/// Adds `length` zeros to `hash`: a Hole's, on both sides.
+void hash_zeros(StreamHash& hash, std::uint64_t length);
+
 std::string encode(const FileHeader& m);
 std::string encode(const FileEnd& m);
+std::string encode(const Hole& m);
 std::string encode(const Directory& m);
+std::string encode(const Symlink& m);
 std::string encode(const Entry& m);
 std::string encode(const Written& m);
 std::string encode(const Failed& m);
@@ -172,7 +210,9 @@ std::string encode(const Summary& m);
 
 Result<FileHeader> decode_file_header(std::string_view payload);
 Result<FileEnd> decode_file_end(std::string_view payload);
+Result<Hole> decode_hole(std::string_view payload);
 Result<Directory> decode_directory(std::string_view payload);
+Result<Symlink> decode_symlink(std::string_view payload);
 Result<Entry> decode_entry(std::string_view payload);
 Result<Written> decode_written(std::string_view payload);
 Result<Failed> decode_failed(std::string_view payload);

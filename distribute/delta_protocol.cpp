@@ -21,7 +21,15 @@ constexpr std::size_t kCopyBytes = 1 + 8 + 8, kLiteralHeader = 1 + 4;
 }  // namespace
 
 std::string encode(const SignatureRequest& m) {
-  return PayloadWriter().str(m.name).u64(m.size).i64(m.mtime_sec).u8(m.want).take();
+  return PayloadWriter()
+      .str(m.name)
+      .u64(m.size)
+      .i64(m.mtime_sec)
+      .u8(m.want)
+      .u8(static_cast<std::uint8_t>(m.kind))
+      .u32(m.mode)
+      .str(m.target)
+      .take();
 }
 
 std::string encode(const SignatureReply& m) {
@@ -62,6 +70,12 @@ Result<SignatureRequest> decode_signature_request(std::string_view payload) {
   std::uint8_t want = in.u8();
   if (want > 1) in.bad();
   m.want = want == 1;
+  m.kind = in.one_of({EntryKind::file, EntryKind::directory, EntryKind::symlink});
+  m.mode = in.mode();
+  m.target = in.str(kMaxName);
+  if ((m.kind == EntryKind::symlink) != !m.target.empty() ||
+      (m.kind != EntryKind::file && m.want) || (!m.target.empty() && !check_target(m.target)))
+    in.bad();
   TRY(in.end());
   return m;
 }

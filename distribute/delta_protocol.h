@@ -34,13 +34,19 @@ struct SignatureRequest {
   std::uint64_t size = 0;
   std::int64_t mtime_sec = 0;
   bool want = true;  // false (--dry-run): say how the old file stands, send no blocks
+  // What NAME is to be: a file, or (never wanted) a directory of `mode` and `mtime_sec`, or a
+  // symlink to `target`, only ever same or not.
+  EntryKind kind = EntryKind::file;
+  std::uint32_t mode = 0;
+  std::string target{};
   bool operator==(const SignatureRequest&) const = default;
 };
 
 /// How a host's old file stands against the new one.
 enum class OldState : std::uint8_t {
   missing = 'n',
-  same = '=',     // size and mtime (seconds) equal, as push compares
+  same = '=',     // size and mtime (seconds) equal, as push compares; a directory of that mode and
+                  // mtime, a symlink to that target
   changed = 'c',  // its blocks follow (when asked for)
   directory = 'd',
   other = 'o',  // a symlink, a device, unreadable: sent whole

@@ -64,25 +64,54 @@ bool as_scanned(const struct stat& st, const LocalFile& f) {
 
 const std::string kChanged = "changed while being sent";
 
-// Sends the data of one file, hashed on the way, and returns why it could not be sent as it
-// was scanned ("" if it was): it cannot be read, or its size or mtime changed before or while
-// it was read (the bytes sent may then mix two versions of it).
+// Where the data after `at` in `fd` starts (SEEK_DATA): `at` itself where the filesystem cannot
+// tell, `size` when only a hole is left.
+std::uint64_t next_data(int fd, std::uint64_t at, std::uint64_t size) {
+  off_t found = ::lseek(fd, static_cast<off_t>(at), SEEK_DATA);
+  if (found < 0) return errno == ENXIO ? size : at;
+  return std::min(static_cast<std::uint64_t>(found), size);
+}
+
+// Where the hole after `at` (in data) starts (SEEK_HOLE): `size` where none is known.
+std::uint64_t next_hole(int fd, std::uint64_t at, std::uint64_t size) {
+  off_t found = ::lseek(fd, static_cast<off_t>(at), SEEK_HOLE);
+  if (found < 0) return size;
+  return std::max(at, std::min(static_cast<std::uint64_t>(found), size));
+}
+
+// Sends the data of one file, hashed on the way, its holes as hole frames (zeros not sent,
+// hashed all the same), and returns why it could not be sent as it was scanned ("" if it was):
+// it cannot be read, or its size or mtime changed before or while it was read (the bytes sent
+// may then mix two versions of it).
 std::string send_data(FrameWriter& out, const LocalFile& f, std::string& buffer, StreamHash& hash) {
   Fd in(::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
   struct stat st;
   if (!in || ::fstat(in.get(), &st) != 0) return std::strerror(errno);
   if (!as_scanned(st, f)) return kChanged;
+  // Only a file with fewer blocks than its size needs is looked at for holes.
+  bool sparse = static_cast<std::uint64_t>(st.st_blocks) * 512 < f.size;
   for (std::uint64_t sent = 0; sent < f.size;) {
-    std::size_t want =
-        static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), f.size - sent));
-    ssize_t n = ::read(in.get(), buffer.data(), want);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return std::strerror(errno);
-    if (n == 0) return kChanged;  // shorter now
-    hash.update(buffer.data(), static_cast<std::size_t>(n));
-    if (!out.send(FrameType::data, std::string_view(buffer.data(), static_cast<std::size_t>(n))))
-      return {};  // no host reads any more: nothing to say
-    sent += static_cast<std::size_t>(n);
+    std::uint64_t data = sparse ? next_data(in.get(), sent, f.size) : sent;
+    if (data > sent) {
+      hash_zeros(hash, data - sent);
+      if (!out.send(FrameType::hole, encode(Hole{data - sent}))) return {};
+      sent = data;
+      continue;
+    }
+    std::uint64_t end = sparse ? next_hole(in.get(), sent, f.size) : f.size;
+    if (end == sent) end = f.size;  // no hole where SEEK_DATA found data: read on
+    while (sent < end) {
+      std::size_t want =
+          static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), end - sent));
+      ssize_t n = ::pread(in.get(), buffer.data(), want, static_cast<off_t>(sent));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return std::strerror(errno);
+      if (n == 0) return kChanged;  // shorter now
+      hash.update(buffer.data(), static_cast<std::size_t>(n));
+      if (!out.send(FrameType::data, std::string_view(buffer.data(), static_cast<std::size_t>(n))))
+        return {};  // no host reads any more: nothing to say
+      sent += static_cast<std::size_t>(n);
+    }
   }
   if (::fstat(in.get(), &st) != 0) return std::strerror(errno);
   return as_scanned(st, f) ? "" : kChanged;
@@ -121,12 +150,18 @@ Result<std::unique_ptr<FrameStream>> FrameStream::start(Produce produce) {
 Result<std::unique_ptr<FrameStream>> FrameStream::files(const Layout& layout,
                                                         const HostPushPlan& plan) {
   return start([&layout, plan](FrameWriter& out, FrameStream& self) {
-    for (std::size_t i : plan.dirs)
-      out.send(FrameType::directory, encode(Directory{layout.dirs[i].name, layout.dirs[i].mode}));
+    for (std::size_t i : plan.dirs) {
+      const LocalDir& d = layout.dirs[i];
+      out.send(FrameType::directory, encode(Directory{d.name, d.mode, d.mtime_sec, d.mtime_nsec}));
+    }
     std::string buffer(kDataChunk, '\0');
     for (std::size_t i : plan.files) {
       std::string error = send_file(out, layout.files[i], buffer);
       if (!error.empty()) self.note(std::move(error));
+    }
+    for (std::size_t i : plan.links) {
+      const LocalLink& l = layout.links[i];
+      out.send(FrameType::symlink, encode(Symlink{l.name, l.target, l.mtime_sec, l.mtime_nsec}));
     }
   });
 }

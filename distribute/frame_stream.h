@@ -17,8 +17,8 @@ namespace pdx {
 
 class FrameStream {
  public:
-  /// The files and directories of `plan` from `layout`, then `done`. Each file is read as it is
-  /// sent and hashed on the way; one that cannot be read, or is not as scanned (its size or
+  /// The directories, files and symlinks of `plan` from `layout`, then `done`. Each file is read as
+  /// it is sent and hashed on the way; one that cannot be read, or is not as scanned (its size or
   /// mtime changed before or while it was read), is abandoned (kAbandoned), so that no host
   /// keeps it, and is named in errors().
   static Result<std::unique_ptr<FrameStream>> files(const Layout& layout, const HostPushPlan& plan);

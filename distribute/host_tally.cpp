@@ -16,8 +16,10 @@ std::uint64_t mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-std::string counts(std::uint64_t files, std::uint64_t bytes) {
-  return std::to_string(files) + (files == 1 ? " file, " : " files, ") + human_size(bytes);
+std::string counts(std::uint64_t files, std::uint64_t bytes, std::uint64_t links = 0) {
+  std::string text = std::to_string(files) + (files == 1 ? " file, " : " files, ");
+  if (links) text += std::to_string(links) + (links == 1 ? " symlink, " : " symlinks, ");
+  return text + human_size(bytes);
 }
 
 // "2 missing (a/b, c)": the count, and the first names.
@@ -47,23 +49,26 @@ HostTally::HostTally(const Reference* reference, FileDigest kind)
 void HostTally::add(const ListingRecord& r) {
   std::hash<std::string_view> hash;
   bool is_size = r.kind == ListingRecord::Kind::size;
-  digest_ += mix(hash(r.name) ^ mix(is_size ? r.size : hash(r.digest)) ^ is_size);
+  bool is_link = r.kind == ListingRecord::Kind::link;
+  std::uint64_t what = is_size ? r.size : hash(is_link ? r.target : r.digest);
+  digest_ += mix(hash(r.name) ^ mix(what) ^ (is_size ? 1 : is_link ? 2 : 0));
   if (is_size) {
     ++files_;
     bytes_ += r.size;
   }
+  if (is_link) ++links_;
   if (!reference_ || !reference_->has_names) return;
   const Reference::File* file = reference_->find(r.name);
   if (!file) {
-    if (!is_size) return;  // counted with its size record
+    if (!is_size && !is_link) return;  // counted with its size record
     if (extra_++ < kNamesShown) extra_names_.emplace_back(r.name);
     return;
   }
   auto at = static_cast<std::size_t>(file - reference_->files.data());
-  if (is_size) {
+  if (is_size || is_link) {
     seen_[at] = true;
-    if (file->size != r.size) changed_[at] = true;
-  } else if (reference_->has_hashes && file->digest(kind_) != r.digest) {
+    if (file->target != r.target || file->size != r.size) changed_[at] = true;
+  } else if (reference_->has_hashes && file->target.empty() && file->digest(kind_) != r.digest) {
     changed_[at] = true;
   }
 }
@@ -72,10 +77,11 @@ HostOutcome HostTally::outcome() const {
   HostOutcome o;
   o.figures.number("files", static_cast<std::int64_t>(files_))
       .number("bytes", static_cast<std::int64_t>(bytes_));
+  if (links_) o.figures.number("symlinks", static_cast<std::int64_t>(links_));
   if (!reference_) {
     char digest[17];
     std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(digest_));
-    o.what = counts(files_, bytes_) + ", listing " + std::string(digest, 8);
+    o.what = counts(files_, bytes_, links_) + ", listing " + std::string(digest, 8);
     o.figures.string("listing", std::string(digest, 8));
     return o;
   }
@@ -100,7 +106,7 @@ HostOutcome HostTally::outcome() const {
   names_figures(o.figures, extra_, "extra", extra_names_);
   names_figures(o.figures, changed, "changed", changed_names);
   if (o.status == 0) {
-    o.what = "match: " + counts(files_, bytes_);
+    o.what = "match: " + counts(files_, bytes_, links_);
     return o;
   }
   std::vector<std::string> parts;

@@ -14,7 +14,8 @@
 namespace pdx {
 
 /// Counts, an order-free digest of every record, and, against a reference with names, what is
-/// missing, extra or changed.
+/// missing, extra or changed (a symlink by its target; a file where a symlink is, or the other
+/// way, is changed).
 class HostTally {
  public:
   /// `reference` may be null (compare hosts with each other); it outlives the tally. `kind`: the
@@ -31,7 +32,7 @@ class HostTally {
   static constexpr std::size_t kNamesShown = 3;
   const Reference* reference_;
   FileDigest kind_;
-  std::uint64_t files_ = 0, bytes_ = 0;
+  std::uint64_t files_ = 0, bytes_ = 0, links_ = 0;
   std::uint64_t digest_ = 0;
   std::vector<bool> seen_, changed_;  // by reference file
   std::uint64_t extra_ = 0;

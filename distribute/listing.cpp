@@ -38,7 +38,10 @@ bool hex_digest(std::string_view text) {
 
 Result<ListingRecord> parse_listing_record(std::string_view record) {
   ListingRecord r;
-  if (record.starts_with("s ")) {
+  if (record.starts_with("l ")) {
+    r.kind = ListingRecord::Kind::link;
+    r.name = record.substr(2);
+  } else if (record.starts_with("s ")) {
     std::string_view rest = record.substr(2);
     std::size_t space = rest.find(' ');
     if (space == std::string_view::npos || space == 0) return malformed(record, "no size");
@@ -74,12 +77,28 @@ Result<void> ListingParser::feed(std::string_view bytes, const OnRecord& on_reco
       pending_.append(record);
       record = pending_;
     }
+    if (in_link_) {  // the target of the symlink named by the record before
+      if (!check_target(record)) {
+        failed_ = true;
+        return malformed(record, "a bad symlink target");
+      }
+      in_link_ = false;
+      on_record({ListingRecord::Kind::link, link_, 0, {}, record});
+      pending_.clear();
+      bytes.remove_prefix(nul + 1);
+      continue;
+    }
     auto parsed = parse_listing_record(record);
     if (!parsed) {
       failed_ = true;
       return Error{parsed.error()};
     }
-    on_record(*parsed);
+    if (parsed->kind == ListingRecord::Kind::link) {
+      link_ = std::string(parsed->name);
+      in_link_ = true;
+    } else {
+      on_record(*parsed);
+    }
     pending_.clear();
     bytes.remove_prefix(nul + 1);
   }
@@ -87,7 +106,8 @@ Result<void> ListingParser::feed(std::string_view bytes, const OnRecord& on_reco
 }
 
 Result<void> ListingParser::end() const {
-  if (!failed_ && !pending_.empty()) return malformed(pending_, "ends inside a record");
+  if (!failed_ && (!pending_.empty() || in_link_))
+    return malformed(pending_, "ends inside a record");
   return {};
 }
 
@@ -126,6 +146,8 @@ Result<void> AgentListingParser::take(const Frame& frame, const OnRecord& on_rec
     top_ = entry->kind;
     return {};
   }
+  if (entry->kind == EntryKind::symlink)
+    on_record({ListingRecord::Kind::link, entry->name, 0, {}, entry->target});
   if (entry->kind != EntryKind::file) return {};
   on_record({ListingRecord::Kind::size, entry->name, entry->size, {}});
   if (hashed_) on_record({ListingRecord::Kind::hash, entry->name, 0, entry->digest});

@@ -3,7 +3,8 @@
 // its digest:
 //  - ListingParser: verify_command's output (the host's find and sha256sum): NUL-ended records
 //    of bounded length, sizes that are numbers, hashes that are 64 hex digits, names that are
-//    relative and hold no "." or ".." component;
+//    relative and hold no "." or ".." component, a symlink's target (its record after its name)
+//    not empty;
 //  - AgentListingParser: `pdx agent --list=DIR --under=. [--checksum]`'s frames
 //    (distribute/agent_protocol.h): entries, each checked as decode_entry does, then a summary.
 // Anything else ends the host's listing with an Error.
@@ -18,16 +19,18 @@
 namespace pdx {
 
 struct ListingRecord {
-  enum class Kind { size, hash } kind = Kind::size;
+  enum class Kind { size, hash, link } kind = Kind::size;
   std::string_view name;    // relative to the directory listed
   std::uint64_t size = 0;   // Kind::size
   std::string_view digest;  // Kind::hash: lower-case hex, SHA-256 (64 digits) from
                             // ListingParser, XXH3-128 (32) or "" (unreadable) from the agent
+  std::string_view target{};  // Kind::link: a symlink's (the agent's listing only)
 };
 
 using OnRecord = std::function<void(const ListingRecord&)>;
 
-/// One record without its NUL: "s SIZE NAME" or "SHA256  ./NAME".
+/// One record without its NUL: "s SIZE NAME", "SHA256  ./NAME" or "l NAME" (a symlink, whose
+/// target is the next record).
 Result<ListingRecord> parse_listing_record(std::string_view record);
 
 class ListingParser {
@@ -43,14 +46,16 @@ class ListingParser {
 
  private:
   std::string pending_;  // the start of a record whose NUL has not come yet
+  std::string link_;     // the name of the symlink whose target is the next record
+  bool in_link_ = false;
   bool failed_ = false;
 };
 
 class AgentListingParser {
  public:
   /// As ListingParser::feed: each regular file's entry is a size record, then with `hashed` a
-  /// hash record; directories and others are left out. The first entry (the listed path
-  /// itself) is only kept for top().
+  /// hash record; a symlink's a link record; directories and others are left out. The first entry
+  /// (the listed path itself) is only kept for top().
   explicit AgentListingParser(bool hashed) : hashed_(hashed) {}
   Result<void> feed(std::string_view bytes, const OnRecord& on_record);
   /// At the end of the output: an Error unless it ended with its summary.

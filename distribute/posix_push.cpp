@@ -63,6 +63,19 @@ class TarWriter {
     name_ = name;
     return check(archive_write_header(archive_.get(), entry.get()) == ARCHIVE_OK);
   }
+  // A symlink NAME -> TARGET, verbatim.
+  bool symlink(const std::string& name, const std::string& target, std::int64_t mtime_sec,
+               std::uint32_t mtime_nsec) {
+    if (!ok_) return false;
+    EntryPtr entry(archive_entry_new(), archive_entry_free);
+    archive_entry_set_pathname(entry.get(), name.c_str());
+    archive_entry_set_filetype(entry.get(), AE_IFLNK);
+    archive_entry_set_perm(entry.get(), 0777);
+    archive_entry_set_symlink(entry.get(), target.c_str());
+    archive_entry_set_mtime(entry.get(), mtime_sec, mtime_nsec);
+    name_ = name;
+    return check(archive_write_header(archive_.get(), entry.get()) == ARCHIVE_OK);
+  }
   bool data(const char* bytes, std::size_t size) {
     return ok_ &&
            check(archive_write_data(archive_.get(), bytes, size) == static_cast<la_ssize_t>(size));
@@ -107,10 +120,11 @@ std::string send_file(TarWriter& out, const LocalFile& f, std::string& buffer) {
   return {};
 }
 
-// The stream of a plan's files and directories, as posix_push_command reads it; what could not
-// be read here into `errors`.
+// The stream of a plan's files, symlinks and directories, as posix_push_command reads it; what
+// could not be read here into `errors`.
 void write_files(int fd, const Layout& layout, const std::vector<std::size_t>& dirs,
-                 const std::vector<std::size_t>& files, std::vector<std::string>& errors) {
+                 const std::vector<std::size_t>& files, const std::vector<std::size_t>& links,
+                 std::vector<std::string>& errors) {
   TarWriter out(fd);
   out.header("d", AE_IFDIR, 0700);
   std::string buffer(kChunk, '\0'), skipped;
@@ -120,6 +134,10 @@ void write_files(int fd, const Layout& layout, const std::vector<std::size_t>& d
     if (error.empty()) continue;
     errors.push_back(std::move(error));
     skipped += file.name + '\0';
+  }
+  for (std::size_t l : links) {
+    const LocalLink& link = layout.links[l];
+    out.symlink("d/" + link.name, link.target, link.mtime_sec, link.mtime_nsec);
   }
   // Directories after the files (the host's tar makes those it lacks on the way), so that their
   // mtimes are set once their contents are in; each writable by its owner while mv empties it,
@@ -319,9 +337,9 @@ Result<std::unique_ptr<PosixPush>> PosixPush::files(const PushSources& sources,
   // DEST by the landing.
   std::vector<std::size_t> dirs = plan.into ? plan.dirs : std::vector<std::size_t>();
   return start(posix_push_command(dest, landing),
-               [&layout = sources.into, dirs = std::move(dirs), files = plan.files](
-                   int fd, std::vector<std::string>& errors) {
-                 write_files(fd, layout, dirs, files, errors);
+               [&layout = sources.into, dirs = std::move(dirs), files = plan.files,
+                links = plan.links](int fd, std::vector<std::string>& errors) {
+                 write_files(fd, layout, dirs, files, links, errors);
                });
 }
 

@@ -129,7 +129,7 @@ void PushRun::note_local(std::vector<std::string> errors) {
 // The bytes one host of a plan takes (an archive's parts' size with --extract).
 std::uint64_t bytes_of(const PushRun& run, const HostPushPlan& plan) {
   std::uint64_t bytes = run.archive_bytes;  // 0 without --extract; no files with it
-  for (std::size_t f : plan.files) bytes += layout_of(run.sources, plan).files[f].size;
+  for (std::size_t f : plan.files) bytes += layout_of(run.sources, plan).files[f].wire_size();
   return bytes;
 }
 
@@ -204,7 +204,8 @@ std::vector<Group> plan_wave(PushRun& run, std::size_t first, std::vector<ToPlan
     PushedHost& outcome = run.report.hosts[first + host.k];
     // With --extract no sources are scanned: the plan is empty, DEST checked all the same.
     auto plan =
-        plan_host(run.sources, host.listing, run.command_for(first + host.k, run.options.dest));
+        plan_host(run.sources, host.listing, run.command_for(first + host.k, run.options.dest),
+                  host.tar ? Lister::find : Lister::agent);
     if (!plan) {
       outcome.error = plan.error();
       continue;
@@ -367,7 +368,9 @@ asio::awaitable<Listed> list_host(PushRun& run, Session& session, const Job& job
     co_return Listed{};
   }
   auto listing = parse_listing(reply.out);
-  if (listing && listing->dest.kind == EntryKind::other && !run.list_through.empty()) {
+  bool link = listing &&
+              (listing->dest.kind == EntryKind::symlink || listing->dest.kind == EntryKind::other);
+  if (link && !run.list_through.empty()) {
     const std::string through = run.command_for(job.index, run.list_through);
     reply = co_await run_command(session, job, through, nullptr, stop);
     if (reply.result.failure != Failure::none) co_return Listed{reply.result, {}, {}};
@@ -554,12 +557,12 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
     if (auto checked = parts.check(); !checked) throw UsageError(checked.error());
     archive_bytes = parts.total_size();
   } else {
-    auto scanned = scan_sources(options.sources, options.dest);
+    auto scanned =
+        scan_sources(options.sources, options.dest, options.safe_links ? Links::safe : Links::all);
     if (!scanned) throw UsageError(scanned.error());
     sources = std::move(*scanned);
   }
-  for (const auto& s : sources.skipped)
-    std::fprintf(stderr, "pdx: warning: %s: not a file or directory, not sent\n", s.c_str());
+  std::fputs(source_warnings(sources).c_str(), stderr);
   auto agent =
       options.no_agent ? Result<AgentLocation>(AgentLocation{}) : locate_agent(options.agent);
   if (!agent) throw FatalError(agent.error());
@@ -571,6 +574,7 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
 
   PushReport report;
   report.hosts.resize(hosts.size());
+  report.local = sources.unread;
   std::string bare = options.dest;
   while (bare.size() > 1 && bare.ends_with('/')) bare.pop_back();
   std::vector<std::string> list_args = {"--list=" + bare};

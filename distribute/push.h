@@ -48,6 +48,7 @@ struct PushOptions {
   std::size_t fanout = 64;
 
   bool checksum = false;             // --checksum: files compared by XXH3-128, not mtime
+  bool safe_links = false;           // --safe-links: symlinks out of their SRC not sent
   std::optional<Manifest> manifest;  // -m, with extract: each host's counts checked against it
   bool relay = false;                // --relay: host to host (distribute/relay_chain.h)
   RelayOptions relay_options;

@@ -24,10 +24,17 @@ Result<Reference> local_reference(const std::string& dir, bool hash) {
   ref.has_hashes = hash;
   fs::recursive_directory_iterator it(dir, ec), end;
   for (; !ec && it != end; it.increment(ec)) {
-    if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
+    std::string name = it->path().lexically_relative(dir).generic_string();
+    if (it->is_symlink(ec)) {
+      std::string target = fs::read_symlink(it->path(), ec).string();
+      if (ec) break;
+      ref.files.push_back({std::move(name), 0, {}, {}, std::move(target)});
+      continue;
+    }
+    if (!it->is_regular_file(ec)) continue;
     auto size = it->file_size(ec);
     if (ec) break;
-    ref.files.push_back({it->path().lexically_relative(dir).generic_string(), size, {}, {}});
+    ref.files.push_back({std::move(name), size, {}, {}});
   }
   if (ec) return Error{dir + ": cannot list: " + ec.message()};
   std::sort(ref.files.begin(), ref.files.end(),
@@ -35,19 +42,23 @@ Result<Reference> local_reference(const std::string& dir, bool hash) {
   for (std::size_t i = 0; i < ref.files.size(); ++i) {
     ref.index.emplace(ref.files[i].name, i);
     ref.bytes += ref.files[i].size;
+    if (ref.files[i].target.empty()) ++ref.file_count;
   }
-  ref.file_count = ref.files.size();
   return ref;
 }
 
 Result<void> hash_reference(Reference& reference, FileDigest kind) {
   std::vector<std::string> paths;
-  for (const auto& file : reference.files) paths.push_back(reference.dir + "/" + file.name);
+  std::vector<Reference::File*> files;  // the regular ones: a symlink is compared by its target
+  for (auto& file : reference.files)
+    if (file.target.empty()) {
+      paths.push_back(reference.dir + "/" + file.name);
+      files.push_back(&file);
+    }
   auto hashes = hash_files(paths, kind);
-  for (std::size_t i = 0; i < reference.files.size(); ++i) {
+  for (std::size_t i = 0; i < files.size(); ++i) {
     if (!hashes[i].error.empty()) return Error{hashes[i].error};
-    Reference::File& file = reference.files[i];
-    (kind == FileDigest::xxh3 ? file.xxh3 : file.sha256) = std::move(hashes[i].digest);
+    (kind == FileDigest::xxh3 ? files[i]->xxh3 : files[i]->sha256) = std::move(hashes[i].digest);
   }
   return {};
 }

@@ -1,7 +1,7 @@
 #pragma once
 // What verify compares each host's listing with: a directory here (--against: every regular
-// file's name and size, and with --hash its digests), or a manifest of pdx pack (-m: only the
-// file count and bytes it holds).
+// file's name and size, and with --hash its digests; every symlink's name and target), or a
+// manifest of pdx pack (-m: only the file count and bytes it holds).
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -17,6 +17,7 @@ struct Reference {
     std::string name;  // relative, '/'-separated
     std::uint64_t size = 0;
     std::string xxh3, sha256;  // empty unless hashed so (hash_reference)
+    std::string target{};      // a symlink's; "" for a regular file
 
     const std::string& digest(FileDigest kind) const {
       return kind == FileDigest::xxh3 ? xxh3 : sha256;
@@ -34,7 +35,7 @@ struct Reference {
   const File* find(std::string_view name) const;
 };
 
-/// Every regular file under dir (symlinks not followed, as find -type f), not hashed yet; with
+/// Every regular file and symlink under dir (symlinks not followed), not hashed yet; with
 /// `hash` the reference says contents are to be compared. A missing dir is bad_input.
 Result<Reference> local_reference(const std::string& dir, bool hash);
 

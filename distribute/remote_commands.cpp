@@ -60,8 +60,10 @@ Result<std::string> pull_command(const std::vector<std::string>& remotes, std::s
 
 std::string verify_command(const std::string& remote_dir, bool hash) {
   std::string status = std::to_string(kNoDirectoryStatus);
-  std::string command = "cd " + shell_quote(not_an_option(remote_dir)) + " 2>/dev/null || exit " +
-                        status + "\nfind . -type f -printf 's %s %P\\0' || exit\n";
+  std::string command =
+      "cd " + shell_quote(not_an_option(remote_dir)) + " 2>/dev/null || exit " + status +
+      "\nfind . \\( -type f -printf 's %s %P\\0' \\) -o \\( -type l -printf 'l %P\\0%l\\0' \\) "
+      "|| exit\n";
   if (hash) {
     // About four batches per core (at most 4096 files each), hashed at once; each batch writes
     // a file of its own, read out when all are done, so that no two batches' records

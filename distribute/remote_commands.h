@@ -23,10 +23,11 @@ Result<std::string> pull_command(const std::vector<std::string>& remotes,
                                  std::string_view suffix = "",
                                  Directories directories = Directories::copied);
 
-/// In REMOTE_DIR: "s SIZE NAME\0" for every regular file (find -printf, symlinks not
-/// followed), then with `hash` "SHA256  ./NAME\0" for each (sha256sum -z, as many at once as the
-/// host has cores, each batch's records kept whole in a file of a temporary directory until
-/// all are done). Exit 3 when REMOTE_DIR is not a directory one can enter.
+/// In REMOTE_DIR: "s SIZE NAME\0" for every regular file and "l NAME\0TARGET\0" for every
+/// symlink (find -printf, symlinks not followed), then with `hash` "SHA256  ./NAME\0" for each
+/// (sha256sum -z, as many at once as the host has cores, each batch's records kept whole in a file
+/// of a temporary directory until all are done). Exit 3 when REMOTE_DIR is not a directory one can
+/// enter.
 std::string verify_command(const std::string& remote_dir, bool hash);
 inline constexpr int kNoDirectoryStatus = 3;
 

@@ -457,7 +457,8 @@ SyncReport sync(Transport& transport, const std::vector<Host>& hosts, const JobT
                 const SyncOptions& options) {
   auto excludes = ExcludeRules::parse(options.excludes);
   if (!excludes) throw UsageError(excludes.error());
-  auto scanned = scan_sources(options.sources, options.dest);
+  auto scanned =
+      scan_sources(options.sources, options.dest, options.safe_links ? Links::safe : Links::all);
   if (!scanned) throw UsageError(scanned.error());
   PushSources& sources = *scanned;
   exclude_sources(sources, *excludes);
@@ -471,7 +472,8 @@ SyncReport sync(Transport& transport, const std::vector<Host>& hosts, const JobT
 
   SyncReport report;
   report.dry_run = options.dry_run;
-  report.skipped = sources.skipped;
+  report.warnings = source_warnings(sources);
+  report.local = sources.unread;
   report.hosts.resize(hosts.size());
   std::vector<SignatureRequest> asked = signature_requests(sources, !options.dry_run);
   std::string frames;
@@ -549,8 +551,7 @@ PushText sync_text(const std::vector<std::string>& labels, const SyncReport& rep
     say(out_labels, outs, labels[i], parts.empty() ? none : join(parts, ", "));
   }
   PushText text{folded_lines(out_labels, outs), folded_lines(err_labels, errs)};
-  for (const auto& s : report.skipped)
-    text.err += "pdx: warning: " + s + ": not a file or directory, not sent\n";
+  text.err += report.warnings;
   if (!report.called_off.empty()) text.err += "pdx: warning: " + report.called_off + "\n";
   for (const auto& line : report.bridged_heads) text.err += "pdx: warning: " + line + "\n";
   std::vector<std::string> replaced;

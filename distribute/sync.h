@@ -43,6 +43,7 @@ struct SyncOptions {
   std::string agent;                  // --agent PATH; empty: self-deploy
   std::vector<std::string> excludes;  // --exclude, as typed
   bool delete_extras = false;         // --delete
+  bool safe_links = false;            // --safe-links: symlinks out of their SRC not sent
   bool dry_run = false;
   std::size_t fanout = 64;
   bool relay = false;  // --relay: each group's deltas and whole files host to host
@@ -67,7 +68,7 @@ struct SyncedHost {
 struct SyncReport {
   std::vector<SyncedHost> hosts;     // by host index
   std::vector<std::string> local;    // what could not be read here
-  std::vector<std::string> skipped;  // sources' symlinks, devices, fifos: not sent
+  std::string warnings;              // about the sources: what is not sent (source_warnings)
   // --relay: "HOSTS: the relay could not link up (...)", every group called off in one line,
   // with the first reason; "" when none.
   std::string called_off;

@@ -11,7 +11,10 @@ namespace fs = std::filesystem;
 std::vector<SignatureRequest> signature_requests(const PushSources& sources, bool want) {
   std::vector<SignatureRequest> asked;
   for (const auto& f : sources.into.files) asked.push_back({f.name, f.size, f.mtime_sec, want});
-  for (const auto& d : sources.into.dirs) asked.push_back({d.name, 0, 0, false});
+  for (const auto& d : sources.into.dirs)
+    asked.push_back({d.name, 0, d.mtime_sec, false, EntryKind::directory, d.mode});
+  for (const auto& l : sources.into.links)
+    asked.push_back({l.name, 0, 0, false, EntryKind::symlink, 0, l.target});
   if (sources.as) {
     const LocalFile& f = sources.as->files.front();
     asked.push_back({"", f.size, f.mtime_sec, want});
@@ -39,8 +42,34 @@ HostNeeds needs_of(const PushSources& sources, std::vector<OldFile>& old, bool d
       if (dry_run) host.to_send.push_back(name);
     }
   }
-  for (std::size_t k = 0; !d.as && k < layout.dirs.size(); ++k)
-    if (old[layout.files.size() + k].state != OldState::directory) needs.whole.dirs.push_back(k);
+  if (d.as) return needs;
+  std::size_t links_at = layout.files.size() + layout.dirs.size();
+  for (std::size_t k = 0; k < layout.links.size(); ++k)
+    if (old[links_at + k].state != OldState::same) {
+      needs.whole.links.push_back(k);
+      if (dry_run) host.to_send.push_back(layout.links[k].name);
+    }
+  std::vector<bool> dirs(layout.dirs.size());
+  for (std::size_t k = 0; k < layout.dirs.size(); ++k)
+    dirs[k] = old[layout.files.size() + k].state != OldState::same;
+  // A directory whose contents change has its mtime set again after (push_plan.h's plan_host).
+  std::unordered_map<std::string_view, std::size_t> dir_at;
+  for (std::size_t k = 0; k < layout.dirs.size(); ++k) dir_at.emplace(layout.dirs[k].name, k);
+  auto changes_parent = [&](const std::string& name) {
+    auto slash = name.rfind('/');
+    if (slash == std::string::npos) return;
+    auto it = dir_at.find(std::string_view(name).substr(0, slash));
+    if (it != dir_at.end()) dirs[it->second] = true;
+  };
+  for (std::size_t i = 0; i < layout.files.size(); ++i)
+    if (old[i].state != OldState::same) changes_parent(layout.files[i].name);
+  for (std::size_t k : needs.whole.links) changes_parent(layout.links[k].name);
+  for (std::size_t k = 0; k < layout.dirs.size(); ++k)
+    if (old[layout.files.size() + k].state != OldState::same &&
+        old[layout.files.size() + k].state != OldState::directory)
+      changes_parent(layout.dirs[k].name);
+  for (std::size_t k = 0; k < layout.dirs.size(); ++k)
+    if (dirs[k]) needs.whole.dirs.push_back(k);
   return needs;
 }
 

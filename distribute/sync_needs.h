@@ -15,8 +15,9 @@
 namespace pdx {
 
 /// What every host is asked in step 1: each file of the `into` layout, each directory (whether
-/// it is there), then, when the sources may land `as` DEST, DEST itself (""). `want`: the
-/// changed files' blocks too (not with --dry-run).
+/// it is there with its mode and mtime), each symlink (whether it points there), then, when the
+/// sources may land `as` DEST, DEST itself (""). `want`: the changed files' blocks too (not with
+/// --dry-run).
 std::vector<SignatureRequest> signature_requests(const PushSources& sources, bool want);
 
 // One host's changed files, by index into its layout (sources.as when `as`: one file landing

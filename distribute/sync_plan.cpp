@@ -27,6 +27,8 @@ void exclude_sources(PushSources& sources, const ExcludeRules& excludes) {
                 [&](const LocalDir& d) { return excludes.hidden(d.name, true); });
   std::erase_if(sources.into.files,
                 [&](const LocalFile& f) { return excludes.hidden(f.name, false); });
+  std::erase_if(sources.into.links,
+                [&](const LocalLink& l) { return excludes.hidden(l.name, false); });
   if (sources.as && sources.into.files.empty()) sources.as.reset();  // the lone file SRC
 }
 
@@ -39,9 +41,12 @@ std::vector<Entry> deletions(const PushSources& sources, const HostListing& list
     scope.insert(d.name);
   }
   for (const auto& f : sources.into.files) kept.insert(f.name);
-  // What the sources have but push does not send (a symlink, a device) stays on the hosts, and
-  // all below it: rsync -a --delete would not remove it either.
+  for (const auto& l : sources.into.links) kept.insert(l.name);
+  // What the sources have but push does not send (a device, a symlink --safe-links leaves out, a
+  // directory that could not be read here) stays on the hosts, and all below it: rsync -a
+  // --delete would not remove it either.
   kept.insert(sources.skipped_names.begin(), sources.skipped_names.end());
+  for (const auto& name : sources.skipped_names) scope.erase(name);
   if (std::find(sources.tops.begin(), sources.tops.end(), ".") != sources.tops.end())
     scope.insert("");
 

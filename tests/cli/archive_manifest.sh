@@ -17,10 +17,7 @@ diff want head || fail "manifest header differs"  # + 5: one copy of the hard-li
 same_tree src ok/src
 
 cp -r parts bad
-# Change one byte (to a value it does not already have: writing 'X' over an 'X' is no change).
-byte=$(od -An -tu1 -j10 -N1 bad/a.tar.zst.part-1 | tr -d ' ')
-printf "\\$(printf '%03o' $(((byte + 1) % 256)))" |
-  dd of=bad/a.tar.zst.part-1 bs=1 seek=10 conv=notrunc status=none
+flip_byte bad/a.tar.zst.part-1 10
 cmp -s parts/a.tar.zst.part-1 bad/a.tar.zst.part-1 && fail "the corrupting write changed nothing"
 expect_error 2 "bad/a.tar.zst.part-1: SHA-256 differs from the manifest's" \
   "$PDX" unpack bad/a.tar.zst --verify bad/a.manifest -C x1

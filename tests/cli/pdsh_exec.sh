@@ -49,8 +49,8 @@ for bad in "-Z" "-R rsh" "-f 0" "-t x" "-w n1" "-w"; do
   # shellcheck disable=SC2086
   run_pdsh -R exec $bad
   [[ $bad == "-w n1" ]] && expect_contains "$err" "no command given" "$bad"
-  expect_usage_error
+  expect_pdsh_usage_error
 done
 PDSH_SSH_ARGS_APPEND="-p notaport" run_pdsh -w n1 true
-expect_usage_error
+expect_pdsh_usage_error
 true

@@ -51,19 +51,19 @@ expect_contains "$err" "pdx: warning: genders pdsh_rcmd_type gives bob@n7 rcmd e
 
 # -h lists them, as pdsh -h does
 run_pdsh -h
-expect_contains "$out" "-g query,...      target nodes using genders query"
+expect_contains "$err" "-g query,...      target nodes using genders query"
 
 # errors
 run_pdsh -R exec -F ./nonexistent -g compute true
 expect_status 1
 expect_contains "$err" "pdx: error: ./nonexistent: error opening genders file; "
 run_pdsh -R exec -F ./genders -a -g compute true
-expect_usage_error
+expect_pdsh_usage_error
 run_pdsh -R exec -F ./genders -g 'gpu=~a' true
-expect_usage_error
+expect_pdsh_usage_error
 expect_contains "$err" "genders query 'gpu=~a': query syntax error"
 run_pdsh -R exec -F ./genders -g nosuch true
-expect_usage_error
+expect_pdsh_usage_error
 PDSH_GENDERS_FILE=./nonexistent run_pdsh -R exec -w n1 -N echo %h  # no genders option: no error
 expect_status 0
 expect_eq "$out" "n1"

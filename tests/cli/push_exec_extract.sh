@@ -37,7 +37,7 @@ expect_contains "$err" "pdx: error: $SCRATCH/other.tar.zst.part-1: is part 1 of 
 # -m MANIFEST checks each part's size and SHA-256 first: a part changed since it was packed is
 # refused before any host is reached.
 (cd "$SCRATCH" && "$PDX" pack src -o m.tar --split 1M -m m.manifest) > /dev/null || fail "pack failed"
-printf 'X' | dd of="$SCRATCH/m.tar.part-1" bs=1 seek=4000 conv=notrunc status=none
+flip_byte "$SCRATCH/m.tar.part-1" 4000
 run_pdx -R exec -w 'h[1-2]' push --extract -m "$SCRATCH/m.manifest" "$SCRATCH"/m.tar.part-* \
   "$SCRATCH/changed/%h"
 expect_status 2

@@ -13,19 +13,19 @@ printf 'new
 line' > "$src/sub dir/new
 line"
 printf x > "$src/-lead"
-ln -s -- "-lead" "$src/link"  # not a regular file: left out on both sides
+ln -s -- "-lead" "$src/link"  # listed by its target, by the agent and by find alike
 
 run_pdx verify -R exec -w 'h[1-4]' "$src" --against "$src" --hash
 expect_status 0
-expect_eq "$err" "pdx: h[1-4]: match: 3 files, 12 B" "report"
+expect_eq "$err" "pdx: h[1-4]: match: 3 files, 1 symlink, 12 B" "report"
 [[ -x $(echo "$HOME"/.cache/pdx/*/pdx) ]] || fail "the agent was not deployed"
 run_pdx verify -R exec -w 'h[1-4]' "$src" --against "$src" --hash --no-agent
 expect_status 0
 expect_eq "$err" "$no_agent
-pdx: h[1-4]: match: 3 files, 12 B" "report without the agent"
+pdx: h[1-4]: match: 3 files, 1 symlink, 12 B" "report without the agent"
 run_pdx verify -R exec -w 'h[1-4]' "$src"
 expect_status 0
-expect_contains "$err" "pdx: h[1-4]: 3 files, 12 B, listing " "report"
+expect_contains "$err" "pdx: h[1-4]: 3 files, 1 symlink, 12 B, listing " "report"
 listing=$err
 run_pdx verify -R exec -w 'h[1-4]' "$src" --no-agent
 expect_eq "$err" "$no_agent
@@ -63,7 +63,7 @@ esac\n' "$PDX" "$PDX" > "$SCRATCH/bin/bad-agent"
 chmod +x "$SCRATCH/bin/bad-agent"
 run_pdx verify -R exec -w 'h[1-4]' "$src" --against "$src" --hash --agent "$SCRATCH/bin/bad-agent"
 expect_status 1
-expect_contains "$err" "pdx: h[1,4]: match: 3 files, 12 B" "good hosts"
+expect_contains "$err" "pdx: h[1,4]: match: 3 files, 1 symlink, 12 B" "good hosts"
 expect_contains "$err" "pdx: h2: malformed listing from the agent (bad frame type 1)" "garbage"
 expect_contains "$err" "pdx: h3: malformed listing from the agent (unsafe name '../..'" "unsafe name"
 expect_lines "$err" 3 "report"
@@ -74,7 +74,7 @@ run_pdx verify -R exec -w 'h[1-2]' "$src" --against "$src" --hash --agent "$SCRA
 expect_status 0
 expect_contains "$err" "pdx: warning: h[1-2]: the agent cannot run there (" "warning"
 expect_contains "$err" "); verifying with the host's find and sha256sum (slower)
-pdx: h[1-2]: match: 3 files, 12 B" "report"
+pdx: h[1-2]: match: 3 files, 1 symlink, 12 B" "report"
 
 # Usage errors: exit 2, one line.
 run_pdx verify -R exec -w h1

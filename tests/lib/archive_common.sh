@@ -7,6 +7,7 @@ mkdir -p "${PDX_TEST_TMP:-/tmp}"
 WORK=$(mktemp -d "${PDX_TEST_TMP:-/tmp}/archive.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
+source "$(dirname "${BASH_SOURCE[0]}")/flip_byte.sh"
 
 fail() {
   echo "FAIL: $*" >&2

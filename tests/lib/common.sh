@@ -86,6 +86,8 @@ print(s.getsockname()[1], flush=True); time.sleep(300)' > "$SCRATCH/held_port" &
 }
 release_port() { kill "$port_holder" 2> /dev/null; wait "$port_holder" 2> /dev/null; }
 
+source "$(dirname "${BASH_SOURCE[0]}")/flip_byte.sh"
+
 # kill_once_read BYTES PGREP_ARGS...: while $pdx_pid runs, SIGKILLs the first process that
 # `pgrep PGREP_ARGS...` finds once it has read more than BYTES (rchar of /proc/PID/io: a relay
 # agent reads each byte twice, from its upstream link and from the pipe into its receive); its

@@ -25,3 +25,10 @@ run_real_pdsh() {
   real_out=$(cat "$SCRATCH/stdout")
   real_err=$(cat "$SCRATCH/stderr")
 }
+
+# expect_pdsh_usage_error: pdsh's exit status 1 for a usage error, with pdx's one-line error.
+expect_pdsh_usage_error() {
+  expect_status 1
+  [[ "$err" == "pdx: error: "* ]] || fail "stderr does not start with 'pdx: error:': [$err]"
+  expect_lines "$err" 1 "usage error message"
+}

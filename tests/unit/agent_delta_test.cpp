@@ -123,6 +123,43 @@ TEST(AgentDeltaTest, SignaturesSayHowEachFileStands) {
   EXPECT_EQ(p[6].state, OldState::directory);
 }
 
+TEST(AgentDeltaTest, DirectoriesAndSymlinksAreTheSameOrNot) {
+  test::TempDir dir;
+  fs::create_directories(dir / "d/private");
+  ASSERT_EQ(::chmod((dir / "d/private").c_str(), 0700), 0);
+  fs::create_symlink("v3", dir / "d/latest");
+  write_file(dir / "d/file", "x");
+  struct stat st;
+  ASSERT_EQ(::stat((dir / "d/private").c_str(), &st), 0);
+  auto dir_rq = [](const char* name, std::uint32_t mode, std::int64_t mtime) {
+    return SignatureRequest{name, 0, mtime, false, EntryKind::directory, mode};
+  };
+  auto link_rq = [](const char* name, const char* target) {
+    return SignatureRequest{name, 0, 0, false, EntryKind::symlink, 0, target};
+  };
+  std::vector<SignatureRequest> asked = {dir_rq("private", 0700, st.st_mtim.tv_sec),
+                                         dir_rq("private", 0755, st.st_mtim.tv_sec),
+                                         dir_rq("private", 0700, 1),
+                                         dir_rq("gone", 0700, 1),
+                                         link_rq("latest", "v3"),
+                                         link_rq("latest", "v2"),
+                                         link_rq("file", "x"),
+                                         link_rq("private", "x"),
+                                         link_rq("gone", "x")};
+  std::string frames;
+  for (const auto& rq : asked) frames += encode_frame(FrameType::sig_request, encode(rq));
+  Fd in = test::memory_file(frames + kDone);
+  Fd out = test::memory_file("");
+  ASSERT_TRUE(agent_signatures(dir / "d", in.get(), out.get(), 1).ok());
+  auto parsed = parse_signatures(read_fd(out.get()), asked);
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  std::vector<OldState> states;
+  for (const auto& f : *parsed) states.push_back(f.state);
+  using enum OldState;
+  EXPECT_EQ(states, (std::vector<OldState>{same, directory, directory, missing, same, other, other,
+                                           directory, missing}));
+}
+
 TEST(AgentDeltaTest, AMalformedRequestIsAnError) {
   test::TempDir dir;
   Fd in = test::memory_file(encode_frame(FrameType::sig_request, "junk") + kDone);
@@ -130,6 +167,13 @@ TEST(AgentDeltaTest, AMalformedRequestIsAnError) {
   EXPECT_FALSE(agent_signatures(dir.path(), in.get(), out.get(), 1).ok());
   Fd cut = test::memory_file(encode_frame(FrameType::sig_request, encode(SignatureRequest{"x"})));
   EXPECT_FALSE(agent_signatures(dir.path(), cut.get(), out.get(), 1).ok());
+  // A symlink's target must be there and safe; only a file's blocks may be wanted.
+  for (const SignatureRequest& bad :
+       {SignatureRequest{"x", 0, 0, false, EntryKind::symlink, 0, ""},
+        SignatureRequest{"x", 0, 0, false, EntryKind::symlink, 0, std::string("a\0b", 3)},
+        SignatureRequest{"x", 0, 0, false, EntryKind::file, 0, "t"},
+        SignatureRequest{"x", 0, 0, true, EntryKind::directory, 0755}})
+    EXPECT_FALSE(decode_signature_request(encode(bad)).ok());
 }
 
 TEST(AgentDeltaTest, PatchRebuildsTheFileWithModeAndMtime) {

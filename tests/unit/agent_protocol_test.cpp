@@ -232,6 +232,41 @@ TEST(AgentProtocol, BadEntryHashesAreErrors) {  // from a host: untrusted
   EXPECT_FALSE(decode_entry(huge).ok());
 }
 
+TEST(AgentProtocol, SymlinksAndDirectoriesRoundTrip) {
+  auto l = decode_symlink(encode(Symlink{"snapshots/r/model", "../../blobs/ab cd", 7, 8}));
+  ASSERT_TRUE(l.ok()) << l.error();
+  EXPECT_EQ(l->name, "snapshots/r/model");
+  EXPECT_EQ(l->target, "../../blobs/ab cd");
+  EXPECT_EQ(l->mtime_sec, 7);
+  EXPECT_EQ(l->mtime_nsec, 8u);
+  auto d = decode_directory(encode(Directory{"private", 0700, 9, 10}));
+  ASSERT_TRUE(d.ok()) << d.error();
+  EXPECT_EQ(d->mode, 0700u);
+  EXPECT_EQ(d->mtime_sec, 9);
+  EXPECT_EQ(d->mtime_nsec, 10u);
+  auto e = decode_entry(encode(Entry{"latest", EntryKind::symlink, 0777, 2, 0, "", "v3"}));
+  ASSERT_TRUE(e.ok()) << e.error();
+  EXPECT_EQ(e->kind, EntryKind::symlink);
+  EXPECT_EQ(e->target, "v3");
+}
+
+TEST(AgentProtocol, BadSymlinksAreErrors) {  // every frame untrusted
+  for (std::string bad : {std::string(), std::string("a\0b", 3), std::string(kMaxName + 1, 'a')}) {
+    EXPECT_FALSE(check_target(bad).ok()) << bad;
+    EXPECT_FALSE(decode_symlink(encode(Symlink{"x", bad})).ok()) << bad;
+    EXPECT_FALSE(decode_entry(encode(Entry{"x", EntryKind::symlink, 0, 0, 0, "", bad})).ok());
+  }
+  EXPECT_TRUE(check_target(std::string(kMaxName, 'a')).ok());
+  EXPECT_TRUE(check_target("/absolute/../is fine").ok());        // verbatim: never followed
+  EXPECT_FALSE(decode_symlink(encode(Symlink{"", "v3"})).ok());  // never DEST itself
+  EXPECT_FALSE(decode_symlink(encode(Symlink{"../x", "v3"})).ok());
+  // A target only for a symlink.
+  EXPECT_FALSE(decode_entry(encode(Entry{"x", EntryKind::file, 0, 0, 0, "", "v3"})).ok());
+  std::string p = encode(Symlink{"x", "v3", 1, 2});
+  for (std::size_t n = 0; n < p.size(); ++n) EXPECT_FALSE(decode_symlink(p.substr(0, n)).ok());
+  EXPECT_FALSE(decode_symlink(p + "x").ok());
+}
+
 TEST(AgentProtocol, FailedTextLosesControlCharacters) {
   auto f = decode_failed(encode(Failed{"a\nb", "\x1b[31mred"}));
   ASSERT_TRUE(f.ok());

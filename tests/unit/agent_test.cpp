@@ -229,6 +229,106 @@ TEST(Agent, DirectoryFramesMakeDirectories) {
   EXPECT_TRUE(std::filesystem::is_directory(dir / "d/e/f"));
 }
 
+TEST(Agent, DirectoriesGetTheirModeAndMtimeAfterTheirContents) {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir / "d/old");
+  ASSERT_EQ(::chmod((dir / "d/old").c_str(), 0755), 0);
+  auto r = receive(
+      dir / "d",
+      encode_frame(FrameType::directory, encode(Directory{"private", 0700, 1000000000, 5})) +
+          encode_frame(FrameType::directory, encode(Directory{"private/ro", 0500, 1100000000, 0})) +
+          encode_frame(FrameType::directory, encode(Directory{"old", 0750, 1, 0})) +
+          file_frames("private/ro/x", "data") + done());
+  ASSERT_TRUE(r.result.ok()) << r.result.error();
+  EXPECT_EQ(r.result->failures, 0u);
+  struct stat st;
+  ASSERT_EQ(::stat((dir / "d/private").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0700u);
+  EXPECT_EQ(st.st_mtim.tv_sec, 1000000000);
+  EXPECT_EQ(st.st_mtim.tv_nsec, 5);
+  ASSERT_EQ(::stat((dir / "d/private/ro").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0500u);
+  EXPECT_EQ(st.st_mtim.tv_sec, 1100000000);  // set after x was written in it
+  ASSERT_EQ(::stat((dir / "d/old").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0750u);  // already there: its mode set too
+  EXPECT_EQ(test::read_file(dir / "d/private/ro/x"), "data");
+  ::chmod((dir / "d/private/ro").c_str(), 0700);  // for TempDir's removal
+}
+
+TEST(Agent, HoleFramesLeaveHolesAndCountInTheHash) {
+  test::TempDir dir;
+  std::string data = "head" + std::string(8 << 20, '\0') + "tail" + std::string(1 << 20, '\0');
+  std::string s =
+      encode_frame(FrameType::file, encode(FileHeader{"sparse", 0644, 1, 0, data.size()})) +
+      encode_frame(FrameType::data, "head") + encode_frame(FrameType::hole, encode(Hole{8 << 20})) +
+      encode_frame(FrameType::data, "tail") + encode_frame(FrameType::hole, encode(Hole{1 << 20})) +
+      encode_frame(FrameType::file_end, encode(FileEnd{hash_of(data)})) + done();
+  auto r = receive(dir / "d", s);
+  ASSERT_TRUE(r.result.ok()) << r.result.error();
+  EXPECT_EQ(r.result->failures, 0u);
+  EXPECT_EQ(test::read_file(dir / "d/sparse"), data);
+  struct stat st;
+  ASSERT_EQ(::stat((dir / "d/sparse").c_str(), &st), 0);
+  EXPECT_LT(st.st_blocks * 512, 1 << 20);  // holes, not 9 MiB of zeros
+  // A hole past the file's size: the stream is refused.
+  std::string over = encode_frame(FrameType::file, encode(FileHeader{"x", 0644, 1, 0, 4})) +
+                     encode_frame(FrameType::hole, encode(Hole{5})) + done();
+  EXPECT_FALSE(receive(dir / "d", over).result.ok());
+}
+
+std::string symlink_frame(const std::string& name, const std::string& target) {
+  return encode_frame(FrameType::symlink, encode(Symlink{name, target, 1000000000, 0}));
+}
+
+TEST(Agent, SymlinkFramesMakeSymlinksWithTheirTargetVerbatim) {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir / "elsewhere");
+  std::filesystem::create_directories(dir / "d/dir");
+  test::write_file(dir / "d/file", "old");
+  std::filesystem::create_directory_symlink(dir / "elsewhere", dir / "d/link");
+  auto r = receive(dir / "d", symlink_frame("s/model", "../../blobs/1111") +
+                                  symlink_frame("dangling", "/no/such thing") +
+                                  symlink_frame("file", "v3") + symlink_frame("link", "v2") +
+                                  symlink_frame("dir", "v1") + done());
+  ASSERT_TRUE(r.result.ok()) << r.result.error();
+  EXPECT_EQ(std::filesystem::read_symlink(dir / "d/s/model"), "../../blobs/1111");
+  EXPECT_EQ(std::filesystem::read_symlink(dir / "d/dangling"), "/no/such thing");
+  EXPECT_EQ(std::filesystem::read_symlink(dir / "d/file"), "v3");  // the file replaced
+  EXPECT_EQ(std::filesystem::read_symlink(dir / "d/link"), "v2");  // replaced, not followed
+  EXPECT_TRUE(std::filesystem::is_empty(dir / "elsewhere"));
+  EXPECT_TRUE(std::filesystem::is_directory(std::filesystem::symlink_status(dir / "d/dir")));
+  EXPECT_EQ(r.result->files, 4u);
+  EXPECT_EQ(r.result->failures, 1u);
+  auto f = decode_failed(r.replies[r.replies.size() - 2].payload);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->path, dir / "d/dir");
+  EXPECT_EQ(f->reason, "Is a directory");
+  struct stat st;
+  ASSERT_EQ(::lstat((dir / "d/dangling").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mtim.tv_sec, 1000000000);
+  EXPECT_EQ(tree(dir / "d"),
+            (std::vector<std::string>{"dangling", "dir", "file", "link", "s", "s/model"}));
+}
+
+TEST(Agent, ListsSymlinksWithTheirTargets) {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir / "d");
+  std::filesystem::create_symlink("v3", dir / "d/latest");
+  test::TempFile out;
+  ASSERT_TRUE(agent_list(dir / "d", {"."}, out.fd()).ok());
+  FrameDecoder d;
+  d.feed(out.read());
+  std::vector<Entry> entries;
+  while (auto f = d.next()) {
+    if (!*f || (*f)->type == FrameType::summary) break;
+    entries.push_back(*decode_entry((*f)->payload));
+  }
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[1].name, "latest");
+  EXPECT_EQ(entries[1].kind, EntryKind::symlink);
+  EXPECT_EQ(entries[1].target, "v3");
+}
+
 // An archive stream of src/one ("1") and src/sub/two ("22"), packed in `dir`, then done.
 std::string archive_frames(const test::TempDir& dir) {
   test::write_file(dir / "src/one", "1");

@@ -32,5 +32,16 @@ TEST(Dshbak, LabelsMayHoldColonsAsPdxWritesThem) {
             "----------------\n127.0.0.1:2222,[::1]:22\n----------------\nup: yes\n");
 }
 
+TEST(Dshbak, PerHostLinesInHeaderOrder) {
+  Dshbak d;
+  for (auto line : {"n10: a", "n2: b", "n2: c"}) d.add_line(line);
+  auto hosts = d.per_host();
+  ASSERT_EQ(hosts.size(), 2u);
+  EXPECT_EQ(hosts[0].label, "n2");
+  EXPECT_EQ(hosts[0].text, "b\nc\n");
+  EXPECT_EQ(hosts[1].label, "n10");
+  EXPECT_EQ(hosts[1].text, "a\n");
+}
+
 }  // namespace
 }  // namespace pdx

@@ -1,5 +1,6 @@
 #include "distribute/frame_stream.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -77,6 +78,42 @@ TEST(FrameStream, FilesOfThePlanThenDone) {
   EXPECT_EQ(decode_file_end(frames[6].payload)->xxh3_128, hex(strong_hash(big.data(), big.size())));
   EXPECT_EQ(frames.back().type, FrameType::done);
   EXPECT_TRUE((*stream)->errors().empty());
+}
+
+TEST(FrameStream, HolesGoAsHoleFramesAndCountInTheHash) {
+  test::TempDir dir;
+  std::string path = dir / "sparse";
+  {
+    Fd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644));
+    ASSERT_TRUE(fd);
+    ASSERT_EQ(::pwrite(fd.get(), "head", 4, 0), 4);
+    ASSERT_EQ(::pwrite(fd.get(), "tail", 4, 64 << 20), 4);  // 64 MiB on: a hole between
+    ASSERT_EQ(::ftruncate(fd.get(), (128 << 20) + 4), 0);   // and one at the end
+  }
+  struct stat st;
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  if (st.st_blocks * 512 >= st.st_size) GTEST_SKIP() << "no holes on this filesystem";
+  auto [frames, errors] = send_one(scanned(path, "sparse"));
+  EXPECT_TRUE(errors.empty());
+  std::uint64_t data = 0, holes = 0;
+  StreamHash hash;
+  for (const auto& f : frames) {
+    if (f.type == FrameType::data) {
+      data += f.payload.size();
+      hash.update(f.payload.data(), f.payload.size());
+    } else if (f.type == FrameType::hole) {
+      auto h = decode_hole(f.payload);
+      ASSERT_TRUE(h.ok());
+      holes += h->length;
+      hash_zeros(hash, h->length);
+    }
+  }
+  EXPECT_EQ(data + holes, static_cast<std::uint64_t>(st.st_size));
+  EXPECT_LE(data, 2u << 20);  // a block or so of each end, not the 128 MiB
+  ASSERT_GE(frames.size(), 2u);
+  EXPECT_EQ(decode_file_end(frames[frames.size() - 2].payload)->xxh3_128, hex(hash.digest()));
+  std::string all = test::read_file(path);
+  EXPECT_EQ(hex(strong_hash(all.data(), all.size())), hex(hash.digest()));
 }
 
 TEST(FrameStream, ShrunkFileIsAbandonedAndNamed) {

@@ -54,12 +54,11 @@ std::vector<std::string> labels(const std::vector<Host>& hosts) {
 
 // The hosts for pdsh-style options: each "-g x" etc. as (letter, argument).
 GendersHosts pick(std::vector<std::pair<char, std::string>> options,
-                  std::vector<std::string> include = {}, std::vector<std::string> exclude = {},
-                  std::string_view rcmd = "ssh") {
+                  std::vector<std::string> include = {}, std::vector<std::string> exclude = {}) {
   GendersOptions o;
   o.apply('F', scratch_file("genders", kDatabase));
   for (const auto& [c, arg] : options) EXPECT_TRUE(o.apply(c, arg));
-  return genders_hosts(o, include, exclude, rcmd);
+  return genders_hosts(o, include, [&](const auto& in) { return resolve_hosts(in, exclude); });
 }
 
 using Names = std::vector<std::string>;
@@ -126,18 +125,21 @@ TEST(Genders, FiltersDashWInItsOrder) {
 TEST(Genders, RcmdTypeGivesUserAndWarnsOfOtherModules) {
   auto run = pick({}, {"n4,n7,alice@n7"});
   EXPECT_EQ(labels(run.hosts), (Names{"n4", "bob@n7", "alice@n7"}));  // -w's user wins
-  ASSERT_EQ(run.warnings.size(), 1u);
-  EXPECT_NE(run.warnings[0].find("gives n4 rcmd exec;"), std::string::npos) << run.warnings[0];
-  EXPECT_TRUE(pick({}, {"n4"}, {}, "exec").warnings.empty());
+  auto warnings = run.warnings("ssh");
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("gives n4 rcmd exec;"), std::string::npos) << warnings[0];
+  EXPECT_EQ(run.warnings("exec").size(), 1u);  // n7 is ssh
+  EXPECT_TRUE(pick({}, {"n4"}).warnings("exec").empty());
 }
 
 TEST(Genders, UnreadableDatabaseIsAnErrorOnlyWhenAskedFor) {
   GendersOptions o;
   o.apply('F', "/nonexistent/genders");
-  EXPECT_THROW(genders_hosts(o, {"n1"}, {}, "ssh"), FatalError);
+  auto as_given = [](const std::vector<std::string>& in) { return resolve_hosts(in, {}); };
+  EXPECT_THROW(genders_hosts(o, {"n1"}, as_given), FatalError);
   GendersOptions none;
   EnvVar file("PDSH_GENDERS_FILE", "/nonexistent/genders");
-  EXPECT_EQ(labels(genders_hosts(none, {"n1"}, {}, "ssh").hosts), (Names{"n1"}));
+  EXPECT_EQ(labels(genders_hosts(none, {"n1"}, as_given).hosts), (Names{"n1"}));
   EXPECT_FALSE(none.apply('w', "n1"));
 }
 

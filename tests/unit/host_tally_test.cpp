@@ -24,6 +24,29 @@ Reference reference(bool hashes) {
   return ref;
 }
 
+ListingRecord linked(std::string_view name, std::string_view target) {
+  return {ListingRecord::Kind::link, name, 0, {}, target};
+}
+
+TEST(HostTally, ComparesSymlinksByTarget) {
+  Reference ref = reference(false);
+  ref.files.push_back({"latest", 0, {}, {}, "v3"});
+  ref.files.push_back({"model", 0, {}, {}, "../blobs/x"});
+  ref.files.push_back({"gone", 0, {}, {}, "v1"});
+  for (std::size_t i = 3; i < ref.files.size(); ++i) ref.index.emplace(ref.files[i].name, i);
+  HostTally same(&ref), other(&ref);
+  for (auto r : {sized("a", 1), sized("b", 2), sized("c", 3), linked("latest", "v3"),
+                 linked("model", "../blobs/x"), linked("gone", "v1")})
+    same.add(r);
+  EXPECT_EQ(same.outcome().what, "match: 3 files, 3 symlinks, 6 B");
+  // latest elsewhere, model a file, a file "c" a symlink, an extra symlink, gone missing.
+  for (auto r : {sized("a", 1), sized("b", 2), linked("c", "a"), linked("latest", "v2"),
+                 sized("model", 0), linked("new", "v3")})
+    other.add(r);
+  EXPECT_EQ(other.outcome().what,
+            "differs: 1 missing (gone), 1 extra (new), 3 changed (c, latest, model)");
+}
+
 TEST(HostTally, MatchesTheReference) {
   Reference ref = reference(false);
   HostTally tally(&ref);

@@ -33,6 +33,29 @@ Result<std::vector<Seen>> parse_all(const std::vector<std::string>& chunks,
 
 const std::string kHash(64, 'a');
 
+TEST(Listing, ASymlinkIsItsNameThenItsTarget) {
+  ListingParser parser;
+  std::vector<std::pair<std::string, std::string>> links;
+  std::string all = "l snap/model\0../../blobs/a b\0s 1 f\0"s;
+  for (std::size_t cut = 0; cut <= all.size(); ++cut) {
+    ListingParser p;
+    links.clear();
+    auto on = [&](const ListingRecord& r) {
+      if (r.kind == ListingRecord::Kind::link) links.emplace_back(r.name, r.target);
+    };
+    ASSERT_TRUE(p.feed(all.substr(0, cut), on));
+    ASSERT_TRUE(p.feed(all.substr(cut), on));
+    ASSERT_TRUE(p.end());
+    ASSERT_EQ(links.size(), 1u) << cut;
+    EXPECT_EQ(links[0], (std::pair<std::string, std::string>{"snap/model", "../../blobs/a b"}));
+  }
+  EXPECT_FALSE(parser.feed("l ../x\0y\0"s, [](const ListingRecord&) {}));  // unsafe name
+  ListingParser empty_target, cut_short;
+  EXPECT_FALSE(empty_target.feed("l x\0\0"s, [](const ListingRecord&) {}));
+  ASSERT_TRUE(cut_short.feed("l x\0"s, [](const ListingRecord&) {}));
+  EXPECT_FALSE(cut_short.end());  // its target never came
+}
+
 TEST(Listing, SizesAndHashesAcrossChunks) {
   auto seen = parse_all({"s 12 a/b c\0s 0 d"s, "\n\0"s + kHash + "  ./a/b c\0"s});
   ASSERT_TRUE(seen) << seen.error();

@@ -85,7 +85,39 @@ TEST(PdshExitStatus, ZeroWithoutStrictElseTheLargest) {
   results.push_back(refused);
   EXPECT_EQ(pdsh_exit_status(results, Strict::yes, PdshRcmd::ssh), 255);
   EXPECT_EQ(pdsh_exit_status({killed}, Strict::yes, PdshRcmd::ssh), 255);
-  EXPECT_EQ(pdsh_exit_status({killed}, Strict::yes, PdshRcmd::exec), 128 + 15);
+  EXPECT_EQ(pdsh_exit_status({killed}, Strict::yes, PdshRcmd::exec), 0);  // WEXITSTATUS
+  HostResult timed_out;
+  timed_out.failure = Failure::command_timeout;
+  EXPECT_EQ(pdsh_exit_status({exited(3), timed_out}, Strict::yes, PdshRcmd::exec), 254);
+  EXPECT_EQ(pdsh_exit_status({exited(3), timed_out}, Strict::yes, PdshRcmd::ssh), 255);
+}
+
+TEST(PdshListing, PdshOptListFormat) {
+  PdshListing l;
+  l.command = "echo hi";
+  l.program_path = "/usr/bin/pdsh";
+  l.local_user = l.remote_user = "root";
+  l.rcmd = "exec";
+  l.hosts = {"n1", "n2", "n3", "n1"};
+  std::string listing = pdsh_listing(l);
+  EXPECT_NE(listing.find("Command:\t\techo hi\n"), std::string::npos);
+  EXPECT_NE(listing.find("Rcmd type\t\texec\n"), std::string::npos);
+  EXPECT_TRUE(listing.ends_with("\n-- Target nodes --\nn[1-3,1]\n"));
+  l.expanded = true;
+  EXPECT_TRUE(pdsh_listing(l).ends_with("\nn1,n2,n3,n1\n"));
+}
+
+TEST(PdshDebugStats, PdshDshFormat) {
+  HostResult slow = exited(0);
+  slow.duration = std::chrono::milliseconds(2500);
+  HostResult refused;
+  refused.failure = Failure::connect;
+  EXPECT_EQ(pdsh_debug_stats({exited(0), slow, refused}),
+            "Connect time:  Avg: 0 sec, Min: 0 sec,  Max: 0 sec\n"
+            "Command time:  Avg: 1 sec, Min: 0 sec,  Max: 2 sec\n"
+            "Failures:      1\n");
+  EXPECT_EQ(pdsh_debug_stats({refused}),
+            "Connect time:  no sucesses\nCommand time:  no sucesses\nFailures:      1\n");
 }
 
 }  // namespace

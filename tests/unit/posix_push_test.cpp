@@ -134,17 +134,17 @@ TEST(PosixPush, ARunAgainSendsOnlyWhatChanged) {
   test::write_file(dir / "src/b", "b");
   auto sources = scan_sources({dir / "src"}, "dest/");
   ASSERT_TRUE(sources);
-  auto first = plan_host(*sources, list_with_find(dir, *sources), "dest/");
+  auto first = plan_host(*sources, list_with_find(dir, *sources), "dest/", Lister::find);
   ASSERT_TRUE(first);
   EXPECT_EQ(first->files.size(), 3u);
   auto push = PosixPush::files(*sources, *first, "dest/");
   ASSERT_TRUE(push);
   EXPECT_EQ(run_sh(**push, dir), 0) << test::read_file(dir / "err");
-  EXPECT_TRUE(plan_host(*sources, list_with_find(dir, *sources), "dest/")->empty());
+  EXPECT_TRUE(plan_host(*sources, list_with_find(dir, *sources), "dest/", Lister::find)->empty());
 
   test::write_file(dir / "src/b", "b changed");
   sources = scan_sources({dir / "src"}, "dest/");
-  auto again = plan_host(*sources, list_with_find(dir, *sources), "dest/");
+  auto again = plan_host(*sources, list_with_find(dir, *sources), "dest/", Lister::find);
   ASSERT_TRUE(again);
   ASSERT_EQ(again->files.size(), 1u);
   EXPECT_EQ(sources->into.files[again->files[0]].name, "src/b");
@@ -170,7 +170,7 @@ TEST(PosixPush, AnyByteStringIsANameAndDirectoriesKeepTheirTimes) {
   }
   auto sources = scan_sources({dir / "src"}, "dest/");
   ASSERT_TRUE(sources) << sources.error();
-  auto plan = plan_host(*sources, list_with_find(dir, *sources), "dest/");
+  auto plan = plan_host(*sources, list_with_find(dir, *sources), "dest/", Lister::find);
   ASSERT_TRUE(plan);
   auto push = PosixPush::files(*sources, *plan, "dest/");
   ASSERT_TRUE(push) << push.error();
@@ -185,7 +185,7 @@ TEST(PosixPush, AnyByteStringIsANameAndDirectoriesKeepTheirTimes) {
     EXPECT_EQ(st.st_mode & 07777, std::string(d) == "src/sub" ? 0555u : 0755u) << d;
   }
   EXPECT_TRUE((*push)->finish().empty());
-  EXPECT_TRUE(plan_host(*sources, list_with_find(dir, *sources), "dest/")->empty());
+  EXPECT_TRUE(plan_host(*sources, list_with_find(dir, *sources), "dest/", Lister::find)->empty());
   for (const char* d : {"src/sub", "dest/src/sub"})  // for TempDir to remove, as any user
     std::filesystem::permissions(dir / d, std::filesystem::perms(0755));
 }
@@ -199,7 +199,7 @@ TEST(PosixPush, OneFileAsDestIsFoundUpToDate) {
   auto push = PosixPush::files(*sources, everything(*sources), "dest");
   EXPECT_EQ(run_sh(**push, dir), 0) << test::read_file(dir / "err");
   EXPECT_EQ(test::read_file(dir / "dest"), "1");
-  EXPECT_TRUE(plan_host(*sources, list_with_find(dir, *sources), "dest")->empty());
+  EXPECT_TRUE(plan_host(*sources, list_with_find(dir, *sources), "dest", Lister::find)->empty());
 }
 
 TEST(PosixPush, AListingIsReadAsFindPrintsIt) {

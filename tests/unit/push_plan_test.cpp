@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <map>
 
 #include "archive/xxh3.h"
 #include "tests/unit/digests.h"
@@ -88,15 +89,97 @@ TEST(PushPlan, TreeAndContents) {
   EXPECT_EQ(names, (std::vector<std::string>{"a", "s/b"}));
 }
 
-TEST(PushPlan, ASymlinkInATreeIsSkippedAndNamed) {
+TEST(PushPlan, ASymlinkInATreeIsSentWithItsTarget) {
   test::TempDir dir;
   test::write_file(dir / "t/a", "1");
   ASSERT_EQ(::symlink("a", (dir / "t/link").c_str()), 0);
+  ASSERT_EQ(::symlink("/nowhere/at all", (dir / "t/dangling").c_str()), 0);
+  ASSERT_EQ(::mkfifo((dir / "t/fifo").c_str(), 0600), 0);
   auto s = scan_sources({dir / "t"}, "/dest/");
   ASSERT_TRUE(s.ok());
-  EXPECT_EQ(s->skipped, (std::vector<std::string>{dir / "t/link"}));
-  EXPECT_EQ(s->skipped_names, (std::vector<std::string>{"t/link"}));
+  EXPECT_EQ(s->skipped, (std::vector<std::string>{dir / "t/fifo"}));
+  ASSERT_EQ(s->into.links.size(), 2u);
+  std::map<std::string, std::string> targets;
+  for (const auto& l : s->into.links) targets[l.name] = l.target;
+  EXPECT_EQ(targets, (std::map<std::string, std::string>{{"t/dangling", "/nowhere/at all"},
+                                                         {"t/link", "a"}}));
   ASSERT_EQ(s->into.files.size(), 1u);
+}
+
+TEST(PushPlan, SafeLinksLeavesOutThoseOutOfTheSource) {
+  test::TempDir dir;
+  test::write_file(dir / "t/s/blobs/b", "1");
+  ASSERT_EQ(::symlink("../blobs/b", (dir / "t/s/in").c_str()), 0);
+  ASSERT_EQ(::symlink("../../x", (dir / "t/s/out").c_str()), 0);
+  ASSERT_EQ(::symlink("/etc/hostname", (dir / "t/abs").c_str()), 0);
+  auto s = scan_sources({dir / "t"}, "/dest/", Links::safe);
+  ASSERT_TRUE(s.ok());
+  ASSERT_EQ(s->into.links.size(), 1u);
+  EXPECT_EQ(s->into.links[0].name, "t/s/in");
+  std::sort(s->unsafe.begin(), s->unsafe.end());
+  EXPECT_EQ(s->unsafe,
+            (std::vector<std::string>{dir / "t/abs -> /etc/hostname", dir / "t/s/out -> ../../x"}));
+  std::sort(s->skipped_names.begin(), s->skipped_names.end());
+  EXPECT_EQ(s->skipped_names, (std::vector<std::string>{"t/abs", "t/s/out"}));
+  EXPECT_NE(source_warnings(*s).find("t/abs -> /etc/hostname: symlink out of its source"),
+            std::string::npos);
+}
+
+TEST(PushPlan, LeavesTree) {
+  EXPECT_TRUE(leaves_tree("/abs", 3));
+  EXPECT_TRUE(leaves_tree("..", 0));
+  EXPECT_TRUE(leaves_tree("a/../../b", 0));
+  EXPECT_TRUE(leaves_tree("", 0));
+  EXPECT_FALSE(leaves_tree("../../blobs/x", 2));
+  EXPECT_FALSE(leaves_tree("a/../b", 0));
+  EXPECT_FALSE(leaves_tree("./v3", 0));
+  EXPECT_TRUE(leaves_tree("../../../blobs/x", 2));
+}
+
+TEST(PushPlan, SymlinksMissingOrPointingElsewhereAreSent) {
+  test::TempDir dir;
+  ASSERT_EQ(::mkdir((dir / "t").c_str(), 0755), 0);
+  for (const char* name : {"same", "other", "file", "missing"})
+    ASSERT_EQ(::symlink("v3", (dir / "t/" + std::string(name)).c_str()), 0);
+  auto s = scan_sources({dir / "t/"}, "/dest/");
+  ASSERT_TRUE(s.ok());
+  Entry same{"same", EntryKind::symlink, 0777, 2, 0, "", "v3"};
+  Entry other{"other", EntryKind::symlink, 0777, 2, 0, "", "v2"};
+  auto plan = plan_host(
+      *s, listing({{"", EntryKind::directory}, same, other, {"file", EntryKind::file}}), "/dest/");
+  ASSERT_TRUE(plan.ok());
+  std::vector<std::string> sent;
+  for (auto i : plan->links) sent.push_back(s->into.links[i].name);
+  std::sort(sent.begin(), sent.end());
+  EXPECT_EQ(sent, (std::vector<std::string>{"file", "missing", "other"}));
+}
+
+TEST(PushPlan, DirectoriesOfAnotherModeOrMtimeOrWhoseContentsChange) {
+  test::TempDir dir;
+  test::write_file(dir / "t/keep/a", "1");
+  test::write_file(dir / "t/mode/b", "2");
+  test::write_file(dir / "t/content/c", "3");
+  ASSERT_EQ(::chmod((dir / "t/mode").c_str(), 0700), 0);
+  auto s = scan_sources({dir / "t"}, "/dest/");
+  ASSERT_TRUE(s.ok());
+  std::vector<Entry> have = {{"", EntryKind::directory}};
+  for (const auto& d : s->into.dirs)
+    have.push_back(
+        {d.name, EntryKind::directory, d.name == "t/mode" ? 0755u : d.mode, 0, d.mtime_sec});
+  for (const auto& f : s->into.files)
+    have.push_back(
+        {f.name, EntryKind::file, f.mode, f.size, f.name == "t/content/c" ? 1 : f.mtime_sec});
+  auto plan = plan_host(*s, listing(have), "/dest/");
+  ASSERT_TRUE(plan.ok());
+  std::vector<std::string> dirs;
+  for (auto i : plan->dirs) dirs.push_back(s->into.dirs[i].name);
+  std::sort(dirs.begin(), dirs.end());
+  EXPECT_EQ(dirs, (std::vector<std::string>{"t/content", "t/mode"}));
+  // Listed by find: modes and directories' mtimes unknown, only what is missing.
+  auto by_find = plan_host(*s, listing(have), "/dest/", Lister::find);
+  ASSERT_TRUE(by_find.ok());
+  EXPECT_TRUE(by_find->dirs.empty());
+  EXPECT_EQ(by_find->files.size(), 1u);
 }
 
 TEST(PushPlan, SendsOnlyWhatDiffers) {

@@ -22,16 +22,19 @@ TEST(Reference, RegularFilesSortedWithSizesAndHashes) {
   std::filesystem::create_directories(dir / "empty");
   auto ref = local_reference(dir.path().string(), true);
   ASSERT_TRUE(ref) << ref.error();
-  ASSERT_EQ(ref->files.size(), 2u);
+  ASSERT_EQ(ref->files.size(), 3u);
   EXPECT_EQ(ref->files[0].name, "a");
   EXPECT_EQ(ref->files[1].name, "b/c");
   EXPECT_EQ(ref->files[1].size, 5u);
   EXPECT_TRUE(ref->has_hashes);
   EXPECT_EQ(ref->files[1].sha256, "");  // hashed when a kind is asked for
-  EXPECT_EQ(ref->file_count, 2u);
+  EXPECT_EQ(ref->file_count, 2u);       // regular files
   EXPECT_EQ(ref->bytes, 5u);
   ASSERT_NE(ref->find("b/c"), nullptr);
-  EXPECT_EQ(ref->find("link"), nullptr);
+  ASSERT_NE(ref->find("link"), nullptr);  // a symlink, by its target, not followed
+  EXPECT_EQ(ref->find("link")->target, "a");
+  EXPECT_TRUE(hash_reference(*ref, FileDigest::xxh3).ok());
+  EXPECT_EQ(ref->find("link")->xxh3, "");
 }
 
 TEST(Reference, HashedWithEitherDigest) {

@@ -59,6 +59,7 @@ TEST(RemoteCommands, VerifyListsThenHashes) {
   std::string plain = verify_command("-dir x", false);
   EXPECT_NE(plain.find("cd './-dir x' 2>/dev/null || exit 3\n"), std::string::npos) << plain;
   EXPECT_NE(plain.find("-printf 's %s %P\\0'"), std::string::npos);
+  EXPECT_NE(plain.find("-type l -printf 'l %P\\0%l\\0'"), std::string::npos);
   EXPECT_EQ(plain.find("sha256sum"), std::string::npos);
   EXPECT_NE(verify_command("d", true).find("sha256sum -z --"), std::string::npos);
 }

@@ -26,8 +26,8 @@ TEST(SyncNeedsTest, EveryFileAndDirectoryIsAskedAndDestItselfForALoneFile) {
   auto asked = signature_requests(s, true);
   ASSERT_EQ(asked.size(), 5u);
   EXPECT_EQ(asked[0], (SignatureRequest{"src/a", 100, 7, true}));
-  EXPECT_EQ(asked[3], (SignatureRequest{"src", 0, 0, false}));
-  s.as = Layout{{}, {LocalFile{"/here/f", "", 0644, 9, 0, 5}}};
+  EXPECT_EQ(asked[3], (SignatureRequest{"src", 0, 0, false, EntryKind::directory, 0755}));
+  s.as = Layout{{}, {LocalFile{"/here/f", "", 0644, 9, 0, 5}}, {}};
   asked = signature_requests(s, false);
   EXPECT_EQ(asked.back(), (SignatureRequest{"", 5, 9, false}));
 }
@@ -35,7 +35,7 @@ TEST(SyncNeedsTest, EveryFileAndDirectoryIsAskedAndDestItselfForALoneFile) {
 TEST(SyncNeedsTest, ChangedFilesAreDeltasMissingOnesAndDirectoriesGoWhole) {
   PushSources s = tree();
   std::vector<OldFile> answers = {old(OldState::changed, 42), old(OldState::same),
-                                  old(OldState::missing), old(OldState::directory),
+                                  old(OldState::missing), old(OldState::same),
                                   old(OldState::missing)};
   SyncedHost host;
   HostNeeds needs = needs_of(s, answers, false, host);
@@ -44,8 +44,32 @@ TEST(SyncNeedsTest, ChangedFilesAreDeltasMissingOnesAndDirectoriesGoWhole) {
   EXPECT_EQ(needs.deltas.files[0].second.size, 42u);
   EXPECT_FALSE(needs.deltas.as);
   EXPECT_EQ(needs.whole.files, (std::vector<std::size_t>{2}));
-  EXPECT_EQ(needs.whole.dirs, (std::vector<std::size_t>{1}));
+  // src/d is missing; src is the same but its contents change: its mtime is set again after.
+  EXPECT_EQ(needs.whole.dirs, (std::vector<std::size_t>{0, 1}));
   EXPECT_TRUE(host.to_patch.empty());
+}
+
+TEST(SyncNeedsTest, SymlinksAndDirectoriesAreAskedWhetherTheSame) {
+  PushSources s = tree();
+  s.into.dirs[1].mode = 0700;
+  s.into.dirs[1].mtime_sec = 99;
+  s.into.links = {{"/here/src/latest", "src/latest", "v3"}, {"/here/src/d/l", "src/d/l", "x"}};
+  auto asked = signature_requests(s, true);
+  ASSERT_EQ(asked.size(), 7u);
+  EXPECT_EQ(asked[4], (SignatureRequest{"src/d", 0, 99, false, EntryKind::directory, 0700}));
+  EXPECT_EQ(asked[5], (SignatureRequest{"src/latest", 0, 0, false, EntryKind::symlink, 0, "v3"}));
+  // Files the same, src/d of another mode, latest the same, src/d/l pointing elsewhere.
+  std::vector<OldFile> answers = {
+      old(OldState::same),      old(OldState::same), old(OldState::same), old(OldState::same),
+      old(OldState::directory), old(OldState::same), old(OldState::other)};
+  SyncedHost host;
+  HostNeeds needs = needs_of(s, answers, false, host);
+  EXPECT_TRUE(needs.whole.files.empty());
+  EXPECT_EQ(needs.whole.links, (std::vector<std::size_t>{1}));
+  EXPECT_EQ(needs.whole.dirs, (std::vector<std::size_t>{1}));  // src/d: its mode, and l in it
+  answers[4] = old(OldState::same);
+  answers[6] = old(OldState::same);
+  EXPECT_TRUE(needs_of(s, answers, false, host).whole.empty());
 }
 
 TEST(SyncNeedsTest, ADryRunNamesWhatWouldBePatchedAndSent) {
