@@ -11,7 +11,7 @@ endif()
 # The libraries in pkg-config --static order (each one's own dependencies after it).
 pkg_check_modules(PDX_STATIC_DEPS REQUIRED libarchive libssh2 libzstd liblzma libxxhash libcrypto zlib)
 # Each one once, at its last place: still after everything that needs it.
-set(PDX_STATIC_LIBRARIES ${PDX_STATIC_DEPS_STATIC_LIBRARIES} bz2)
+set(PDX_STATIC_LIBRARIES ${PDX_STATIC_DEPS_STATIC_LIBRARIES} bz2 genders)  # genders: libc only
 list(REVERSE PDX_STATIC_LIBRARIES)
 list(REMOVE_DUPLICATES PDX_STATIC_LIBRARIES)
 list(REVERSE PDX_STATIC_LIBRARIES)

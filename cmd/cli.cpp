@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "base/error.h"
+#include "core/genders.h"
 #include "core/output.h"
 #include "transport/local_transport.h"
 
@@ -89,6 +90,36 @@ void print_compat_dir() {
   throw CLI::Success();
 }
 
+void add_genders_options(CLI::App& app, GendersArgs& o) {
+  app.add_option("-g", o.queries,
+                 "Hosts matching a genders query: attr, attr=val, ||, &&, -- (repeatable)")
+      ->allow_extra_args(false)
+      ->type_name("QUERY");
+  app.add_option("-X", o.excludes, "Leave out hosts matching a genders query (repeatable)")
+      ->allow_extra_args(false)
+      ->type_name("QUERY");
+  app.add_option("--genders", o.file,
+                 "Genders database for -g/-X (default: $PDSH_GENDERS_FILE, else /etc/genders)")
+      ->type_name("FILE");
+}
+
+std::vector<Host> pick_hosts(const std::vector<std::string>& include,
+                             const std::vector<std::string>& exclude, const GendersArgs& args,
+                             std::string_view rcmd) {
+  GendersOptions genders;
+  for (const auto& query : args.queries) genders.apply('g', query);
+  for (const auto& query : args.excludes) genders.apply('X', query);
+  if (!args.file.empty()) genders.apply('F', args.file);
+  if (!genders.given) return resolve_hosts(include, exclude);
+  GendersHosts picked = genders_hosts(genders, include, [&](const std::vector<std::string>& in) {
+    return resolve_hosts(in, exclude);
+  });
+  if (!rcmd.empty())
+    for (const auto& warning : picked.warnings(rcmd))
+      std::fprintf(stderr, "pdx: warning: %s\n", warning.c_str());
+  return std::move(picked.hosts);
+}
+
 void add_host_options(CLI::App& app, HostOptions& o) {
   app.add_option("-w", o.include, "Hosts to run on: node[01-64], ^FILE, -EXCLUDED (repeatable)")
       ->allow_extra_args(false);
@@ -102,6 +133,7 @@ void add_host_options(CLI::App& app, HostOptions& o) {
         return s.find_first_not_of('0') == std::string::npos ? "must be at least 1" : "";
       },
       "N>=1");
+  add_genders_options(app, o.genders);
   app.add_option("-f", o.fanout, "Hosts at once (fan-out), default 64")->check(at_least_one);
   app.add_option("-t", o.connect_timeout,
                  "Connect timeout in seconds (default: ConnectTimeout, else 10); 0: none")
@@ -127,7 +159,7 @@ std::vector<std::string> HostRun::labels() const {
 HostRun host_run(const CLI::App& app, const HostOptions& o) {
   HostRun run;
   try {
-    run.hosts = resolve_hosts(o.include, o.exclude);
+    run.hosts = pick_hosts(o.include, o.exclude, o.genders, o.rcmd);
   } catch (const UsageError&) {
     std::vector<std::string> words = app.remaining();
     if (!o.include.empty() || !local_subcommand(words)) throw;

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -32,6 +33,20 @@ template <class T>
   fail(failed.error_kind(), failed.error());
 }
 
+/// -g QUERY, -X QUERY, --genders FILE: pdsh's genders options (core/genders.h); -F is ssh's.
+struct GendersArgs {
+  std::vector<std::string> queries, excludes;
+  std::string file;
+};
+void add_genders_options(CLI::App& app, GendersArgs& o);
+
+/// The hosts of -w and -x and the genders options (/etc/genders only read when one is given),
+/// warning on stderr of pdsh_rcmd_type modules other than `rcmd` (none when it is empty). Throws
+/// UsageError and FatalError as resolve_hosts and genders_hosts do.
+std::vector<Host> pick_hosts(const std::vector<std::string>& include,
+                             const std::vector<std::string>& exclude, const GendersArgs& genders,
+                             std::string_view rcmd);
+
 /// The options of every subcommand that reaches hosts (pdx(1), OPTIONS): which hosts, how many
 /// at once, the timeouts, and how to reach them (-R, the ssh options).
 struct HostOptions {
@@ -41,9 +56,10 @@ struct HostOptions {
   double command_timeout = 0;
   std::string rcmd = "ssh";
   SshOptions ssh;
+  GendersArgs genders;
 };
 
-/// -w -x -f -t -u -R -l -p -i -o -F --askpass.
+/// -w -x -g -X --genders -f -t -u -R -l -p -i -o -F --askpass.
 void add_host_options(CLI::App& app, HostOptions& o);
 
 /// What the parsed HostOptions stand for: the hosts, the transport reaching them, and a job

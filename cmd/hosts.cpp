@@ -25,6 +25,8 @@ int cmd_hosts(int argc, char** argv) {
   app.add_option("-x", exclude, "Hosts to leave out, same syntax (repeatable)")
       ->allow_extra_args(false)
       ->type_name("HOSTS");
+  GendersArgs genders;
+  add_genders_options(app, genders);
   app.footer(
       "Without -w: $PDX_HOSTS, else the hostfile named by $WCOLL. See pdx(1), HOST EXPRESSIONS.");
   auto* expand = app.add_flag_callback(
@@ -42,7 +44,7 @@ int cmd_hosts(int argc, char** argv) {
   fold->excludes(count);
   if (auto status = parse_cli(app, argc, argv)) return *status;
 
-  std::vector<Host> hosts = resolve_hosts(include, exclude);
+  std::vector<Host> hosts = pick_hosts(include, exclude, genders, "");  // reaches none
   switch (show) {
     case Show::count:
       std::cout << hosts.size() << '\n';

@@ -77,6 +77,7 @@ std::optional<int> parse_command_line(int argc, char** argv, PdshOptions& o) {
     switch (c) {
       case 'h':
         std::fputs(kUsage, stderr);  // as pdsh: usage on stderr, status 1
+        std::fputs(kGendersUsage, stderr);
         return kExitFailure;
       case 'V':
         print_pdsh_version();

@@ -79,15 +79,19 @@ bool apply_reach_option(int c, std::string_view arg, PdshReach& o) {
       o.rcmd = parse_rcmd(arg);
       return true;
     default:
-      return false;
+      return c > 0 && c < 128 && o.genders.apply(char(c), arg);
   }
 }
 
-std::vector<Host> pdsh_hosts(const PdshReach& o, Duplicates duplicates, PdshRcmd* rcmd) {
-  if (rcmd) *rcmd = o.rcmd;
-  if (o.include.empty() && env("PDX_HOSTS"))  // pdx's own variable: pdx's rules (host:port)
+namespace {
+
+// The hosts of -w expressions `include` (-w's own, or the genders hosts) by pdsh's rules.
+std::vector<Host> listed_hosts(const PdshReach& o, const std::vector<std::string>& include,
+                               Duplicates duplicates, PdshRcmd* rcmd) {
+  *rcmd = o.rcmd;
+  if (include.empty() && env("PDX_HOSTS"))  // pdx's own variable: pdx's rules (host:port)
     return resolve_hosts({}, o.exclude);
-  std::vector<PdshTarget> targets = pdsh_targets(o.include, o.exclude, std::cin);
+  std::vector<PdshTarget> targets = pdsh_targets(include, o.exclude, std::cin);
   if (targets.empty()) throw UsageError("no remote hosts: use -w, WCOLL or PDX_HOSTS");
   std::optional<PdshRcmd> chosen;
   HostList once;
@@ -105,8 +109,21 @@ std::vector<Host> pdsh_hosts(const PdshReach& o, Duplicates duplicates, PdshRcmd
       once.add(std::move(host), "-w");
     }
   }
-  if (rcmd) *rcmd = *chosen;
+  *rcmd = *chosen;
   return duplicates == Duplicates::keep ? hosts : once.take();
+}
+
+}  // namespace
+
+std::vector<Host> pdsh_hosts(const PdshReach& o, Duplicates duplicates, PdshRcmd* rcmd) {
+  PdshRcmd chosen = o.rcmd;
+  GendersHosts picked = genders_hosts(o.genders, o.include, [&](const auto& include) {
+    return listed_hosts(o, include, duplicates, &chosen);
+  });
+  for (const auto& warning : picked.warnings(chosen == PdshRcmd::exec ? "exec" : "ssh"))
+    std::fprintf(stderr, "pdx: warning: %s\n", warning.c_str());
+  if (rcmd) *rcmd = chosen;
+  return std::move(picked.hosts);
 }
 
 PdshRun pdsh_run(const PdshReach& o, Duplicates duplicates) {

@@ -1,7 +1,8 @@
 #pragma once
 // What pdsh, pdcp and rpdcp (cmd/pdsh.cpp, cmd/pdcp.cpp) read the same way, as pdsh 2.34 does:
-// the host options -w -x -f -l -t -u -R and the environment (PDSH_RCMD_TYPE, FANOUT, WCOLL
-// through resolve_hosts, PDSH_SSH_ARGS, PDSH_SSH_ARGS_APPEND, PDSH_*_TIMEOUT).
+// the host options -w -x -f -l -t -u -R, the genders module's -g -X -a -A -i -F (core/genders.h),
+// and the environment (PDSH_RCMD_TYPE, FANOUT, WCOLL through resolve_hosts, PDSH_SSH_ARGS,
+// PDSH_SSH_ARGS_APPEND, PDSH_*_TIMEOUT, PDSH_GENDERS_FILE, PDSH_GENDERS_DIR).
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -9,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/genders.h"
 #include "core/hostset.h"
 #include "core/jobs.h"
 #include "core/pdsh.h"
@@ -24,10 +26,21 @@ struct PdshReach {
   double command_timeout = 0;
   PdshRcmd rcmd = PdshRcmd::ssh;
   SshOptions ssh;
+  GendersOptions genders;
 };
 
 /// getopt's letters of the options apply_reach_option() takes.
-inline constexpr std::string_view kReachOptions = "l:t:u:f:w:x:R:";
+inline constexpr std::string_view kReachOptions = "l:t:u:f:w:x:R:g:X:aAiF:";
+
+/// The lines of `-h` for the genders options, after pdsh's own.
+inline constexpr const char* kGendersUsage =
+    "Genders module (environment: PDSH_GENDERS_FILE PDSH_GENDERS_DIR):\n"
+    "-g query,...      target nodes using genders query\n"
+    "-X query,...      exclude nodes using genders query\n"
+    "-F file           use alternate genders file `file'\n"
+    "-i                request alternate or canonical hostnames if applicable\n"
+    "-a                target all nodes except those with \"pdsh_all_skip\" attribute\n"
+    "-A                target all nodes listed in genders database\n";
 
 /// The environment's settings, read before the command line so that the command line wins.
 /// Throws UsageError for a bad number or rcmd module.
@@ -40,9 +53,11 @@ bool apply_reach_option(int c, std::string_view arg, PdshReach& reach);
 enum class Duplicates { keep, drop };
 
 /// The hosts of pdsh's -w and -x rules (core/pdsh_hosts.h; WCOLL without a -w host; without -w,
-/// $PDX_HOSTS first, read by pdx's rules as pdx reads it), their rcmd module (-R, or the rcmd: of
-/// every host), the transport, and a job template with the user (-l, else $USER) and the timeouts.
-/// Throws UsageError for no hosts, or hosts of two rcmd modules (pdx runs one per run).
+/// the genders options' hosts, else $PDX_HOSTS read by pdx's rules as pdx reads it), then as the
+/// genders options filter them (core/genders.h; a warning for pdsh_rcmd_type's other modules),
+/// their rcmd module (-R, or the rcmd: of every host), the transport, and a job template with the
+/// user (-l, else $USER) and the timeouts. Throws UsageError for no hosts, or hosts of two rcmd
+/// modules (pdx runs one per run).
 struct PdshRun {
   std::vector<Host> hosts;
   PdshRcmd rcmd = PdshRcmd::ssh;

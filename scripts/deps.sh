@@ -7,7 +7,7 @@ PACKAGES=(
   # build
   build-essential cmake ninja-build pkg-config
   libssh2-1-dev libssl-dev libboost-dev libcli11-dev libzstd-dev liblzma-dev libbz2-dev zlib1g-dev
-  libarchive-dev libgtest-dev libxxhash-dev
+  libarchive-dev libgtest-dev libxxhash-dev libgenders0-dev
   # build, the static pdx (-DPDX_STATIC=ON): the .a files of what libarchive and libssh2 link
   nettle-dev libacl1-dev liblz4-dev libgpg-error-dev
   # tests: a real sshd, real archivers for interop, man page lint

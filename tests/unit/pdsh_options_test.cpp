@@ -17,6 +17,11 @@ TEST(PdshOptions, ReachOptionsAndOthers) {
   EXPECT_TRUE(apply_reach_option('R', "exec", reach));
   EXPECT_TRUE(apply_reach_option('l', "alice", reach));
   EXPECT_FALSE(apply_reach_option('S', "", reach));
+  EXPECT_TRUE(apply_reach_option('g', "gpu=a100,login", reach));  // the genders module's
+  EXPECT_TRUE(apply_reach_option('F', "./genders", reach));
+  EXPECT_EQ(reach.genders.queries, (std::vector<std::string>{"gpu=a100", "login"}));
+  EXPECT_FALSE(apply_reach_option('?', "", reach));
+  reach.genders = {};
   EXPECT_EQ(reach.fanout, 4u);
   EXPECT_EQ(reach.rcmd, PdshRcmd::exec);
   EXPECT_EQ(reach.ssh.user, "alice");
