@@ -20,7 +20,12 @@
 # Measured (5 runs, median, load 7 on 2 cores): with pdx's copy without symbols as the agent
 # (1.29 MB gzip-compressed per host) cold 2.13 s against warm 1.55 s (1.37x); with pdx-static
 # (4.39 MB per host) 3.30 s against 1.55 s (2.13x); one scp 1.44 s. Before (the 101 MB pdx sent
-# whole): 46.8 s against 6.9 s.
+# whole): 46.8 s against 6.9 s. With pdx-static beside pdx sent only where pdx cannot run (9
+# runs, median; 1.41 MB per host): cold 2.09 s against warm 1.62 s (1.29x), one scp 1.41 s, at
+# load 8; 2.72 s against 2.15 s (1.27x) at load 11. xz instead of
+# gzip (0.91 MB per host, the x86 filter) was slower cold here (7 runs: 3.97 s against gzip's
+# 2.47 s): xz -dc takes 90 ms of CPU on each host against gzip's 25, and the hosts share this
+# machine's 2 cores.
 # Root only (namespaces). Needs: clustershell. Not a test: nothing here is asserted.
 set -euo pipefail
 source "$(dirname "$0")/lib/cluster_options.sh"

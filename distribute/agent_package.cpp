@@ -28,11 +28,13 @@ namespace fs = std::filesystem;
 
 // Removes the copies named *SUFFIX of other binaries from `cache` (a pdx keeps one of each),
 // but not temporaries (".NAME.pdx-XXXXXX": another pdx's copy under way).
-void drop_others(const std::string& cache, std::string_view keep, std::string_view suffix) {
+void drop_others(const std::string& cache, std::string_view keep, std::string_view suffix,
+                 std::string_view also = "") {
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(cache, error)) {
     std::string name = entry.path().filename();
-    if (!name.starts_with(".") && name.ends_with(suffix) && !name.starts_with(keep))
+    if (!name.starts_with(".") && name.ends_with(suffix) && !name.starts_with(keep) &&
+        (also.empty() || !name.starts_with(also)))
       fs::remove(entry.path(), error);
   }
 }
@@ -95,11 +97,11 @@ std::optional<std::string> stripped_copy(const std::string& path, const std::str
 }
 
 std::optional<std::string> gzipped_copy(const std::string& path, const std::string& sha256,
-                                        const std::string& cache) {
+                                        const std::string& cache, std::string_view keep) {
   std::string copy = cache + "/" + sha256 + ".gz";
   if (!make_cache(cache)) return std::nullopt;
   if (::access(copy.c_str(), R_OK) == 0) return copy;
-  drop_others(cache, sha256, ".gz");
+  drop_others(cache, sha256, ".gz", keep);
   Fd in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   auto file = open_output({copy, std::nullopt, 1, Overwrite::yes, Checksum::none});
   if (!in || !file) return std::nullopt;

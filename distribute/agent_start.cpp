@@ -66,8 +66,12 @@ std::string agent_replaced_warning(const std::vector<std::string>& labels) {
          "permission for others, or another size or SHA-256); uploaded it again\n";
 }
 
-std::string agent_fallback_warning(const std::vector<std::pair<std::string, std::string>>& reasons,
-                                   const std::string& instead) {
+namespace {
+
+// "pdx: warning: HOSTS: TEXT(REASON)AFTER\n" for each reason, hosts with the same one folded, in
+// the order reasons first came.
+std::string folded_by_reason(const std::vector<std::pair<std::string, std::string>>& reasons,
+                             const std::string& text, const std::string& after) {
   std::vector<std::pair<std::string, std::vector<std::string>>> by_reason;
   for (const auto& [label, reason] : reasons) {
     auto it = std::find_if(by_reason.begin(), by_reason.end(),
@@ -75,16 +79,33 @@ std::string agent_fallback_warning(const std::vector<std::pair<std::string, std:
     if (it == by_reason.end()) it = by_reason.insert(by_reason.end(), {reason, {}});
     it->second.push_back(label);
   }
-  std::string text;
+  std::string lines;
   for (const auto& [reason, labels] : by_reason)
-    text += "pdx: warning: " + fold_names(labels) + ": the agent cannot run there (" + reason +
-            "); " + instead + " (slower)\n";
-  return text;
+    lines +=
+        "pdx: warning: " + fold_names(labels) + ": " + text + " (" + reason + ")" + after + "\n";
+  return lines;
+}
+
+}  // namespace
+
+std::string agent_fallback_warning(const std::vector<std::pair<std::string, std::string>>& reasons,
+                                   const std::string& instead) {
+  return folded_by_reason(reasons, "the agent cannot run there", "; " + instead + " (slower)");
+}
+
+std::string agent_static_warning(const std::vector<std::pair<std::string, std::string>>& reasons) {
+  return folded_by_reason(reasons, "pdx cannot run there",
+                          "; its static build was uploaded instead, and runs there from now on");
 }
 
 boost::asio::awaitable<ReplySink::Reply> upload_agent(Session& session, const Job& job,
                                                       const AgentLocation& agent, int binary,
                                                       StopSignal& stop) {
+  Fd own;  // the static build's, opened here
+  if (binary < 0) {
+    own.reset(::open(agent.binary.c_str(), O_RDONLY | O_CLOEXEC));
+    binary = own.get();
+  }
   if (!agent.gzipped.empty()) {
     Fd gzipped(::open(agent.gzipped.c_str(), O_RDONLY | O_CLOEXEC));
     if (gzipped) {
@@ -102,35 +123,61 @@ boost::asio::awaitable<ReplySink::Reply> upload_agent(Session& session, const Jo
   co_return reply;
 }
 
+namespace {
+
+// Whether the reply asks for the static build: the host cannot run the binary (the dynamic
+// loader's exit 127, nothing on stdout) or its copy of the static build fails its checks.
+bool static_needed(const AgentLocation& agent, const ReplySink::Reply& reply) {
+  return agent.fallback && reply.result.failure == Failure::none && reply.out.empty() &&
+         reply.result.signal.empty() &&
+         (reply.result.exit_status == 127 || reply.result.exit_status == kStaticUntrusted);
+}
+
+}  // namespace
+
 boost::asio::awaitable<AgentStarted> start_agent(
     Session& session, const Job& job, const AgentLocation& agent, int binary,
     std::function<boost::asio::awaitable<ReplySink::Reply>()> run, StopSignal& stop) {
   AgentStarted started;
   started.reply = co_await run();  // not in a braced initialiser: GCC 12 miscompiles co_await there
-  ReplySink::Reply& reply = started.reply;
-  if (reply.result.failure != Failure::none) co_return started;
-  if (auto preamble = shell_preamble(reply)) {
+  if (started.reply.result.failure != Failure::none) co_return started;
+  if (auto preamble = shell_preamble(started.reply)) {
     started.error = std::move(*preamble);
     co_return started;
   }
-  started.cannot_run = agent_cannot_run(reply, false);
-  if (started.cannot_run || !agent.installed.empty() || !reply.result.signal.empty() ||
-      !agent_upload_needed(reply.result.exit_status))
-    co_return started;
-  started.replaced = reply.result.exit_status == kAgentUntrusted;
-  ReplySink::Reply upload = co_await upload_agent(session, job, agent, binary, stop);
-  if (upload.result.failure != Failure::none) {
-    started.reply = std::move(upload);
+  if (!agent.installed.empty()) {
+    started.cannot_run = agent_cannot_run(started.reply, false);
     co_return started;
   }
-  if (upload.result.exit_status != 0 || !upload.result.signal.empty()) {
-    started.cannot_run = "cannot install it: " + host_said(upload);
-    started.replaced = false;
-    co_return started;
+  bool deployed = false;
+  // The binary, then the static build where the host cannot run it: each uploaded once at most.
+  // A named array, not a braced list's temporary across co_await: GCC 12.
+  const AgentLocation* const order[] = {&agent, agent.fallback.get()};
+  for (const AgentLocation* sent : order) {
+    const ReplySink::Reply& reply = started.reply;
+    int status = reply.result.exit_status;
+    if (sent == &agent ? !reply.result.signal.empty() || !agent_upload_needed(status)
+                       : !static_needed(agent, reply))
+      continue;
+    if (status == kAgentUntrusted || status == kStaticUntrusted) started.replaced = true;
+    if (status == 127) started.static_needed = host_said(reply);
+    ReplySink::Reply upload =
+        co_await upload_agent(session, job, *sent, sent == &agent ? binary : -1, stop);
+    if (upload.result.failure != Failure::none) {
+      started.reply = std::move(upload);
+      co_return started;
+    }
+    if (upload.result.exit_status != 0 || !upload.result.signal.empty()) {
+      started.cannot_run = "cannot install it: " + host_said(upload);
+      started.replaced = false;
+      started.static_needed.reset();
+      co_return started;
+    }
+    deployed = true;
+    started.reply = co_await run();
+    if (started.reply.result.failure != Failure::none) co_return started;
   }
-  started.reply = co_await run();
-  if (started.reply.result.failure == Failure::none)
-    started.cannot_run = agent_cannot_run(started.reply, true);
+  started.cannot_run = agent_cannot_run(started.reply, deployed);
   co_return started;
 }
 

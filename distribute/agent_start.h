@@ -40,16 +40,23 @@ std::string agent_replaced_warning(const std::vector<std::string>& labels);
 std::string agent_fallback_warning(const std::vector<std::pair<std::string, std::string>>& reasons,
                                    const std::string& instead);
 
+/// "pdx: warning: HOSTS: pdx cannot run there (REASON); its static build was uploaded instead,
+/// and runs there from now on\n", hosts with the same reason (the dynamic loader's) folded.
+std::string agent_static_warning(const std::vector<std::pair<std::string, std::string>>& reasons);
+
 struct AgentStarted {
   ReplySink::Reply reply;                 // the command's last run (a failed upload's instead)
   std::optional<std::string> cannot_run;  // the agent cannot run (or be installed) there: why
   std::string error;      // the host's shell writes before the command (shell_preamble); else ""
   bool replaced = false;  // the host's copy was not to be trusted, and was uploaded again
+  // The host could not run the binary (the dynamic loader's words), so its static build was
+  // uploaded (agent.fallback) and runs there.
+  std::optional<std::string> static_needed;
 };
 
 /// Uploads the agent on `session` as the host's self-deployed agent (remote_agent's
 /// upload_command): agent.gzipped where there is one and the host has gzip, else `binary` (the
-/// agent, read at its own offset: not owned); the upload's reply.
+/// agent, read at its own offset: not owned; -1: agent.binary opened here); the upload's reply.
 boost::asio::awaitable<ReplySink::Reply> upload_agent(Session& session, const Job& job,
                                                       const AgentLocation& agent, int binary,
                                                       StopSignal& stop);
@@ -57,8 +64,10 @@ boost::asio::awaitable<ReplySink::Reply> upload_agent(Session& session, const Jo
 /// Runs one command of the agent (through `run`, which execs it on `session` with a sink of its
 /// own and returns the reply, its stdout kept at least in part), and when the self-deployed agent
 /// is missing there or not to be trusted (agent_upload_needed, nothing on stdout), uploads it
-/// (upload_agent) and runs the command again; an upload the host refuses is a reason it cannot
-/// run there. A transport failure is in reply.result.
+/// (upload_agent) and runs the command again; where the host then cannot run it (exit 127,
+/// pdx's libraries missing) or its copy of the static build is not to be trusted
+/// (kStaticUntrusted), uploads agent.fallback and runs the command again. An upload the host
+/// refuses is a reason it cannot run there. A transport failure is in reply.result.
 boost::asio::awaitable<AgentStarted> start_agent(
     Session& session, const Job& job, const AgentLocation& agent, int binary,
     std::function<boost::asio::awaitable<ReplySink::Reply>()> run, StopSignal& stop);

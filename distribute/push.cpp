@@ -102,6 +102,7 @@ struct PushRun {
   std::vector<std::pair<std::string, std::string>> posix;  // (label, why): the warning's
   std::vector<std::string> unlisted;                       // hosts whose find cannot list
   std::vector<std::string> replaced;    // hosts whose cached agent was not to be trusted
+  std::vector<std::pair<std::string, std::string>> statics;  // (label, why): pdx-static sent
   std::vector<std::string> called_off;  // hosts whose relay was sent from here
   std::string called_off_reason;        // the first one's
   std::vector<std::pair<std::size_t, std::string>> forwarded;  // (host, what it said of a link
@@ -360,6 +361,10 @@ asio::awaitable<Listed> list_host(PushRun& run, Session& session, const Job& job
     std::lock_guard lock(run.mutex);
     run.replaced.push_back(run.hosts[job.index].label());
   }
+  if (started.static_needed) {
+    std::lock_guard lock(run.mutex);
+    run.statics.emplace_back(run.hosts[job.index].label(), *started.static_needed);
+  }
   if (reply.result.failure != Failure::none) co_return Listed{reply.result, {}, {}};
   if (started.cannot_run)
     co_return co_await list_posix(run, session, job, std::move(*started.cannot_run), stop);
@@ -539,7 +544,7 @@ void warn(PushRun& run) {
   for (const auto& [i, said] : run.forwarded)
     text += "pdx: warning: " + run.hosts[i].label() + ": " + said + "\n";
   for (const auto& line : run.bridged_heads) text += "pdx: warning: " + line + "\n";
-  text += agent_replaced_warning(run.replaced);
+  text += agent_replaced_warning(run.replaced) + agent_static_warning(run.statics);
   if (!run.posix.empty())
     text += agent_fallback_warning(run.posix, "pushing with the host's sh and tar");
   text += posix_unlisted_warning(run.unlisted);
@@ -599,6 +604,7 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
               list_through,
               posix_list_command(options.dest, sources.tops),
               report,
+              {},
               {},
               {},
               {},

@@ -113,58 +113,84 @@ std::string real_directory(const std::string& path) {
 }  // namespace
 
 Result<AgentLocation> locate_agent(std::string installed) {
-  if (!installed.empty()) return AgentLocation{std::move(installed), "", "", 0, ""};  // no deploy
+  if (!installed.empty()) return AgentLocation{std::move(installed), "", "", 0, "", nullptr};
   return deployable_agent(kSelf, local_agent_cache());
 }
 
+namespace {
+
+// `agent` with its gzip kept in `cache` (none without one).
+AgentLocation packed(AgentLocation agent, const std::string& cache, std::string_view keep) {
+  if (!cache.empty())
+    agent.gzipped = gzipped_copy(agent.binary, agent.sha256, cache, keep).value_or("");
+  return agent;
+}
+
+}  // namespace
+
 Result<AgentLocation> deployable_agent(const std::string& self, const std::string& cache) {
   std::string dir = real_directory(self);
-  std::optional<AgentLocation> agent;
+  std::optional<AgentLocation> built;  // the static build
   for (const char* beside : {"pdx-static", "../lib/pdx/pdx-static"}) {
     std::string candidate = dir + beside;
     if (::access(candidate.c_str(), X_OK) != 0) continue;
     auto file = hash_file(candidate);
     if (file && file->marked) {
-      agent = AgentLocation{"", candidate, file->sha256, file->size, ""};
+      built = AgentLocation{"", candidate, file->sha256, file->size, "", nullptr};
       break;
     }
   }
-  if (!agent && !cache.empty()) {
-    std::unique_ptr<char, decltype(&std::free)> real(::realpath(self.c_str(), nullptr), &std::free);
-    if (auto stripped = stripped_copy(real ? real.get() : self, cache)) {
+  std::optional<AgentLocation> agent;
+  std::unique_ptr<char, decltype(&std::free)> real(::realpath(self.c_str(), nullptr), &std::free);
+  std::string self_path = real ? real.get() : self;
+  if (!cache.empty()) {
+    if (auto stripped = stripped_copy(self_path, cache)) {
       auto file = hash_file(*stripped);
-      if (file && file->marked) agent = AgentLocation{"", *stripped, file->sha256, file->size, ""};
+      if (file && file->marked)
+        agent = AgentLocation{"", *stripped, file->sha256, file->size, "", nullptr};
     }
   }
   if (!agent) {
     auto file = hash_file(self);
-    if (!file) return Error{"cannot read this pdx binary: " + file.error()};
-    agent = AgentLocation{"", self, file->sha256, file->size, ""};
+    if (!file && !built) return Error{"cannot read this pdx binary: " + file.error()};
+    if (file) agent = AgentLocation{"", self, file->sha256, file->size, "", nullptr};
   }
-  if (!cache.empty())
-    agent->gzipped = gzipped_copy(agent->binary, agent->sha256, cache).value_or("");
-  return std::move(*agent);
+  // The static build alone where this pdx is it, or the copy is not the smaller (no objcopy).
+  if (built && (!agent || agent->sha256 == built->sha256 || agent->size >= built->size))
+    return packed(std::move(*built), cache, "");
+  std::string keep = built ? built->sha256 : "";
+  AgentLocation location = packed(std::move(*agent), cache, keep);
+  if (built)
+    location.fallback = std::make_shared<AgentLocation>(packed(*built, cache, location.sha256));
+  return location;
 }
 
 std::string agent_command(const AgentLocation& agent, const std::vector<std::string>& args) {
   std::string words = " agent";
   for (const auto& arg : args) words += " " + shell_quote(arg);
   if (!agent.installed.empty()) return "exec " + shell_quote(agent.installed) + words;
-  const std::string untrusted = std::to_string(kAgentUntrusted);
+  // z, y: the size and SHA-256 of the copy run (hex digits and digits: nothing to quote); u: the
+  // exit status when it fails its checks.
+  std::string command = cache_paths(agent) + "z=" + std::to_string(agent.size) +
+                        " y=" + agent.sha256 + " u=" + std::to_string(kAgentUntrusted) + "\n";
+  if (const auto& built = agent.fallback)  // there once the host needed it
+    command += "if [ -e \"$c/" + built->sha256 + "/pdx\" ] || [ -h \"$c/" + built->sha256 +
+               "/pdx\" ]; then d=\"$c/" + built->sha256 + "\" f=\"$c/" + built->sha256 +
+               "/pdx\" z=" + std::to_string(built->size) + " y=" + built->sha256 +
+               " u=" + std::to_string(kStaticUntrusted) + "; fi\n";
   // Builtins but for two finds, and a sha256sum after the copy changed (50 ms for 10 MB).
-  return cache_paths(agent) + "[ -e \"$f\" ] || [ -h \"$f\" ] || exit " +
-         std::to_string(kAgentMissing) +
-         "\nfor p in \"$c\" \"$d\" \"$f\"; do [ -O \"$p\" ] && [ ! -h \"$p\" ] || exit " +
-         untrusted + "; done\n[ -f \"$f\" ] && [ -z \"$(find \"$c\" \"$d\" \"$f\" -prune \\( " +
-         kWritableByOthers + " -o -type f \\( ! -size " + std::to_string(agent.size) +
-         "c -o ! -perm -500 \\) \\) -print 2>/dev/null)\" ] || exit " + untrusted +
+  return command + "[ -e \"$f\" ] || [ -h \"$f\" ] || exit " + std::to_string(kAgentMissing) +
+         "\nfor p in \"$c\" \"$d\" \"$f\"; do [ -O \"$p\" ] && [ ! -h \"$p\" ] || exit $u; done\n" +
+         "[ -f \"$f\" ] && [ -z \"$(find \"$c\" \"$d\" \"$f\" -prune \\( " + kWritableByOthers +
+         " -o -type f \\( ! -size \"$z\"c -o ! -perm -500 \\) \\) -print 2>/dev/null)\" ] || exit "
+         "$u" +
          // Hashed unless `ok` (written after its last hash) is newer than any change to it (its
          // ctime: a write, a chmod, a rename; find without -cnewer hashes). No '%' in it: push
          // substitutes %h and %n in its commands.
          "\n[ -n \"$(find \"$f\" ! -cnewer \"$d/ok\" -print 2>/dev/null)\" ] || " +
          "! command -v sha256sum > /dev/null || { h=$(sha256sum < \"$f\") && case $h in " +
-         agent.sha256 + "[!0-9a-f]*) true 2>/dev/null > \"$d/ok\" ;; *) false ;; esac; } || exit " +
-         untrusted + "\n[ -x \"$f\" ] || exit " + std::to_string(kAgentNoExec) +
+         "\"$y\"[!0-9a-f]*) true 2>/dev/null > \"$d/ok\" ;; *) false ;; esac; } || exit $u" +
+         "\n[ -x \"$f\" ] || exit " + std::to_string(kAgentNoExec) +
          // `used` truncated by the shell (no process; a failure silent): its mtime is the last use.
          "\n[ -h \"$d/used\" ] || true 2>/dev/null > \"$d/used\"; exec \"$f\"" + words;
 }

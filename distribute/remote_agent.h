@@ -3,10 +3,13 @@
 // quoted by base/quote.h), and the self-deploy: a pdx binary kept on each host as
 // ~/.cache/pdx/<its SHA-256>/pdx, uploaded once per host and binary, and run only while it is what
 // was uploaded (its size and SHA-256) in a chain of directories that only the user can change. The
-// binary is this version's static build when one sits beside this pdx (pdx-static, cmake
-// -DPDX_STATIC=ON: it runs on hosts without pdx's libraries), else a copy of this pdx without its
-// symbols (distribute/agent_package.h), else this pdx itself; it travels gzip-compressed.
+// binary is a copy of this pdx without its symbols (distribute/agent_package.h; 3 MB, 1.3 MB
+// gzip-compressed), else this pdx itself; where the host cannot run it (the dynamic loader's exit
+// 127: pdx's libraries missing there), this version's static build when one sits beside this pdx
+// (pdx-static, cmake -DPDX_STATIC=ON; 10 MB, 4.4 MB gzip-compressed) is uploaded beside it, and
+// run there from then on. Each travels gzip-compressed where the host has gzip.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,6 +25,8 @@ inline constexpr int kAgentUntrusted = 94;
 inline constexpr int kAgentNoExec = 96;
 /// ... when an upload of the gzip-compressed agent finds no gzip on the host (nothing read).
 inline constexpr int kNoGzip = 95;
+/// ... when the host's copy of the static build (run since it is there) is not what was uploaded.
+inline constexpr int kStaticUntrusted = 93;
 
 struct AgentLocation {
   std::string installed;  // --agent PATH; empty: the self-deployed copy of this binary
@@ -29,16 +34,20 @@ struct AgentLocation {
   std::string sha256;     // of `binary`
   std::uint64_t size = 0;
   std::string gzipped;  // `binary` gzip-compressed, here, to upload instead; "" if none
+  // The static build, uploaded where the host cannot run `binary` (pdx's libraries missing
+  // there) and run there from then on; null if none.
+  std::shared_ptr<const AgentLocation> fallback;
 };
 
 /// With `installed` (--agent PATH), that; else deployable_agent() of this process's binary, with
 /// the copies kept in local_agent_cache() (distribute/agent_package.h).
 Result<AgentLocation> locate_agent(std::string installed);
 
-/// The binary to deploy for the pdx at `self`, hashed: the first of DIR/pdx-static (the build
+/// The binary to deploy for the pdx at `self`, hashed: with a `cache`, `self` without its
+/// symbols kept there, else `self`; and as its fallback the first of DIR/pdx-static (the build
 /// directory) and DIR/../lib/pdx/pdx-static (cmake --install, the .deb) that is a build of this
-/// pdx version, DIR being the directory of `self`'s real path; else, with a `cache`, `self`
-/// without its symbols kept there; else `self`. With a `cache`, its gzip too.
+/// pdx version, DIR being the directory of `self`'s real path. When that static build is not
+/// larger (or is `self`), it alone. With a `cache`, their gzip copies too.
 Result<AgentLocation> deployable_agent(const std::string& self, const std::string& cache = "");
 
 /// Whether an agent command's exit status asks for an upload (kAgentMissing, kAgentUntrusted).
@@ -46,10 +55,12 @@ inline bool agent_upload_needed(int exit_status) {
   return exit_status == kAgentMissing || exit_status == kAgentUntrusted;
 }
 
-/// `pdx agent ARGS...` on the host. Self-deployed, without reading its stdin: exits
-/// kAgentMissing when the copy is not there; kAgentUntrusted when ~/.cache/pdx, its directory
+/// `pdx agent ARGS...` on the host. Self-deployed, without reading its stdin: runs the copy of
+/// the fallback (the static build) where it is there, else the copy of the binary; exits
+/// kAgentMissing when that copy is not there; kAgentUntrusted when ~/.cache/pdx, its directory
 /// or the copy is a symlink, not the user's or writable by group or others, or the copy is not
-/// of the uploaded size and SHA-256 (where sha256sum exists); kAgentNoExec when the copy is all
+/// of the uploaded size and SHA-256 (where sha256sum exists), kStaticUntrusted instead for the
+/// static build's; kAgentNoExec when the copy is all
 /// that but cannot be executed (so that no upload is tried again). Else truncates `used` beside
 /// it, the mark of its last use, and runs it.
 std::string agent_command(const AgentLocation& agent, const std::vector<std::string>& args);

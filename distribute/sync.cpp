@@ -301,6 +301,7 @@ asio::awaitable<HostResult> signatures_step(SyncRun& run, Session& session, cons
       [&]() { return run_asking(run, session, job, command, stop); }, stop);
   Reply& reply = started.reply;
   host.agent_replaced = started.replaced;
+  host.agent_static = started.static_needed;
   if (reply.result.failure != Failure::none) co_return reply.result;
   if (started.cannot_run)
     started.error = "the agent cannot run there (" + *started.cannot_run + ")";
@@ -558,6 +559,10 @@ PushText sync_text(const std::vector<std::string>& labels, const SyncReport& rep
   for (std::size_t i = 0; i < report.hosts.size(); ++i)
     if (report.hosts[i].agent_replaced) replaced.push_back(labels[i]);
   text.err += agent_replaced_warning(replaced);
+  std::vector<std::pair<std::string, std::string>> statics;
+  for (std::size_t i = 0; i < report.hosts.size(); ++i)
+    if (report.hosts[i].agent_static) statics.emplace_back(labels[i], *report.hosts[i].agent_static);
+  text.err += agent_static_warning(statics);
   for (std::size_t i = 0; i < report.hosts.size(); ++i) {  // a failed host's own line says it
     const SyncedHost& h = report.hosts[i];
     if (!h.forwarded.empty() && h.result.failure == Failure::none && h.error.empty())

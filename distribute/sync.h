@@ -63,6 +63,7 @@ struct SyncedHost {
   std::vector<std::string> to_delete;  // dry_run with --delete: a directory's with a '/'
   std::string forwarded;        // --relay: what it said of a link it bridged around, a warning
   bool agent_replaced = false;  // its cached agent was not to be trusted: uploaded again
+  std::optional<std::string> agent_static;  // it cannot run pdx (why): pdx-static sent there
 };
 
 struct SyncReport {

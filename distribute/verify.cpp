@@ -92,6 +92,7 @@ struct VerifyRun {
   std::mutex mutex;                                          // for what follows
   std::vector<std::pair<std::string, std::string>> without;  // (label, why): the warning's
   std::vector<std::string> replaced;  // hosts whose cached agent was not to be trusted
+  std::vector<std::pair<std::string, std::string>> statics;  // (label, why): pdx-static sent
   std::once_flag pool_made;
   std::optional<asio::thread_pool> pool;  // where the reference's SHA-256s are hashed
   std::once_flag sha256_once;             // set when they were hashed before the run
@@ -173,6 +174,10 @@ asio::awaitable<AgentListed> through_agent(VerifyRun& run, Session& session, con
   if (started.replaced) {
     std::lock_guard lock(run.mutex);
     run.replaced.push_back(label);
+  }
+  if (started.static_needed) {
+    std::lock_guard lock(run.mutex);
+    run.statics.emplace_back(label, *started.static_needed);
   }
   const HostResult& ran = started.reply.result;
   if (ran.failure != Failure::none || !ran.signal.empty()) co_return AgentListed{ran, {}};
@@ -282,6 +287,7 @@ VerifyReport verify(Transport& transport, const std::vector<Host>& hosts, const 
                 {},
                 {},
                 {},
+                {},
                 {}};
 
   if (options.no_agent) std::call_once(run.sha256_once, [] {});  // hashed above
@@ -297,7 +303,8 @@ VerifyReport verify(Transport& transport, const std::vector<Host>& hosts, const 
   for (std::size_t i = 0; i < hosts.size(); ++i)
     if (auto lost = unfinished(results[i])) run.outcomes[i] = std::move(*lost);
   if (!options.reference) mark_odd_hosts(run.outcomes, run.kinds);
-  VerifyReport report{std::move(run.outcomes), agent_replaced_warning(run.replaced)};
+  VerifyReport report{std::move(run.outcomes), agent_replaced_warning(run.replaced) +
+                                                     agent_static_warning(run.statics)};
   if (!run.without.empty())
     report.warning +=
         agent_fallback_warning(run.without, "verifying with the host's find and sha256sum");

@@ -1,5 +1,5 @@
 # pdx-static (cmake -DPDX_STATIC=ON): a static binary (no dynamic section, no interpreter) that
-# push deploys as the agent, and that runs on a Debian 12 root without pdx's libraries (minbase,
+# push deploys as the agent where pdx cannot run, and that runs on a Debian 12 root without pdx's libraries (minbase,
 # where pdx itself cannot start): --version, agent --list, pack and unpack of a tar.zst, with the
 # user and group names of the root's /etc/passwd and /etc/group (glibc's NSS files lookup, built
 # into the static binary: it works with the root's libnss_*.so removed).
@@ -17,13 +17,16 @@ readelf -d "$static" 2>&1 | grep -q "There is no dynamic section" ||
   fail "pdx-static is dynamically linked: $(readelf -d "$static" | grep NEEDED | head -3)"
 readelf -l "$static" | grep -q INTERP && fail "pdx-static has a program interpreter"
 
-# push deploys pdx-static, not pdx: the cache is named by its hash.
+# push deploys pdx without its symbols (a third of pdx-static's size), and pdx-static only where
+# that cannot run (tests/cli/push_exec_static_fallback.sh): as on this root.
 export HOME=$SCRATCH/home
 echo data > "$SCRATCH/file"
 run_pdx -R exec -w h1 push "$SCRATCH/file" "$SCRATCH/dest/"
 expect_status 0
-sha=$(sha256sum < "$static" | cut -c1-64)
-cmp -s "$static" "$HOME/.cache/pdx/$sha/pdx" || fail "push did not deploy $static as the agent"
+sha=$(sha256sum < "$(deployed_agent)" | cut -c1-64)
+[[ -f $HOME/.cache/pdx/$sha/pdx ]] || fail "push did not deploy $(deployed_agent) as the agent"
+(( $(stat -c %s "$(deployed_agent)") < $(stat -c %s "$static") )) ||
+  fail "the agent deployed first is not the smaller"
 
 debian_root debian12-minbase "" || fail "$DEBIAN_ROOT_PROBLEM"
 root=$SCRATCH/root
@@ -32,7 +35,11 @@ cp "$PDX" "$root/tmp/pdx"
 run_in_root "$root" /tmp/pdx --version
 expect_status 127  # the root is right: pdx's libraries are not there
 expect_contains "$err" "error while loading shared libraries" "the dynamic pdx in the root"
-cp "$HOME/.cache/pdx/$sha/pdx" "$root/tmp/pdx-static"  # the agent push deployed
+cp "$HOME/.cache/pdx/$sha/pdx" "$root/tmp/pdx-agent"  # the agent push deployed: it cannot
+run_in_root "$root" /tmp/pdx-agent --version
+expect_status 127
+expect_contains "$err" "error while loading shared libraries" "the deployed agent in the root"
+cp "$static" "$root/tmp/pdx-static"
 
 run_in_root "$root" /tmp/pdx-static --version
 expect_status 0

@@ -2,17 +2,22 @@
 # compare what a host received with it.
 [[ -n ${SCRATCH:-} ]] || source "$(dirname "${BASH_SOURCE[0]}")/common.sh"  # once: it makes SCRATCH
 
-# The binary push deploys as the agent: the static build beside pdx if there is one
-# (cmake -DPDX_STATIC=ON, distribute/remote_agent.h), else pdx without its symbols, else pdx.
+# The binary push deploys as the agent (distribute/remote_agent.h): pdx without its symbols, else
+# the static build beside pdx if there is one (cmake -DPDX_STATIC=ON), else pdx. (The static
+# build goes only where the other cannot run: tests/cli/push_exec_static_fallback.sh.)
+# deployed_static: that static build, or "" without one.
 deployed_agent() {
-  if [[ -x $(dirname "$PDX")/pdx-static ]]; then
-    echo "$(dirname "$PDX")/pdx-static"
-  elif command -v objcopy > /dev/null; then  # pdx's copy without symbols: the same bytes
+  if command -v objcopy > /dev/null; then  # pdx's copy without symbols: the same bytes
     [[ -f $SCRATCH/.stripped-pdx ]] || objcopy --strip-all "$PDX" "$SCRATCH/.stripped-pdx"
     echo "$SCRATCH/.stripped-pdx"
+  elif [[ -x $(dirname "$PDX")/pdx-static ]]; then  # smaller than pdx with its symbols
+    echo "$(dirname "$PDX")/pdx-static"
   else
     echo "$PDX"
   fi
+}
+deployed_static() {
+  [[ -x $(dirname "$PDX")/pdx-static ]] && echo "$(dirname "$PDX")/pdx-static"
 }
 
 # make_tree DIR: files with spaces, quotes, a newline, $(...), a leading '-', a subdirectory,

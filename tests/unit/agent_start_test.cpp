@@ -66,5 +66,13 @@ TEST(AgentStart, TheWarningFoldsHostsWithTheSameReason) {
             "(slower)\n");
 }
 
+TEST(AgentStart, HostsSentTheStaticBuildAreNamedOncePerReason) {
+  EXPECT_EQ(agent_static_warning({}), "");
+  const std::string loader = "pdx: error while loading shared libraries: libcrypto.so.3";
+  EXPECT_EQ(agent_static_warning({{"h1", loader}, {"h2", loader}}),
+            "pdx: warning: h[1-2]: pdx cannot run there (" + loader +
+                "); its static build was uploaded instead, and runs there from now on\n");
+}
+
 }  // namespace
 }  // namespace pdx

@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -28,7 +29,7 @@ TEST(RemoteAgent, InstalledAgentIsQuoted) {
 }
 
 TEST(RemoteAgent, SelfDeployedAgentIsLookedForInTheCache) {
-  AgentLocation agent{"", "/proc/self/exe", std::string(64, 'a'), 123, ""};
+  AgentLocation agent{"", "/proc/self/exe", std::string(64, 'a'), 123, "", nullptr};
   std::string command = agent_command(agent, {"--receive=-d"});
   EXPECT_NE(command.find("$HOME/.cache/pdx/" + std::string(64, 'a')), std::string::npos);
   EXPECT_NE(command.find("exit 97"), std::string::npos);
@@ -71,7 +72,7 @@ int run_sh(const test::TempDir& home, const std::string& script, const std::stri
 
 AgentLocation agent_of(const test::TempDir& home, const std::string& binary) {
   test::write_file(home / "binary", binary);
-  return AgentLocation{"", home / "binary", test::sha256_of(binary), binary.size(), ""};
+  return AgentLocation{"", home / "binary", test::sha256_of(binary), binary.size(), "", nullptr};
 }
 
 // Runs upload_command for `binary` with HOME=`home`, which must succeed silently; its agent.
@@ -185,6 +186,30 @@ TEST(RemoteAgent, TheAgentTravelsGzipCompressedWhereTheHostHasGzip) {
   EXPECT_FALSE(std::filesystem::exists(home / ".cache"));
 }
 
+// A host that needed the static build runs it from then on, with its own checks: the
+// binary's copy stays beside it, untouched.
+TEST(RemoteAgent, TheStaticBuildRunsWhereItIsThere) {
+  test::TempDir home;
+  const std::string built = "#!/bin/sh\necho static \"$@\"\n";
+  AgentLocation agent = agent_of(home, kScriptAgent);
+  test::write_file(home / "static", built);
+  agent.fallback = std::make_shared<AgentLocation>(
+      AgentLocation{"", home / "static", sha256_of(built), built.size(), "", nullptr});
+  std::string out;
+  EXPECT_EQ(run_agent(home, agent, out), kAgentMissing) << out;
+  upload(home, kScriptAgent);
+  EXPECT_EQ(run_agent(home, agent, out), 0) << out;
+  EXPECT_EQ(out, "ran agent --x\n");
+  EXPECT_EQ(run_sh(home, upload_command(*agent.fallback, false), home / "static", out), 0) << out;
+  EXPECT_EQ(run_agent(home, agent, out), 0) << out;
+  EXPECT_EQ(out, "static agent --x\n");
+  std::string copy = home / (".cache/pdx/" + agent.fallback->sha256 + "/pdx");
+  EXPECT_TRUE(std::filesystem::exists(home / (".cache/pdx/" + agent.fallback->sha256 + "/used")));
+  test::write_file(copy, built.substr(0, 10));  // cut short
+  EXPECT_EQ(run_agent(home, agent, out), kStaticUntrusted) << out;
+  EXPECT_EQ(test::read_file(home / (".cache/pdx/" + agent.sha256 + "/pdx")), kScriptAgent);
+}
+
 // What the upload leaves in ~/.cache/pdx: the agent installed, the 3 other agents used last, one
 // running (a copy of sleep), and what is not an agent (other names, a symlink, no pdx in it).
 TEST(RemoteAgent, UploadKeepsTheAgentsUsedLastAndRunning) {
@@ -276,16 +301,36 @@ void write_executable(const std::string& path, const std::string& data) {
   ::chmod(path.c_str(), 0755);
 }
 
-TEST(RemoteAgent, DeploysTheStaticBuildBesideThisPdx) {
+TEST(RemoteAgent, DeploysThisPdxWithTheStaticBuildBesideItAsItsFallback) {
   test::TempDir dir;
   std::string pdx = dir / "build/pdx", build = "static " + kMark + " build";
   write_executable(pdx, "dynamic " + kMark);
   write_executable(dir / "build/pdx-static", build);
   auto agent = deployable_agent(pdx);
   ASSERT_TRUE(agent.ok()) << agent.error();
+  EXPECT_EQ(agent->binary, pdx);  // the smaller
+  EXPECT_EQ(agent->sha256, sha256_of("dynamic " + kMark));
+  ASSERT_NE(agent->fallback, nullptr);
+  EXPECT_EQ(agent->fallback->binary, dir / "build/pdx-static");
+  EXPECT_EQ(agent->fallback->sha256, sha256_of(build));  // the cache key is the uploaded binary's
+  EXPECT_EQ(agent->fallback->size, build.size());
+  EXPECT_EQ(agent->fallback->fallback, nullptr);
+}
+
+TEST(RemoteAgent, DeploysTheStaticBuildAloneWhereItIsNotLarger) {
+  test::TempDir dir;
+  std::string pdx = dir / "build/pdx", build = "static " + kMark;
+  write_executable(pdx, "dynamic " + kMark + " with its symbols");
+  write_executable(dir / "build/pdx-static", build);
+  auto agent = deployable_agent(pdx);
+  ASSERT_TRUE(agent.ok()) << agent.error();
   EXPECT_EQ(agent->binary, dir / "build/pdx-static");
-  EXPECT_EQ(agent->sha256, sha256_of(build));  // the cache key is the uploaded binary's
-  EXPECT_EQ(agent->size, build.size());
+  EXPECT_EQ(agent->sha256, sha256_of(build));
+  EXPECT_EQ(agent->fallback, nullptr);
+  auto itself = deployable_agent(dir / "build/pdx-static");  // pdx-static run itself
+  ASSERT_TRUE(itself.ok()) << itself.error();
+  EXPECT_EQ(itself->sha256, sha256_of(build));
+  EXPECT_EQ(itself->fallback, nullptr);
 }
 
 TEST(RemoteAgent, DeploysTheInstalledStaticBuild) {
@@ -307,7 +352,8 @@ TEST(RemoteAgent, FindsTheMarkAcrossReads) {
   write_executable(dir / "pdx-static", build);
   auto agent = deployable_agent(dir / "pdx");
   ASSERT_TRUE(agent.ok()) << agent.error();
-  EXPECT_EQ(agent->binary, dir / "pdx-static");
+  ASSERT_NE(agent->fallback, nullptr);
+  EXPECT_EQ(agent->fallback->binary, dir / "pdx-static");
 }
 
 TEST(RemoteAgent, DeploysItselfBesideAnotherVersionOrNoExecutable) {
@@ -321,6 +367,7 @@ TEST(RemoteAgent, DeploysItselfBesideAnotherVersionOrNoExecutable) {
   ASSERT_TRUE(agent.ok()) << agent.error();
   EXPECT_EQ(agent->binary, pdx);
   EXPECT_EQ(agent->sha256, sha256_of(self));
+  EXPECT_EQ(agent->fallback, nullptr);
 
   test::write_file(dir / "bin/pdx-static", kMark);  // this version's, but not executable
   ::chmod((dir / "bin/pdx-static").c_str(), 0644);
