@@ -157,11 +157,16 @@ std::string pdsh_listing(const PdshListing& l) {
 }
 
 std::string pdsh_module_listing() {
-  return "2 modules loaded:\n\n"
+  return "3 modules loaded:\n\n"
          "Module: rcmd/exec\n"
          "Author: pdx\n"
          "Descr:  arbitrary command rcmd connect method (pdx: run here by /bin/sh)\n"
          "Active: yes\n\n"
+         "Module: misc/genders\n"
+         "Author: pdx\n"
+         "Descr:  target nodes using libgenders and genders attributes\n"
+         "Active: yes\n"
+         "Options:\n\n"
          "Module: rcmd/ssh\n"
          "Author: pdx\n"
          "Descr:  ssh based rcmd connect method (pdx: its own ssh client)\n"

@@ -38,7 +38,8 @@ run_pdsh -L
 expect_status 0
 expect_contains "$out" "Module: rcmd/ssh"
 expect_contains "$out" "Module: rcmd/exec"
-expect_eq "$(head -1 <<< "$out")" "2 modules loaded:"
+expect_contains "$out" "Module: misc/genders"
+expect_eq "$(head -1 <<< "$out")" "3 modules loaded:"
 
 # A last line without a newline is printed as the host sent it, with or without -N.
 same_bytes_as_pdsh -R exec -w n1 printf 'a\nbc'
