@@ -62,10 +62,7 @@ class SignalThread {
           if (Clock::now() >= *leave) std::_Exit(130);
           continue;
         }
-        if (interrupt(signal)) {
-          first = Clock::now();
-          signalled_ = true;
-        }
+        if (interrupt(signal)) first = Clock::now();
       }
     });
   }
@@ -73,14 +70,12 @@ class SignalThread {
     done_ = true;
     pthread_kill(thread_.native_handle(), SIGRTMIN);
     thread_.join();
-    // Once interrupted, pdx is on its way out with 130: a later signal (DeepSpeed's SIGTERM just
-    // after its SIGINT) stays blocked, rather than killing it with that signal's status.
-    if (!signalled_) pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+    pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
   }
 
  private:
   sigset_t set_, previous_;
-  std::atomic<bool> done_{false}, signalled_{false};
+  std::atomic<bool> done_{false};
   std::thread thread_;
 };
 
