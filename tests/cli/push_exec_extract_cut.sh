@@ -24,6 +24,16 @@ for h in h1 h2; do
   expect_eq "$(ls -A "$SCRATCH/cut/$h")" "keep" "$h: DEST after a cut stream"
 done
 
+# Relayed host to host: the same.
+run_pdx -R exec -w 'h[1-3]' push --relay --extract "$SCRATCH/part-0" /proc/self/mem \
+  "$SCRATCH/relay/%h"
+expect_status 1
+for h in h1 h2 h3; do
+  expect_contains "$err" \
+    "pdx: $h: the stream from pdx was cut short; nothing was placed ($SCRATCH/relay/$h)"
+  expect_eq "$(ls -A "$SCRATCH/relay/$h")" "" "$h: DEST after a cut relayed stream"
+done
+
 # pdx killed mid-stream, once the host has unpacked a file (into DEST before): the agent sees its input end, and
 # places nothing. The archive comes through standard input, half of it, then nothing.
 mkdir -p "$SCRATCH/big"
