@@ -1,5 +1,6 @@
 #include "distribute/agent.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <thread>
 
@@ -188,12 +190,92 @@ struct Incoming {
   std::uint64_t received = 0;
 };
 
-// An archive stream being unpacked on a thread of its own, fed through a pipe.
+// An archive stream being unpacked on a thread of its own, fed through a pipe, into a hidden
+// directory in DEST (`hidden`, absolute): its entries are moved into place only after a clean
+// archive_end and unpack's success.
 struct Extraction {
   Fd feed;  // write end; closed at archive_end
   std::thread thread;
+  std::string hidden;
   Result<UnpackStats> result = Error{"unpack did not run"};
 };
+
+const std::string kCutShort = "the stream from pdx was cut short; nothing was placed";
+
+using FailFn = std::function<void(const std::string& name, std::string reason)>;
+
+// The names in the directory `dir` (held open).
+std::vector<std::string> names_in(int dir) {
+  std::vector<std::string> names;
+  int fd = ::dup(dir);
+  DIR* d = fd < 0 ? nullptr : ::fdopendir(fd);
+  if (!d) {
+    if (fd >= 0) ::close(fd);
+    return names;
+  }
+  ::rewinddir(d);
+  while (const dirent* e = ::readdir(d))
+    if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0)
+      names.emplace_back(e->d_name);
+  ::closedir(d);
+  return names;
+}
+
+// Moves what the directory `from` holds into `to` (`under`: their name below DEST, "" for DEST
+// itself), entry by entry: a name `to` lacks is renamed there whole; a directory onto a
+// directory is merged into, which then takes the new one's mode and mtime; a directory onto a
+// symlink is refused, never entered (as unpack refuses writing through one); anything else is
+// renamed over what is there (a file or symlink replaced whole). What fails is named to `fail`
+// and stays in `from`. With move false, nothing is moved: what would fail is named.
+void merge_into(int from, int to, const std::string& under, const FailFn& fail, bool move) {
+  for (const std::string& leaf : names_in(from)) {
+    std::string name = under.empty() ? leaf : under + "/" + leaf;
+    struct stat src, dst;
+    if (::fstatat(from, leaf.c_str(), &src, AT_SYMLINK_NOFOLLOW) != 0) {
+      fail(name, std::strerror(errno));
+      continue;
+    }
+    bool exists = ::fstatat(to, leaf.c_str(), &dst, AT_SYMLINK_NOFOLLOW) == 0;
+    if (exists && S_ISDIR(src.st_mode)) {
+      if (S_ISLNK(dst.st_mode)) {
+        fail(name, "a symlink on the way is not followed");
+        continue;
+      }
+      if (!S_ISDIR(dst.st_mode)) {
+        fail(name, "Not a directory");
+        continue;
+      }
+      Fd inner_from(::openat(from, leaf.c_str(), kDirFlags));
+      Fd inner_to(::openat(to, leaf.c_str(), kDirFlags));  // no symlink put there since
+      if (!inner_from || !inner_to) {
+        fail(name, std::strerror(errno));
+        continue;
+      }
+      merge_into(inner_from.get(), inner_to.get(), name, fail, move);
+      if (!move) continue;
+      struct timespec times[2] = {{0, UTIME_OMIT}, src.st_mtim};
+      if (::fchmod(inner_to.get(), src.st_mode & 07777) != 0 ||
+          ::futimens(inner_to.get(), times) != 0)
+        fail(name, std::strerror(errno));
+      continue;
+    }
+    if (!move) {
+      if (exists && S_ISDIR(dst.st_mode)) fail(name, "Is a directory");
+    } else if (::renameat(from, leaf.c_str(), to, leaf.c_str()) != 0) {
+      fail(name, std::strerror(errno));
+    }
+  }
+}
+
+// The hidden directory and what is left in it, gone; directories made writable first, so that
+// one unpacked read-only does not keep its entries.
+void remove_hidden(const std::string& hidden) {
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(hidden, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_directory(ec) && !it->is_symlink(ec)) ::chmod(it->path().c_str(), 0700);
+  ::chmod(hidden.c_str(), 0700);
+  fs::remove_all(hidden, ec);
+}
 
 class Receiver {
  public:
@@ -201,7 +283,7 @@ class Receiver {
   Receiver(std::string dest, std::string shown, int out)
       : dest_(std::move(dest)), shown_(std::move(shown)), out_(out) {}
   ~Receiver() {
-    if (extraction_) finish_extraction();
+    if (extraction_) abandon_extraction();
   }
 
   Result<void> handle(const FrameView& frame) {
@@ -223,7 +305,12 @@ class Receiver {
       case FrameType::archive_end:
         return end_archive();
       case FrameType::done:
-        if (incoming_ || extraction_) return Error{"stream ended inside a file"};
+        if (incoming_) return Error{"stream ended inside a file"};
+        // The archive without its archive_end: pdx could not read it all.
+        if (extraction_) {
+          abandon_extraction();
+          fail(shown_, kCutShort);
+        }
         done_ = true;
         set_directories();
         return report();
@@ -410,6 +497,11 @@ class Receiver {
 
   Result<void> begin_archive() {
     if (incoming_ || extraction_) return Error{"archive frame inside another stream"};
+    char host[256] = "";
+    ::gethostname(host, sizeof host - 1);
+    std::string hidden =
+        join_path(dest_, ".extract.pdx-" + std::string(host) + "-" + std::to_string(::getpid()) +
+                             "-" + std::to_string(++files_started_));
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) return Error{std::string("pipe: ") + std::strerror(errno)};
     Fd source(fds[0]);
@@ -418,18 +510,19 @@ class Receiver {
     widen_pipe(fds[1]);
     extraction_.emplace();
     extraction_->feed = Fd(fds[1]);
+    extraction_->hidden = hidden;
     Extraction* x = &*extraction_;
-    x->thread = std::thread([x, dest = dest_, source = std::move(source)] {
+    x->thread = std::thread([x, hidden, source = std::move(source)] {
       UnpackOptions options;
       options.parts = {kStreamPath + std::to_string(source.get())};
-      options.directory = dest;
+      options.directory = hidden;
       x->result = unpack(options);
     });
     return {};
   }
 
   Result<void> feed_extraction(std::string_view bytes) {
-    if (!extraction_->feed) return {};  // unpack stopped early: the rest is dropped
+    if (!extraction_ || !extraction_->feed) return {};  // unpack stopped early: the rest is dropped
     if (!write_all(extraction_->feed.get(), bytes.data(), bytes.size(), "pipe"))
       extraction_->feed.reset();  // EPIPE: unpack stopped; its error is in its result
     return {};
@@ -437,17 +530,46 @@ class Receiver {
 
   void finish_extraction() {
     extraction_->feed.reset();
-    extraction_->thread.join();
+    if (extraction_->thread.joinable()) extraction_->thread.join();
   }
 
+  // Nothing of the archive placed: its hidden directory removed.
+  void abandon_extraction() {
+    finish_extraction();
+    remove_hidden(extraction_->hidden);
+    extraction_.reset();
+  }
+
+  // The archive unpacked whole: its entries moved from the hidden directory into DEST.
   Result<void> end_archive() {
     if (!extraction_) return Error{"archive end frame outside an archive"};
     finish_extraction();
     Result<UnpackStats> result = std::move(extraction_->result);
-    extraction_.reset();
-    if (!result) return fail_archive(result.error());
-    summary_.files += result->files;
-    summary_.bytes += result->file_bytes;
+    std::string hidden = extraction_->hidden;
+    if (!result) {
+      abandon_extraction();
+      std::string error = result.error();
+      if (error.starts_with(hidden)) error = shown_ + error.substr(hidden.size());
+      return fail_archive(error);
+    }
+    std::uint64_t failures = summary_.failures;
+    Fd from(::open(hidden.c_str(), kDirFlags));
+    auto top = root();
+    if (!from || !top)
+      fail(shown_, top ? std::strerror(errno) : top.error());
+    else {
+      // What would not go in place is found first: then nothing is moved.
+      FailFn named = [this](const std::string& name, std::string reason) {
+        fail(join_path(shown_, name), std::move(reason));
+      };
+      merge_into(from.get(), *top, "", named, false);
+      if (summary_.failures == failures) merge_into(from.get(), *top, "", named, true);
+    }
+    abandon_extraction();
+    if (summary_.failures == failures) {
+      summary_.files += result->files;
+      summary_.bytes += result->file_bytes;
+    }
     return {};
   }
 

@@ -27,8 +27,11 @@ Result<void> agent_list(const std::string& path, const std::vector<std::string>&
 ///  - a file: created out of sight in its directory (archive/unpack_file.h), its size and
 ///    XXH3-128 checked at its file_end, then given its mode, mtime and final name; a Written reply.
 ///    Directories on the way are made, never followed through a symlink.
-///  - an archive stream: unpacked into DEST as it arrives, by archive/unpack.h on a thread fed
-///    through a pipe.
+///  - an archive stream: unpacked as it arrives, by archive/unpack.h on a thread fed through a
+///    pipe, into a hidden directory in DEST, whose entries go into place only after archive_end
+///    and a clean unpack (merged into DEST's directories, never through a symlink; nothing moved
+///    if any would not go); without archive_end, nothing is placed and the host fails "the
+///    stream from pdx was cut short; nothing was placed".
 /// A file that fails (a directory not writable, a full disk, a bad checksum) is left out, and
 /// the rest goes on; one the sender abandons (kAbandoned) is dropped without a word. After
 /// `done`, a Failed reply per reason, naming the first DEST/NAME that failed so ("DEST/NAME and

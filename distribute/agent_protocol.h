@@ -10,7 +10,8 @@
 //                   directory (Directory)                          made if missing; its mode and
 //                                                                  mtime set at done, deepest first
 //                   symlink (Symlink)                              made, or its target replaced
-//                   archive data* archive_end                      an archive stream, unpacked
+//                   archive data* archive_end                      an archive stream, unpacked;
+//                                                                  placed only at archive_end
 //                   done                                           nothing more: reply summary
 //   from it:        entry (Entry)* summary                         `pdx agent --list [--checksum]`
 //                   written (Written) | failed (Failed) per file, then summary (Summary)

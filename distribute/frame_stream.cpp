@@ -175,10 +175,13 @@ Result<std::unique_ptr<FrameStream>> FrameStream::archive(std::vector<std::strin
     for (;;) {
       auto n = reader->read(buffer.data(), buffer.size());
       if (!n) {
-        self.note(n.error());  // the hosts get a truncated archive: unpack says so
-        break;
+        // No archive_end: a stream cut at an entry's end would unpack as whole. The hosts see
+        // the archive end without it and place nothing.
+        self.note(n.error());
+        return;
       }
-      if (*n == 0 || !out.send(FrameType::data, std::string_view(buffer.data(), *n))) break;
+      if (*n == 0) break;
+      if (!out.send(FrameType::data, std::string_view(buffer.data(), *n))) return;
     }
     out.send(FrameType::archive_end, "");
   });

@@ -22,7 +22,8 @@ class FrameStream {
   /// mtime changed before or while it was read), is abandoned (kAbandoned), so that no host
   /// keeps it, and is named in errors().
   static Result<std::unique_ptr<FrameStream>> files(const Layout& layout, const HostPushPlan& plan);
-  /// An archive stream: the parts read in order (archive/part_reader.h), then `done`.
+  /// An archive stream: the parts read in order (archive/part_reader.h), then `done`. No
+  /// archive_end after a read error (named in errors()): the hosts place nothing.
   static Result<std::unique_ptr<FrameStream>> archive(std::vector<std::string> parts);
 
   /// Closes the read end (a thread blocked writing gets EPIPE) and joins the thread.

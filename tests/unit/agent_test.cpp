@@ -377,7 +377,63 @@ TEST(Agent, ArchiveEntryThatCannotBeWrittenIsNamedUnderDest) {
   auto f = decode_failed(r.replies[0].payload);
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(f->path, dir / "out/src/one");
-  EXPECT_EQ(f->reason, "cannot put in place: Is a directory");
+  EXPECT_EQ(f->reason, "Is a directory");
+  // Nothing of the archive is placed when a part of it cannot be, nor left hidden.
+  EXPECT_FALSE(std::filesystem::exists(dir / "out/src/sub"));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir / "out"), {}), 1);
+}
+
+TEST(Agent, ArchiveWithoutItsEndPlacesNothing) {
+  test::TempDir dir;
+  std::string s = archive_frames(dir);
+  std::string end = encode_frame(FrameType::archive_end, "") + done();
+  s.replace(s.size() - end.size(), end.size(), done());
+  auto r = receive(dir / "out", s);
+  ASSERT_TRUE(r.result.ok()) << r.result.error();
+  ASSERT_EQ(r.replies.size(), 2u);
+  auto f = decode_failed(r.replies[0].payload);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->path, dir / "out");
+  EXPECT_EQ(f->reason, "the stream from pdx was cut short; nothing was placed");
+  EXPECT_TRUE(std::filesystem::is_empty(dir / "out"));
+}
+
+TEST(Agent, ArchiveCutShortPlacesNothing) {
+  test::TempDir dir;
+  std::string s = archive_frames(dir);
+  std::string end = encode_frame(FrameType::archive_end, "") + done();
+  auto r = receive(dir / "out", s.substr(0, s.size() - end.size()));
+  EXPECT_FALSE(r.result.ok());
+  EXPECT_TRUE(!std::filesystem::exists(dir / "out") || std::filesystem::is_empty(dir / "out"));
+}
+
+TEST(Agent, ArchiveIsNotMovedThroughASymlinkInDest) {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir / "out");
+  std::filesystem::create_directories(dir / "elsewhere");
+  std::filesystem::create_directory_symlink(dir / "elsewhere", dir / "out/src");
+  auto r = receive(dir / "out", archive_frames(dir));
+  ASSERT_TRUE(r.result.ok()) << r.result.error();
+  ASSERT_EQ(r.replies.size(), 2u);
+  auto f = decode_failed(r.replies[0].payload);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->path, dir / "out/src");
+  EXPECT_EQ(f->reason, "a symlink on the way is not followed");
+  EXPECT_TRUE(std::filesystem::is_empty(dir / "elsewhere"));
+}
+
+TEST(Agent, ArchiveMergesIntoExistingDirectories) {
+  test::TempDir dir;
+  test::write_file(dir / "out/src/sub/kept", "k");
+  test::write_file(dir / "out/src/one", "old");
+  auto r = receive(dir / "out", archive_frames(dir));
+  ASSERT_TRUE(r.result.ok()) << r.result.error();
+  EXPECT_EQ(r.result->failures, 0u);
+  EXPECT_EQ(r.result->files, 2u);
+  EXPECT_EQ(test::read_file(dir / "out/src/one"), "1");
+  EXPECT_EQ(test::read_file(dir / "out/src/sub/two"), "22");
+  EXPECT_EQ(test::read_file(dir / "out/src/sub/kept"), "k");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir / "out"), {}), 1);
 }
 
 TEST(Agent, ListsATree) {

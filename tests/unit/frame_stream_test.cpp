@@ -158,6 +158,21 @@ TEST(FrameStream, ArchivePartsInOrder) {
   EXPECT_EQ(frames[frames.size() - 2].type, FrameType::archive_end);
 }
 
+// /proc/self/mem: a regular file of size 0 whose read fails (EIO), as a failing disk's.
+TEST(FrameStream, ArchivePartThatFailsHasNoArchiveEnd) {
+  test::TempDir dir;
+  test::write_file(dir / "p1", "hello ");
+  auto stream = FrameStream::archive({dir / "p1", "/proc/self/mem"});
+  ASSERT_TRUE(stream.ok());
+  auto frames = read_all((*stream)->input());
+  ASSERT_GE(frames.size(), 2u);
+  EXPECT_EQ(frames.front().type, FrameType::archive);
+  EXPECT_EQ(frames.back().type, FrameType::done);
+  for (auto& f : frames) EXPECT_NE(f.type, FrameType::archive_end);
+  ASSERT_EQ((*stream)->errors().size(), 1u);
+  EXPECT_EQ((*stream)->errors()[0], "/proc/self/mem: read failed: Input/output error");
+}
+
 TEST(FrameStream, MissingPartIsAnErrorBeforeStarting) {
   EXPECT_FALSE(FrameStream::archive({"/nonexistent/part"}).ok());
 }
