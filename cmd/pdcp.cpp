@@ -79,6 +79,11 @@ std::optional<int> parse_command_line(int argc, char** argv, std::string_view pr
                      " -h'");
   o.sources.assign(argv + optind, argv + argc - 1);
   o.dest = argv[argc - 1];
+  if (o.dest.empty())
+    throw UsageError(program == "rpdcp"
+                         ? "DIR is empty: name a local directory to gather into"
+                         : "DEST is empty: name a directory or file on the hosts ('.' for the "
+                           "home directory)");
   return std::nullopt;
 }
 
@@ -124,13 +129,19 @@ int run_rpdcp(const PdcpOptions& o) {
 
 }  // namespace
 
+// pdsh 2.34's pdcp and rpdcp exit 1 on a usage error, where pdx exits 2.
 int cmd_pdcp(int argc, char** argv) {
   std::string_view program = argv[0];
   program = program.substr(program.rfind('/') + 1);
-  PdcpOptions o;
-  read_reach_environment(o.reach);
-  if (auto status = parse_command_line(argc, argv, program, o)) return *status;
-  return program == "rpdcp" ? run_rpdcp(o) : run_pdcp(o);
+  try {
+    PdcpOptions o;
+    read_reach_environment(o.reach);
+    if (auto status = parse_command_line(argc, argv, program, o)) return *status;
+    return program == "rpdcp" ? run_rpdcp(o) : run_pdcp(o);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "pdx: error: %s\n", e.what());
+    return kExitFailure;
+  }
 }
 
 }  // namespace pdx

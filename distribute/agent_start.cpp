@@ -135,11 +135,26 @@ bool static_needed(const AgentLocation& agent, const ReplySink::Reply& reply) {
 
 }  // namespace
 
+bool agent_upload_asked(const AgentLocation& agent, const ReplySink::Reply& reply) {
+  return agent.installed.empty() && reply.result.failure == Failure::none && reply.out.empty() &&
+         reply.result.signal.empty() &&
+         (agent_upload_needed(reply.result.exit_status) || static_needed(agent, reply));
+}
+
 boost::asio::awaitable<AgentStarted> start_agent(
     Session& session, const Job& job, const AgentLocation& agent, int binary,
     std::function<boost::asio::awaitable<ReplySink::Reply>()> run, StopSignal& stop) {
+  ReplySink::Reply first = co_await run();  // not in a braced initialiser: GCC 12
+  AgentStarted started =
+      co_await deploy_agent(std::move(first), session, job, agent, binary, std::move(run), stop);
+  co_return started;
+}
+
+boost::asio::awaitable<AgentStarted> deploy_agent(
+    ReplySink::Reply first, Session& session, const Job& job, const AgentLocation& agent,
+    int binary, std::function<boost::asio::awaitable<ReplySink::Reply>()> run, StopSignal& stop) {
   AgentStarted started;
-  started.reply = co_await run();  // not in a braced initialiser: GCC 12 miscompiles co_await there
+  started.reply = std::move(first);
   if (started.reply.result.failure != Failure::none) co_return started;
   if (auto preamble = shell_preamble(started.reply)) {
     started.error = std::move(*preamble);

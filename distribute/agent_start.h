@@ -72,4 +72,16 @@ boost::asio::awaitable<AgentStarted> start_agent(
     Session& session, const Job& job, const AgentLocation& agent, int binary,
     std::function<boost::asio::awaitable<ReplySink::Reply>()> run, StopSignal& stop);
 
+/// start_agent from the reply to the command's first run, `first` (a command run by the caller,
+/// e.g. with an input of its own that later runs cannot read again): `run` runs it again.
+boost::asio::awaitable<AgentStarted> deploy_agent(
+    ReplySink::Reply first, Session& session, const Job& job, const AgentLocation& agent,
+    int binary, std::function<boost::asio::awaitable<ReplySink::Reply>()> run, StopSignal& stop);
+
+/// Whether the reply to an agent's command asks deploy_agent for an upload: the self-deployed
+/// agent missing or not to be trusted there (agent_upload_needed), the host unable to run it
+/// (exit 127) or its copy of the static build not to be trusted (kStaticUntrusted) where there is
+/// a static build; nothing on stdout.
+bool agent_upload_asked(const AgentLocation& agent, const ReplySink::Reply& reply);
+
 }  // namespace pdx

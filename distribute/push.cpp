@@ -304,23 +304,6 @@ struct Listed {
   std::optional<std::string> posix;
 };
 
-// Whether a self-deployed agent's command found no agent (kAgentMissing, before reading stdin).
-bool agent_missing(const PushRun& run, const Reply& reply) {
-  return run.agent.installed.empty() && reply.result.failure == Failure::none &&
-         agent_upload_needed(reply.result.exit_status) && reply.out.empty();
-}
-
-// Uploads this pdx as the host's agent, on its session: nullopt once it is in place; else how
-// the step ended (with the host's error recorded when it said no).
-asio::awaitable<std::optional<HostResult>> deploy(PushRun& run, Session& session, const Job& job,
-                                                  StopSignal& stop) {
-  Reply upload = co_await upload_agent(session, job, run.agent, run.binary, stop);
-  if (upload.result.failure != Failure::none) co_return upload.result;
-  if (upload.result.exit_status == 0) co_return std::nullopt;
-  run.report.hosts[job.index].error = "cannot install the agent: " + host_said(upload);
-  co_return HostResult{};
-}
-
 // Step 1 where the agent cannot run (`why`): DEST listed by the host's find. With --extract or
 // --checksum nothing is listed (such hosts are sent everything), nor where find cannot list.
 asio::awaitable<Listed> list_posix(PushRun& run, Session& session, const Job& job, std::string why,
@@ -407,31 +390,64 @@ Result<OwnStream> own_stream(PushRun& run, const HostPushPlan& plan) {
   return own;
 }
 
+// The host's receive command again, sent a stream of its own from the start; an empty reply
+// with `error` set where that stream cannot be made.
+asio::awaitable<Reply> receive_own(PushRun& run, Session& session, const Job& job,
+                                   const HostPushPlan& plan, const std::string& receive,
+                                   std::string& error, StopSignal& stop) {
+  auto own = own_stream(run, plan);
+  if (!own) {
+    error = own.error();
+    co_return Reply{};
+  }
+  Reply reply;
+  {
+    BroadcastInput again(*own->source, 0);
+    reply = co_await run_command(session, job, receive, &again, stop);
+  }
+  own->source.reset();  // before the stream it reads
+  run.note_local(own->stream->errors());
+  co_return reply;
+}
+
 // Step 3: the group's stream to the host's agent; its receipt says what was written. An agent
-// gone from the host since its listing (its ~/.cache/pdx removed) is deployed again, once, and
-// the host sent a stream of its own, from the start (the group's has gone on without it).
+// gone from the host since its listing (its ~/.cache/pdx removed), or a copy of it no longer to
+// be trusted, is deployed again as step 1 does (deploy_agent: the static build where the host
+// cannot run pdx), and the host sent a stream of its own, from the start, each time its command
+// runs again (the group's has gone on without it).
 asio::awaitable<HostResult> receive_host(PushRun& run, Session& session, const Job& job,
                                          const HostPushPlan& plan, InputSource& input,
                                          StopSignal& stop) {
   const std::string receive = run.command_for(job.index, run.receive);
+  PushedHost& outcome = run.report.hosts[job.index];
   Reply reply = co_await run_command(session, job, receive, &input, stop);
-  if (agent_missing(run, reply)) {
+  if (agent_upload_asked(run.agent, reply)) {
     input.finish();
-    if (auto ended = co_await deploy(run, session, job, stop)) co_return *ended;
-    auto own = own_stream(run, plan);
-    if (!own) {
-      run.report.hosts[job.index].error = own.error();
+    std::string error;
+    AgentStarted started = co_await deploy_agent(
+        std::move(reply), session, job, run.agent, run.binary,
+        [&]() { return receive_own(run, session, job, plan, receive, error, stop); }, stop);
+    if (!error.empty()) {
+      outcome.error = std::move(error);
       co_return HostResult{};
     }
     {
-      BroadcastInput again(*own->source, 0);
-      reply = co_await run_command(session, job, receive, &again, stop);
+      std::lock_guard lock(run.mutex);
+      if (started.replaced) run.replaced.push_back(run.hosts[job.index].label());
+      if (started.static_needed)
+        run.statics.emplace_back(run.hosts[job.index].label(), *started.static_needed);
     }
-    own->source.reset();  // before the stream it reads
-    run.note_local(own->stream->errors());
+    if (started.reply.result.failure != Failure::none) co_return started.reply.result;
+    if (started.cannot_run || !started.error.empty()) {
+      outcome.error = started.cannot_run ? "the agent cannot run there since DEST was listed: " +
+                                               *started.cannot_run
+                                         : std::move(started.error);
+      co_return HostResult{};
+    }
+    reply = std::move(started.reply);
   }
   if (reply.result.failure != Failure::none) co_return reply.result;
-  take_receipt(reply, run.report.hosts[job.index]);
+  take_receipt(reply, outcome);
   co_return HostResult{};
 }
 

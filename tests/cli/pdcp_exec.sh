@@ -31,8 +31,9 @@ run_as pdcp -R exec -w h1 "$src/file" "$SCRATCH/dst/renamed"
 expect_status 0
 expect_eq "$(cat "$SCRATCH/dst/renamed")" one "file to a new name"
 
+# Usage errors exit 1, as Debian's pdcp and rpdcp (pdsh 2.34) exit for theirs.
 run_as pdcp -R exec -w h1 "$src/tree" "$SCRATCH/dst/t"
-expect_status 2
+expect_status 1
 expect_eq "$err" "pdx: error: $src/tree: is a directory (copy it with -r)"
 [[ ! -e $SCRATCH/dst/t ]] || fail "nothing written without -r"
 
@@ -50,18 +51,25 @@ expect_status 1
 expect_contains "$err" "none: Cannot stat"
 
 run_as rpdcp -R exec -w n1 "$src/file" "$SCRATCH/missing"
-expect_status 2
+expect_status 1
 expect_eq "$err" "pdx: error: $SCRATCH/missing: is not a directory (rpdcp gathers into one)"
 
 # Usage errors and -h.
 run_as pdcp -R exec -w n1 "$src/file"
-expect_status 2
+expect_status 1
 expect_eq "$err" "pdx: error: give at least one source and a destination; see 'pdcp -h'"
+# An empty DEST, as pdx push's: nothing sent (not the home directory, as an empty path would be).
+run_as pdcp -R exec -w n1 "$src/file" ""
+expect_status 1
+expect_eq "$err" "pdx: error: DEST is empty: name a directory or file on the hosts ('.' for the home directory)"
+run_as rpdcp -R exec -w n1 "$src/file" ""
+expect_status 1
+expect_eq "$err" "pdx: error: DIR is empty: name a local directory to gather into"
 run_as rpdcp -Z -w n1 a b
-expect_status 2
+expect_status 1
 expect_eq "$err" "pdx: error: rpdcp option -Z is unknown or not one pdx has; see 'rpdcp -h'"
 run_as pdcp -R rsh -w n1 a b
-expect_status 2
+expect_status 1
 expect_contains "$err" "rcmd module 'rsh'"
 run_as pdcp -h
 expect_status 0
