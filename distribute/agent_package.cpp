@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <string_view>
@@ -26,17 +27,26 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Removes the copies named *SUFFIX of other binaries from `cache` (a pdx keeps one of each),
-// but not temporaries (".NAME.pdx-XXXXXX": another pdx's copy under way).
+// Removes the copies named *SUFFIX of other binaries from `cache` not used for a day (another
+// pdx, a second build or the old version still running, may be sending its own right now), but
+// not temporaries (".NAME.pdx-XXXXXX": another pdx's copy under way).
 void drop_others(const std::string& cache, std::string_view keep, std::string_view suffix,
                  std::string_view also = "") {
   std::error_code error;
+  auto day_ago = fs::file_time_type::clock::now() - std::chrono::hours(24);
   for (const auto& entry : fs::directory_iterator(cache, error)) {
     std::string name = entry.path().filename();
     if (!name.starts_with(".") && name.ends_with(suffix) && !name.starts_with(keep) &&
-        (also.empty() || !name.starts_with(also)))
+        (also.empty() || !name.starts_with(also)) &&
+        fs::last_write_time(entry.path(), error) < day_ago && !error)
       fs::remove(entry.path(), error);
   }
+}
+
+// A copy found in the cache, marked used now (its mtime), so that drop_others keeps it.
+std::string used(const std::string& copy) {
+  ::utimensat(AT_FDCWD, copy.c_str(), nullptr, 0);
+  return copy;
 }
 
 // Makes `cache` (~/.cache/pdx/sent), ~/.cache/pdx 0755 if made here: a home shared with the hosts
@@ -84,7 +94,7 @@ std::optional<std::string> stripped_copy(const std::string& path, const std::str
   std::string key = std::to_string(st.st_size) + "-" + std::to_string(st.st_mtim.tv_sec) + "." +
                     std::to_string(st.st_mtim.tv_nsec) + "-" + std::to_string(st.st_ino);
   std::string copy = cache + "/" + key + ".stripped";
-  if (::access(copy.c_str(), R_OK) == 0) return copy;
+  if (::access(copy.c_str(), R_OK) == 0) return used(copy);
   drop_others(cache, key, ".stripped");
   std::string temp = cache + "/." + key + ".stripped.pdx-XXXXXX";
   Fd made(::mkstemp(temp.data()));
@@ -100,7 +110,7 @@ std::optional<std::string> gzipped_copy(const std::string& path, const std::stri
                                         const std::string& cache, std::string_view keep) {
   std::string copy = cache + "/" + sha256 + ".gz";
   if (!make_cache(cache)) return std::nullopt;
-  if (::access(copy.c_str(), R_OK) == 0) return copy;
+  if (::access(copy.c_str(), R_OK) == 0) return used(copy);
   drop_others(cache, sha256, ".gz", keep);
   Fd in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   auto file = open_output({copy, std::nullopt, 1, Overwrite::yes, Checksum::none});

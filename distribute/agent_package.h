@@ -17,7 +17,8 @@ std::string local_agent_cache();
 std::optional<std::string> stripped_copy(const std::string& path, const std::string& cache);
 
 /// The file at `path` (SHA-256 `sha256`) gzip-compressed by pdx's own compressor, kept in `cache`
-/// as SHA256.gz; the copies of other files but the one of SHA-256 `keep` removed.
+/// as SHA256.gz; the copies of other files not used for a day, but the one of SHA-256 `keep`,
+/// removed.
 std::optional<std::string> gzipped_copy(const std::string& path, const std::string& sha256,
                                         const std::string& cache, std::string_view keep = "");
 
