@@ -33,6 +33,7 @@ constexpr const char* kUsage =
     "-p                preserve modification time and modes (pdx always does)\n"
     "-h                output usage menu and quit\n"
     "-V                output version information and quit\n"
+    "-q                list the option settings and quit\n"
     "-l user           execute remote commands as user\n"
     "-t seconds        set connect timeout (default is 10 sec)\n"
     "-u seconds        set command timeout (no default)\n"
@@ -45,7 +46,8 @@ constexpr const char* kUsage =
 
 struct PdcpOptions {
   PdshReach reach;
-  bool recursive = false;
+  bool recursive = false, preserve = false;
+  bool list = false;  // -q: the options and hosts, nothing copied
   std::vector<std::string> sources;
   std::string dest;
 };
@@ -54,7 +56,7 @@ std::optional<int> parse_command_line(int argc, char** argv, std::string_view pr
                                       PdcpOptions& o) {
   opterr = 0;  // our own one-line errors
   optind = 1;
-  const std::string letters = ":hVrpe:" + std::string(kReachOptions);
+  const std::string letters = ":hVrpqe:" + std::string(kReachOptions);
   for (int c; (c = getopt(argc, argv, letters.c_str())) != -1;) {
     std::string_view arg = optarg ? optarg : "";
     switch (c) {
@@ -68,8 +70,13 @@ std::optional<int> parse_command_line(int argc, char** argv, std::string_view pr
         o.recursive = true;
         break;
       case 'p':
+        o.preserve = true;  // pdx keeps modes and times all the same; -q shows it
+        break;
+      case 'q':
+        o.list = true;
+        break;
       case 'e':
-        break;  // pdx keeps modes and times; -e (the remote pdcp's path) has no use for pdx
+        break;  // -e (the remote pdcp's path) has no use for pdx
       default:
         if (!apply_reach_option(c, arg, o.reach)) throw_option_error(c, optopt, program);
     }
@@ -85,6 +92,14 @@ std::optional<int> parse_command_line(int argc, char** argv, std::string_view pr
                          : "DEST is empty: name a directory or file on the hosts ('.' for the "
                            "home directory)");
   return std::nullopt;
+}
+
+// -q: pdsh's listing with its PCP part, as pdcp and rpdcp print it.
+int list_options(const PdcpOptions& o, const char* argv0) {
+  PdshListing l = reach_listing(o.reach, argv0, Duplicates::keep);  // as pdcp lists them
+  l.copy = PdshListing::Copy{o.sources, o.dest, o.recursive, o.preserve};
+  std::fputs(pdsh_listing(l).c_str(), stdout);
+  return kExitOk;
 }
 
 int run_pdcp(PdcpOptions& o) {
@@ -137,6 +152,7 @@ int cmd_pdcp(int argc, char** argv) {
     PdcpOptions o;
     read_reach_environment(o.reach);
     if (auto status = parse_command_line(argc, argv, program, o)) return *status;
+    if (o.list) return list_options(o, argv[0]);
     return program == "rpdcp" ? run_rpdcp(o) : run_pdcp(o);
   } catch (const UsageError& e) {
     std::fprintf(stderr, "pdx: error: %s\n", e.what());

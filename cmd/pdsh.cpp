@@ -121,43 +121,10 @@ std::string command_of(const std::vector<std::string>& words, PdshRcmd rcmd) {
   return "exec " + join(quoted, " ");
 }
 
-// pdsh's _find_path: argv[0] made absolute, through $PATH for a bare name.
-std::string program_path(const char* argv0) {
-  std::string name = argv0;
-  std::string cwd = std::filesystem::current_path().string();
-  if (name.starts_with('/')) return name;
-  if (name.starts_with('.') || name.find('/') != std::string::npos) return cwd + "/" + name;
-  const char* path = std::getenv("PATH");
-  std::string_view dirs = path ? path : "";
-  while (!dirs.empty()) {
-    std::string_view dir = dirs.substr(0, dirs.find(':'));
-    dirs.remove_prefix(std::min(dirs.size(), dir.size() + 1));
-    if (dir.empty()) continue;
-    std::string candidate = (dir.starts_with('/') ? "" : cwd + "/") + std::string(dir) + "/" + name;
-    if (access(candidate.c_str(), R_OK) == 0) return candidate;
-  }
-  return {};
-}
-
-std::string local_user_name() {
-  struct passwd* pw = getpwuid(getuid());
-  return pw ? pw->pw_name : std::to_string(getuid());
-}
-
 int list_options(const PdshOptions& o, const char* argv0) {
-  PdshListing l;
-  PdshRcmd rcmd = o.reach.rcmd;
-  for (auto& host : pdsh_hosts(o.reach, Duplicates::keep, &rcmd)) l.hosts.push_back(host.name);
+  PdshListing l = reach_listing(o.reach, argv0, Duplicates::keep);
   l.command = join(o.words, " ");
-  l.program_path = program_path(argv0);
-  l.local_user = local_user_name();
-  l.local_uid = getuid();
-  l.remote_user = o.reach.ssh.user.empty() ? l.local_user : o.reach.ssh.user;
-  l.rcmd = rcmd == PdshRcmd::ssh ? "ssh" : "exec";
   l.sigint_terminates = o.sigint_terminates;
-  l.connect_timeout = long(o.reach.connect_timeout.value_or(10));
-  l.command_timeout = long(o.reach.command_timeout);
-  l.fanout = o.reach.fanout;
   l.labels = o.prefix == Prefix::yes;
   l.debug = o.debug;
   l.expanded = o.listing == Listing::hosts;

@@ -1,9 +1,13 @@
 #include "cmd/pdsh_options.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 #include "base/error.h"
@@ -146,6 +150,43 @@ void throw_option_error(int c, int optopt_letter, std::string_view program) {
 
 void print_pdsh_version() {
   std::printf("pdsh-2.34 (pdx %s)\nrcmd modules: ssh,exec (default: ssh)\n", PDX_VERSION);
+}
+
+namespace {
+
+// pdsh's _find_path: argv[0] made absolute, through $PATH for a bare name.
+std::string program_path(const char* argv0) {
+  std::string name = argv0;
+  std::string cwd = std::filesystem::current_path().string();
+  if (name.starts_with('/')) return name;
+  if (name.starts_with('.') || name.find('/') != std::string::npos) return cwd + "/" + name;
+  const char* path = std::getenv("PATH");
+  std::string_view dirs = path ? path : "";
+  while (!dirs.empty()) {
+    std::string_view dir = dirs.substr(0, dirs.find(':'));
+    dirs.remove_prefix(std::min(dirs.size(), dir.size() + 1));
+    if (dir.empty()) continue;
+    std::string candidate = (dir.starts_with('/') ? "" : cwd + "/") + std::string(dir) + "/" + name;
+    if (access(candidate.c_str(), R_OK) == 0) return candidate;
+  }
+  return {};
+}
+
+}  // namespace
+
+PdshListing reach_listing(const PdshReach& reach, const char* argv0, Duplicates duplicates) {
+  PdshListing l;
+  PdshRcmd rcmd = reach.rcmd;
+  for (auto& host : pdsh_hosts(reach, duplicates, &rcmd)) l.hosts.push_back(host.name);
+  l.program_path = program_path(argv0);
+  l.local_user = local_user();
+  l.local_uid = getuid();
+  l.remote_user = reach.ssh.user.empty() ? l.local_user : reach.ssh.user;
+  l.rcmd = rcmd == PdshRcmd::ssh ? "ssh" : "exec";
+  l.connect_timeout = long(reach.connect_timeout.value_or(10));
+  l.command_timeout = long(reach.command_timeout);
+  l.fanout = reach.fanout;
+  return l;
 }
 
 }  // namespace pdx

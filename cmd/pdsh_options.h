@@ -69,6 +69,10 @@ PdshRun pdsh_run(const PdshReach& reach, Duplicates duplicates = Duplicates::dro
 /// The hosts pdsh_run() would run on (-q, -Q), without a transport; reads "-w -" from stdin.
 std::vector<Host> pdsh_hosts(const PdshReach& reach, Duplicates duplicates, PdshRcmd* rcmd);
 
+/// What -q lists of pdsh's, pdcp's and rpdcp's options that `reach` holds, and its hosts (a host
+/// named twice as `duplicates` says); argv0 made absolute as pdsh's _find_path makes it.
+PdshListing reach_listing(const PdshReach& reach, const char* argv0, Duplicates duplicates);
+
 /// -V of pdsh, pdcp and rpdcp: the pdsh version pdx stands in for, and its rcmd modules.
 void print_pdsh_version();
 

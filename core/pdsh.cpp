@@ -133,11 +133,19 @@ std::string pdsh_listing(const PdshListing& l) {
   auto yes = [](bool b) { return std::string(b ? "Yes" : "No"); };
   auto none = [](const std::string& s) { return s.empty() ? std::string("none") : s; };
   std::string out;
-  out += "-- DSH-specific options --\n";
-  out += "Separate stderr/stdout\tYes\n";
-  out += "Path prepended to cmd\tnone\n";
-  out += "Appended to cmd         none\n";
-  out += "Command:\t\t" + none(l.command) + "\n";
+  if (l.copy) {
+    out += "-- PCP-specific options --\n";
+    out += "Infile(s)\t\t" + join(l.copy->sources, ", ") + "\n";
+    out += "Outfile\t\t\t" + l.copy->dest + "\n";
+    out += "Recursive\t\t" + yes(l.copy->recursive) + "\n";
+    out += "Preserve mod time/mode\t" + yes(l.copy->preserve) + "\n";
+  } else {
+    out += "-- DSH-specific options --\n";
+    out += "Separate stderr/stdout\tYes\n";
+    out += "Path prepended to cmd\tnone\n";
+    out += "Appended to cmd         none\n";
+    out += "Command:\t\t" + none(l.command) + "\n";
+  }
   out += "Full program pathname\t" + none(l.program_path) + "\n";
   out += "Remote program path\t" + none(l.program_path) + "\n";
   out += "\n-- Generic options --\n";

@@ -4,6 +4,7 @@
 // stderr for a host that failed, and its exit status. Checked against Debian's pdsh 2.34.
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,6 +61,13 @@ std::unique_ptr<OutputSink> make_pdsh_sink(std::vector<std::string> labels, Pref
 /// What pdsh -q and -Q print (its opt_list()): the option values, then the hosts, folded as
 /// pdsh folds them (-q) or one by one (-Q, `expanded`).
 struct PdshListing {
+  /// pdcp's and rpdcp's -q: its "PCP-specific options" instead of pdsh's DSH ones.
+  struct Copy {
+    std::vector<std::string> sources;
+    std::string dest;
+    bool recursive = false, preserve = false;
+  };
+  std::optional<Copy> copy;
   std::string command;       // the words joined by spaces; "" none
   std::string program_path;  // pdsh's "Full program pathname" (and remote program path)
   std::string local_user, remote_user;

@@ -74,3 +74,24 @@ expect_contains "$err" "rcmd module 'rsh'"
 run_as pdcp -h
 expect_status 0
 expect_contains "$out" "Usage: pdcp"
+
+# -q: pdsh's listing with pdcp's part, as Debian's pdcp prints it (but the program's path and
+# the rcmd module's default, ssh here, rsh there); nothing is copied. rpdcp too.
+run_as pdcp -R exec -w h1,h2,h1 -r -p -q "$src/file" "$src/tree" "$SCRATCH/q/%h"
+expect_status 0
+expect_eq "$(sed -n 1,5p "$SCRATCH/stdout")" "$(printf -- '-- PCP-specific options --
+Infile(s)\t\t%s, %s
+Outfile\t\t\t%s
+Recursive\t\tYes
+Preserve mod time/mode\tYes' "$src/file" "$src/tree" "$SCRATCH/q/%h")" "pdcp -q"
+expect_eq "$(sed -n 6p "$SCRATCH/stdout")" "$(printf 'Full program pathname\t%s' "$SCRATCH/bin/pdcp")"
+expect_eq "$(tail -2 "$SCRATCH/stdout")" "$(printf -- '-- Target nodes --\nh[1-2,1]')" "pdcp -q hosts"
+[[ ! -e $SCRATCH/q ]] || fail "pdcp -q copied something"
+if [[ -x /usr/bin/pdcp ]]; then
+  /usr/bin/pdcp -w h1,h2,h1 -r -p -q "$src/file" "$src/tree" "$SCRATCH/q/%h" > "$SCRATCH/theirs"
+  diff <(grep -v "program path\|Rcmd type" "$SCRATCH/theirs") \
+    <(grep -v "program path\|Rcmd type" "$SCRATCH/stdout") || fail "pdcp -q differs from Debian's"
+fi
+run_as rpdcp -R exec -w h1 -q /etc/hostname "$SCRATCH/dst"
+expect_status 0
+expect_eq "$(sed -n 4p "$SCRATCH/stdout")" "$(printf 'Recursive\t\tNo')" "rpdcp -q"
