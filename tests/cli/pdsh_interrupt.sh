@@ -16,12 +16,6 @@ start_job() {
   wait_for_processes "sleep [12]$mark" 2
   sleep 0.3  # h1's done
 }
-finish_job() {
-  wait "$job"
-  status=$?
-  out=$(cat "$SCRATCH/out")
-  err=$(cat "$SCRATCH/err")
-}
 expect_nothing_left() {
   sleep 0.2
   local left

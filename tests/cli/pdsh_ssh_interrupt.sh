@@ -14,12 +14,6 @@ start_job() {  # start_job SECONDS: sleep SECONDS on both hosts, waiting until b
   job=$!
   wait_for_processes "sleep $1; echo done; : $mark" 2
 }
-finish_job() {
-  wait "$job"
-  status=$?
-  out=$(cat "$SCRATCH/out")
-  err=$(cat "$SCRATCH/err")
-}
 expect_nothing_left() {
   for _ in $(seq 30); do
     [[ -z $(pgrep -f ": $mark") ]] && return

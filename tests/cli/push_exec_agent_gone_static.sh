@@ -4,17 +4,7 @@
 # build, said once; and a copy of the static build no longer as uploaded (status 93) is uploaded
 # again. The push completes. Skips (77) without pdx-static or objcopy.
 source "$(dirname "$0")/../lib/push_common.sh"
-static=$(deployed_static)
-if [[ -z $static ]] || ! command -v objcopy > /dev/null; then
-  echo "SKIP [$TEST_NAME]: no pdx-static beside $PDX, or no objcopy"
-  exit 77
-fi
-export HOME=$SCRATCH/home
-make_tree "$SCRATCH/src"
-agent=$(deployed_agent)
-sha=$(sha256sum < "$agent" | cut -c1-64)
-static_sha=$(sha256sum < "$static" | cut -c1-64)
-cache=$HOME/.cache/pdx/$sha
+static_fallback_setup
 static_cache=$HOME/.cache/pdx/$static_sha
 # cache_static ACTION: the host's copy of the static build, which runs the real one and then,
 # once it listed DEST, does ACTION. pdx runs only what it uploaded (its size, and its SHA-256

@@ -5,11 +5,7 @@
 # whole archive still goes in.
 source "$(dirname "$0")/../lib/push_common.sh"
 export HOME=$SCRATCH/home
-mkdir -p "$SCRATCH/src"
-head -c 1000 /dev/urandom > "$SCRATCH/src/a"
-printf 'b\n' > "$SCRATCH/src/b"
-tar -c --format=ustar -f "$SCRATCH/whole.tar" -C "$SCRATCH/src" a b || fail "tar failed"
-head -c 1536 "$SCRATCH/whole.tar" > "$SCRATCH/part-0"  # a's header and data, no more
+make_cut_archive  # src/a and b, whole.tar, part-0: its first entry
 warning="pdx: warning: h[1-2]: the agent cannot run there (--no-agent); pushing with the host's sh and tar (slower)"
 
 # /proc/self/mem: a regular file (of size 0) whose first read fails (EIO), as a failing disk's.

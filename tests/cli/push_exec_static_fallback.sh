@@ -4,17 +4,7 @@
 # static build that is not as uploaded is uploaded again. Skips (77) without pdx-static or
 # objcopy (then only one binary is deployed).
 source "$(dirname "$0")/../lib/push_common.sh"
-static=$(deployed_static)
-if [[ -z $static ]] || ! command -v objcopy > /dev/null; then
-  echo "SKIP [$TEST_NAME]: no pdx-static beside $PDX, or no objcopy"
-  exit 77
-fi
-export HOME=$SCRATCH/home
-make_tree "$SCRATCH/src"
-agent=$(deployed_agent)
-sha=$(sha256sum < "$agent" | cut -c1-64)
-static_sha=$(sha256sum < "$static" | cut -c1-64)
-cache=$HOME/.cache/pdx/$sha
+static_fallback_setup
 mkdir -p "$cache"
 # The host's copy of the agent as the loader would run it there. pdx runs only what it uploaded
 # (its size and SHA-256): the script is padded to its size, and the host's sha256sum (first on

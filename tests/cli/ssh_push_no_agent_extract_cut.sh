@@ -26,28 +26,9 @@ for i in $(seq "$n"); do
     fail "host $i: placed from a cut stream: $(ls -A "$(home_of "$i")/$dest")"
 done
 
-"$PDX" -F "$CONFIG" -w "$hosts" push --no-agent --extract "$SCRATCH/whole.tar" "$dest" > /dev/null 2>&1 &
-pid=$!
-for _ in $(seq 300); do  # until host 1's tar has written something: the rest is under way
-  [[ -n $(find "$(home_of 1)/$dest" -path '*/.push.pdx-*/d/src/*' -size +0 2> /dev/null) ]] && break
-  sleep 0.05
-done
-kill -KILL "$pid"
-wait "$pid" 2> /dev/null
-for i in $(seq "$n"); do
-  home=$(home_of "$i")
-  [[ ! -e $home/$dest/src ]] || fail "host $i: files under their final names after a killed push"
-  for _ in $(seq 100); do
-    [[ -z $(find "$home/$dest" -name '.push.pdx-*' 2> /dev/null) ]] && continue 2
-    sleep 0.1
-  done
-  fail "host $i: the temporary directory stayed"
-done
+kill_push_midway "$n" "$dest" -w "$hosts" push --no-agent --extract "$SCRATCH/whole.tar" "$dest"
 
 run_ssh -w "$hosts" push --no-agent --extract "$SCRATCH/whole.tar" "$dest"
 expect_status 0
 expect_contains "$out" ": 128.0 MiB in 4 files"
-for i in $(seq "$n"); do
-  same_tree "$SCRATCH/src" "$(home_of "$i")/$dest/src"
-  [[ -z $(find "$(home_of "$i")/$dest" -name '.push.pdx-*') ]] || fail "host $i: temporary directory left"
-done
+same_tree_on_hosts "$n" "$dest"

@@ -32,3 +32,12 @@ expect_pdsh_usage_error() {
   [[ "$err" == "pdx: error: "* ]] || fail "stderr does not start with 'pdx: error:': [$err]"
   expect_lines "$err" 1 "usage error message"
 }
+
+# finish_job: waits for $job, pdx run in the background with its stdout and stderr in
+# $SCRATCH/out and err; sets $out, $err, $status as run_pdx does.
+finish_job() {
+  wait "$job"
+  status=$?
+  out=$(cat "$SCRATCH/out")
+  err=$(cat "$SCRATCH/err")
+}

@@ -20,6 +20,24 @@ deployed_static() {
   [[ -x $(dirname "$PDX")/pdx-static ]] && echo "$(dirname "$PDX")/pdx-static"
 }
 
+# static_fallback_setup: for tests of the static build sent where pdx cannot run: skips (77)
+# without pdx-static or objcopy; else HOME is $SCRATCH/home, make_tree makes $SCRATCH/src, and
+# it sets $static, $agent (deployed_agent), their SHA-256s $static_sha and $sha, and $cache:
+# where the agent's copy goes under ~/.cache/pdx.
+static_fallback_setup() {
+  static=$(deployed_static)
+  if [[ -z $static ]] || ! command -v objcopy > /dev/null; then
+    echo "SKIP [$TEST_NAME]: no pdx-static beside $PDX, or no objcopy"
+    exit 77
+  fi
+  export HOME=$SCRATCH/home
+  make_tree "$SCRATCH/src"
+  agent=$(deployed_agent)
+  sha=$(sha256sum < "$agent" | cut -c1-64)
+  static_sha=$(sha256sum < "$static" | cut -c1-64)
+  cache=$HOME/.cache/pdx/$sha
+}
+
 # make_tree DIR: files with spaces, quotes, a newline, $(...), a leading '-', a subdirectory,
 # an empty file and one of 3 MiB (several data frames).
 make_tree() {
@@ -37,6 +55,30 @@ line"
   touch -d '2001-02-03 04:05:06' "$1/with space"
 }
 
+# make_names_tree DIR: make_tree, with names that are not all UTF-8 (bytes 0xff, 0xfe, and UTF-8
+# that the C locale cannot convert), a file after them (zzz), a directory of mode 0750, and
+# directories' mtimes to the nanosecond.
+make_names_tree() {
+  make_tree "$1"
+  mkdir -p "$1/"$'dir\xfe'/inner
+  printf 'bad\n' > "$1/"$'bad\xff'
+  printf 'cafe\n' > "$1/"$'caf\xc3\xa9'
+  printf 'inner\n' > "$1/"$'dir\xfe'/inner/$'\xfe'
+  printf 'last\n' > "$1/zzz"
+  chmod 0750 "$1/"$'dir\xfe'
+  touch -d '2001-02-03 04:05:06.123456789' "$1/"$'dir\xfe'/inner "$1/"$'dir\xfe' "$1/sub dir/deeper" "$1/sub dir" "$1"
+}
+
+# make_cut_archive: $SCRATCH/src with a (1000 random bytes) and b, $SCRATCH/whole.tar of them
+# (ustar), and $SCRATCH/part-0: that archive cut at an entry's end (a's header and data, no more).
+make_cut_archive() {
+  mkdir -p "$SCRATCH/src"
+  head -c 1000 /dev/urandom > "$SCRATCH/src/a"
+  printf 'b\n' > "$SCRATCH/src/b"
+  tar -c --format=ustar -f "$SCRATCH/whole.tar" -C "$SCRATCH/src" a b || fail "tar failed"
+  head -c 1536 "$SCRATCH/whole.tar" > "$SCRATCH/part-0"
+}
+
 # same_tree A B: same names, bytes, modes, and files' mtimes (seconds), or fail saying what
 # differs. (Directories' mtimes are not kept.)
 same_tree() {
@@ -45,6 +87,16 @@ same_tree() {
   listing_a=$(cd "$1" && find . \( -type f -printf '%P %m %T@\n' \) -o -printf '%P %m\n' | sed 's/\.[0-9]*$//' | sort)
   listing_b=$(cd "$2" && find . \( -type f -printf '%P %m %T@\n' \) -o -printf '%P %m\n' | sed 's/\.[0-9]*$//' | sort)
   [[ $listing_a == "$listing_b" ]] || fail "modes or mtimes differ between $1 and $2"
+}
+
+# dirs_of DIR: each directory's name, mode and mtime (to the nanosecond).
+dirs_of() { (cd "$1" && find . -type d -printf '%P %m %T@\n' | sort); }
+
+# same_dirs A B WHO: the directories under A and B have the same names, modes and mtimes (to the
+# nanosecond), or fail saying so for WHO.
+same_dirs() {
+  [[ $(dirs_of "$1") == "$(dirs_of "$2")" ]] ||
+    fail "$3: directories' modes or mtimes differ: $(diff <(dirs_of "$1") <(dirs_of "$2") | head -4)"
 }
 
 # no_leftovers DIR: no temporary file of pdx's anywhere under DIR.
@@ -74,4 +126,42 @@ full_disk() {
   mount -t tmpfs -o "size=$3,mode=0755" tmpfs "$dir" 2> /dev/null || skip "cannot mount a tmpfs"
   at_exit "umount '$dir'"
   chown "$(stat -c %u:%g "$(home_of "$1")")" "$dir"
+}
+
+# ---- Over ssh, to hosts 1..N of the cluster (ssh_common.sh). ----
+
+# kill_push_midway N DEST PDX_ARGS...: pdx PDX_ARGS against the cluster in the background,
+# SIGKILLed once host 1's tar has written a file into its hidden directory in DEST (15 s at
+# most); then fails unless each of hosts 1..N has no DEST/src (nothing under its final name) and
+# its hidden directory goes within 10 s.
+kill_push_midway() {
+  local n=$1 dest=$2 pid i home
+  shift 2
+  "$PDX" -F "$CONFIG" "$@" > /dev/null 2>&1 &
+  pid=$!
+  for _ in $(seq 300); do  # until host 1's tar has written something: the rest is under way
+    [[ -n $(find "$(home_of 1)/$dest" -path '*/.push.pdx-*/d/src/*' -size +0 2> /dev/null) ]] && break
+    sleep 0.05
+  done
+  kill -KILL "$pid"
+  wait "$pid" 2> /dev/null
+  for i in $(seq "$n"); do
+    home=$(home_of "$i")
+    [[ ! -e $home/$dest/src ]] || fail "host $i: files under their final names after a killed push"
+    for _ in $(seq 100); do
+      [[ -z $(find "$home/$dest" -name '.push.pdx-*' 2> /dev/null) ]] && continue 2
+      sleep 0.1
+    done
+    fail "host $i: the temporary directory stayed"
+  done
+}
+
+# same_tree_on_hosts N DEST: each of hosts 1..N has $SCRATCH/src as DEST/src (same_tree), and no
+# hidden directory of a push left in DEST.
+same_tree_on_hosts() {
+  local i
+  for i in $(seq "$1"); do
+    same_tree "$SCRATCH/src" "$(home_of "$i")/$2/src"
+    [[ -z $(find "$(home_of "$i")/$2" -name '.push.pdx-*') ]] || fail "host $i: temporary directory left"
+  done
 }
