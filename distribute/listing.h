@@ -20,10 +20,10 @@ namespace pdx {
 
 struct ListingRecord {
   enum class Kind { size, hash, link } kind = Kind::size;
-  std::string_view name;    // relative to the directory listed
-  std::uint64_t size = 0;   // Kind::size
-  std::string_view digest;  // Kind::hash: lower-case hex, SHA-256 (64 digits) from
-                            // ListingParser, XXH3-128 (32) or "" (unreadable) from the agent
+  std::string_view name;      // relative to the directory listed
+  std::uint64_t size = 0;     // Kind::size
+  std::string_view digest;    // Kind::hash: lower-case hex, SHA-256 (64 digits) from
+                              // ListingParser, XXH3-128 (32) or "" (unreadable) from the agent
   std::string_view target{};  // Kind::link: a symlink's (the agent's listing only)
 };
 

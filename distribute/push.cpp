@@ -101,10 +101,10 @@ struct PushRun {
   std::exception_ptr fatal;  // a stream could not be made: push() throws it
   std::vector<std::pair<std::string, std::string>> posix;  // (label, why): the warning's
   std::vector<std::string> unlisted;                       // hosts whose find cannot list
-  std::vector<std::string> replaced;    // hosts whose cached agent was not to be trusted
+  std::vector<std::string> replaced;  // hosts whose cached agent was not to be trusted
   std::vector<std::pair<std::string, std::string>> statics;  // (label, why): pdx-static sent
-  std::vector<std::string> called_off;  // hosts whose relay was sent from here
-  std::string called_off_reason;        // the first one's
+  std::vector<std::string> called_off;                       // hosts whose relay was sent from here
+  std::string called_off_reason;                             // the first one's
   std::vector<std::pair<std::size_t, std::string>> forwarded;  // (host, what it said of a link
                                                                // it bridged around), a warning
   std::vector<std::string> bridged_heads;                      // RelayGroup::head_bridged()'s lines

@@ -561,7 +561,8 @@ PushText sync_text(const std::vector<std::string>& labels, const SyncReport& rep
   text.err += agent_replaced_warning(replaced);
   std::vector<std::pair<std::string, std::string>> statics;
   for (std::size_t i = 0; i < report.hosts.size(); ++i)
-    if (report.hosts[i].agent_static) statics.emplace_back(labels[i], *report.hosts[i].agent_static);
+    if (report.hosts[i].agent_static)
+      statics.emplace_back(labels[i], *report.hosts[i].agent_static);
   text.err += agent_static_warning(statics);
   for (std::size_t i = 0; i < report.hosts.size(); ++i) {  // a failed host's own line says it
     const SyncedHost& h = report.hosts[i];

@@ -67,9 +67,9 @@ struct SyncedHost {
 };
 
 struct SyncReport {
-  std::vector<SyncedHost> hosts;     // by host index
-  std::vector<std::string> local;    // what could not be read here
-  std::string warnings;              // about the sources: what is not sent (source_warnings)
+  std::vector<SyncedHost> hosts;   // by host index
+  std::vector<std::string> local;  // what could not be read here
+  std::string warnings;            // about the sources: what is not sent (source_warnings)
   // --relay: "HOSTS: the relay could not link up (...)", every group called off in one line,
   // with the first reason; "" when none.
   std::string called_off;

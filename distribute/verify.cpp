@@ -303,8 +303,8 @@ VerifyReport verify(Transport& transport, const std::vector<Host>& hosts, const 
   for (std::size_t i = 0; i < hosts.size(); ++i)
     if (auto lost = unfinished(results[i])) run.outcomes[i] = std::move(*lost);
   if (!options.reference) mark_odd_hosts(run.outcomes, run.kinds);
-  VerifyReport report{std::move(run.outcomes), agent_replaced_warning(run.replaced) +
-                                                     agent_static_warning(run.statics)};
+  VerifyReport report{std::move(run.outcomes),
+                      agent_replaced_warning(run.replaced) + agent_static_warning(run.statics)};
   if (!run.without.empty())
     report.warning +=
         agent_fallback_warning(run.without, "verifying with the host's find and sha256sum");

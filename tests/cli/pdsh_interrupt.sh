@@ -14,7 +14,13 @@ start_job() {
   "$PDSH" "$@" -R exec -w 'h[1-3]' "${cmd[@]}" < /dev/null > "$SCRATCH/out" 2> "$SCRATCH/err" &
   job=$!
   wait_for_processes "sleep [12]$mark" 2
-  sleep 0.3  # h1's done
+  # h1's done: its line out and its sh gone (then a moment for pdx to take its end), however
+  # loaded the machine is
+  for _ in $(seq 100); do
+    grep -q "^h1: done" "$SCRATCH/out" && ! pgrep -f "sleep 0$mark" > /dev/null && break
+    sleep 0.05
+  done
+  sleep 0.3
 }
 expect_nothing_left() {
   sleep 0.2
