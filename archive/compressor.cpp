@@ -398,7 +398,6 @@ class ParallelGzipSink : public ByteSink {
         block_.end() - static_cast<std::ptrdiff_t>(std::min(block_.size(), kDictionary)),
         block_.end());
     in_flight_bound_ += deflate_bound(block_.size());
-    sizes_.push_back(block_.size());
     jobs_.push_back(std::async(std::launch::async, deflate_block, std::move(block_),
                                std::move(dictionary_), level_, last));
     dictionary_ = std::move(next_dictionary);
@@ -410,8 +409,7 @@ class ParallelGzipSink : public ByteSink {
   Result<void> write_oldest() {
     Block block = jobs_.front().get();
     jobs_.pop_front();
-    in_flight_bound_ -= deflate_bound(sizes_.front());
-    sizes_.pop_front();
+    in_flight_bound_ -= deflate_bound(block.length);  // the job's input
     crc_ = crc32_combine(crc_, block.crc, static_cast<z_off_t>(block.length));
     length_ += block.length;
     return next_.write(block.data.data(), block.data.size());
@@ -423,8 +421,7 @@ class ParallelGzipSink : public ByteSink {
   std::vector<char> block_;
   std::vector<char> dictionary_;
   std::deque<std::future<Block>> jobs_;
-  std::deque<std::size_t> sizes_;      // of the jobs' inputs
-  std::uint64_t in_flight_bound_ = 0;  // deflate_bound() of each, summed
+  std::uint64_t in_flight_bound_ = 0;  // deflate_bound() of the jobs' inputs, summed
   bool header_written_ = false;
   uLong crc_ = 0;
   std::uint64_t length_ = 0;

@@ -1,39 +1,12 @@
 #include "archive/split_writer.h"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <vector>
+
+#include "archive/hash_files.h"
 
 namespace pdx {
-
-namespace {
-
-// The SHA-256 of a file just written (from the page cache).
-Result<std::string> sha256_of(const std::string& path, const std::string& name) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Error{name + ": cannot read back: " + std::strerror(errno)};
-  Sha256 hash;
-  std::vector<char> buffer(1 << 20);
-  for (;;) {
-    ssize_t n = ::read(fd, buffer.data(), buffer.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      std::string error = name + ": cannot read back: " + std::strerror(errno);
-      ::close(fd);
-      return Error{error};
-    }
-    if (n == 0) break;
-    hash.update(buffer.data(), static_cast<std::size_t>(n));
-  }
-  ::close(fd);
-  return hash.hex_digest();
-}
-
-}  // namespace
 
 SplitWriter::SplitWriter(PartNaming naming, std::uint64_t part_size, Overwrite overwrite,
                          Checksum checksum, PartFraming framing)
@@ -80,7 +53,10 @@ Result<void> SplitWriter::close_part(bool last) {
     if (hash_) {
       sha256 = hash_->hex_digest();
     } else {
-      sha256 = TRY(sha256_of(current_->temp_name(), current_->final_name()));
+      auto read_back = hash_file(current_->temp_name(), FileDigest::sha256);
+      if (!read_back)
+        return Error{current_->final_name() + ": cannot read back: " + read_back.error()};
+      sha256 = *read_back;
     }
   }
   done_.push_back({current_->final_name(), current_size_, sha256});

@@ -17,7 +17,8 @@ int cmd_agent(int argc, char** argv);   // pdx agent --list|--receive  (cmd/agen
 int cmd_pull(int argc, char** argv);    // pdx pull REMOTE... LOCAL    (cmd/pull.cpp)
 int cmd_verify(int argc, char** argv);  // pdx verify REMOTE_DIR       (cmd/verify.cpp)
 
-// pdx started under another name (a link): main() picks these by argv[0], which they keep.
+// pdx started under another name (a link): main() picks these by argv[0], which they keep; a
+// usage error under these names exits 1, as the tools' own do.
 int cmd_pdsh(int argc, char** argv);    // pdsh [-S] -w HOSTS ARGS...  (cmd/pdsh.cpp)
 int cmd_dshbak(int argc, char** argv);  // dshbak [-c] < pdsh output   (cmd/dshbak.cpp)
 int cmd_pdcp(int argc, char** argv);    // pdcp|rpdcp -w HOSTS SRC... DEST (cmd/pdcp.cpp)

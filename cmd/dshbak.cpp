@@ -50,7 +50,9 @@ void write_per_host(const Dshbak& dshbak, const std::string& dir) {
   }
 }
 
-int run_dshbak(int argc, char** argv) {
+}  // namespace
+
+int cmd_dshbak(int argc, char** argv) {
   Coalesce coalesce = Coalesce::no;
   std::string dir;
   bool force = false;
@@ -101,18 +103,6 @@ int run_dshbak(int argc, char** argv) {
     write_all(STDOUT_FILENO, dshbak.format(coalesce));
   }
   return kExitOk;
-}
-
-}  // namespace
-
-// dshbak exits 1 on a usage error (its log_fatal), where pdx exits 2.
-int cmd_dshbak(int argc, char** argv) {
-  try {
-    return run_dshbak(argc, argv);
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "pdx: error: %s\n", e.what());
-    return kExitFailure;
-  }
 }
 
 }  // namespace pdx

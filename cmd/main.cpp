@@ -35,9 +35,15 @@ std::string_view program_name(const char* argv0) {
   return slash == std::string_view::npos ? name : name.substr(slash + 1);
 }
 
-int dispatch(int argc, char** argv) {
+// The tool pdx was started as (argv[0]'s name), or nullptr for pdx itself.
+const Subcommand* compat_name(int argc, char** argv) {
   for (const auto& compat : kCompatNames)
-    if (argc >= 1 && compat.name == program_name(argv[0])) return compat.run(argc, argv);
+    if (argc >= 1 && compat.name == program_name(argv[0])) return &compat;
+  return nullptr;
+}
+
+int dispatch(int argc, char** argv) {
+  if (const Subcommand* compat = compat_name(argc, argv)) return compat->run(argc, argv);
   if (argc >= 2) {
     for (const auto& sub : kSubcommands) {
       if (sub.name == argv[1]) {
@@ -57,7 +63,8 @@ int main(int argc, char** argv) {
     return dispatch(argc, argv);
   } catch (const pdx::UsageError& e) {
     std::fprintf(stderr, "pdx: error: %s\n", e.what());
-    return pdx::kExitUsage;
+    // pdsh, pdcp, rpdcp and dshbak exit 1 on a usage error, where pdx exits 2.
+    return compat_name(argc, argv) ? pdx::kExitFailure : pdx::kExitUsage;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "pdx: error: %s\n", e.what());
     return pdx::kExitFailure;

@@ -144,20 +144,14 @@ int run_rpdcp(const PdcpOptions& o) {
 
 }  // namespace
 
-// pdsh 2.34's pdcp and rpdcp exit 1 on a usage error, where pdx exits 2.
 int cmd_pdcp(int argc, char** argv) {
   std::string_view program = argv[0];
   program = program.substr(program.rfind('/') + 1);
-  try {
-    PdcpOptions o;
-    read_reach_environment(o.reach);
-    if (auto status = parse_command_line(argc, argv, program, o)) return *status;
-    if (o.list) return list_options(o, argv[0]);
-    return program == "rpdcp" ? run_rpdcp(o) : run_pdcp(o);
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "pdx: error: %s\n", e.what());
-    return kExitFailure;
-  }
+  PdcpOptions o;
+  read_reach_environment(o.reach);
+  if (auto status = parse_command_line(argc, argv, program, o)) return *status;
+  if (o.list) return list_options(o, argv[0]);
+  return program == "rpdcp" ? run_rpdcp(o) : run_pdcp(o);
 }
 
 }  // namespace pdx

@@ -2,10 +2,8 @@
 // status, over pdx's own ssh client (pdx(1), PDSH COMPATIBILITY). What DeepSpeed's PDSHRunner
 // and Accelerate run: pdsh -S -f 1024 -w host1,host2 export K="V"; cd DIR; python3 ... %n ...
 #include <getopt.h>
-#include <pwd.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -253,7 +251,9 @@ int interactive(const PdshOptions& o, Target& t, const char* argv0) {
   }
 }
 
-int run_pdsh(int argc, char** argv) {
+}  // namespace
+
+int cmd_pdsh(int argc, char** argv) {
   PdshOptions o;
   read_reach_environment(o.reach);
   if (auto status = parse_command_line(argc, argv, o)) return *status;
@@ -265,18 +265,6 @@ int run_pdsh(int argc, char** argv) {
   if (o.words.empty()) return interactive(o, t, argv[0]);
   bool terminated = false;
   return run_command(o, t, command_of(o.words, t.run.rcmd), o.words.front(), terminated);
-}
-
-}  // namespace
-
-// pdsh exits 1 on a usage error, where pdx exits 2.
-int cmd_pdsh(int argc, char** argv) {
-  try {
-    return run_pdsh(argc, argv);
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "pdx: error: %s\n", e.what());
-    return kExitFailure;
-  }
 }
 
 }  // namespace pdx

@@ -28,6 +28,9 @@ namespace {
 // Whether frames decode from the start of `out` (its end may be cut short), from a first header.
 bool frames_from(std::string_view out) {
   if (out.size() < kFrameHeaderBytes) return false;
+  FrameDecoder header;  // cheap first: the whole rest is fed only behind a valid header
+  header.feed(out.substr(0, kFrameHeaderBytes));
+  if (!header.next()) return false;
   FrameDecoder decoder;
   decoder.feed(out);
   for (;;) {
