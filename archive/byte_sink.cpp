@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <system_error>
 
-#include "archive/sha256.h"
 #include "archive/split_writer.h"
 #include "archive/temp_file.h"
+#include "hash/sha256.h"
 
 namespace pdx {
 

@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "archive/part_reader.h"
-#include "archive/sha256.h"
 #include "archive/temp_file.h"
+#include "hash/sha256.h"
 
 namespace pdx {
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "archive/hash_files.h"
+#include "hash/hash_files.h"
 
 namespace pdx {
 

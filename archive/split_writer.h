@@ -13,8 +13,8 @@
 #include "archive/byte_sink.h"
 #include "archive/part_header.h"
 #include "archive/part_name.h"
-#include "archive/sha256.h"
 #include "archive/temp_file.h"
+#include "hash/sha256.h"
 
 namespace pdx {
 

@@ -1,7 +1,7 @@
 # PDX_STATIC: pdx-static, pdx linked with -static from Debian's static libraries (the -dev
 # packages' .a files, scripts/deps.sh), for hosts that do not have pdx's libraries: push uploads
 # it as the agent when it sits beside pdx (distribute/remote_agent.h). It links the objects pdx is
-# made of (pdx_objects, pdx_main): one more link, nothing compiled again.
+# made of (the layers' and pdx_main's): one more link, nothing compiled again.
 option(PDX_STATIC "Also build pdx-static, a static pdx for the hosts" OFF)
 if(NOT PDX_STATIC)
   file(REMOVE ${CMAKE_CURRENT_BINARY_DIR}/pdx-static)  # one left from before would be deployed
@@ -25,7 +25,8 @@ endforeach()
 
 add_executable(pdx-static archive/static_without_xar.cpp)
 target_include_directories(pdx-static PRIVATE ${LIBARCHIVE_INCLUDE_DIRS})
-target_link_libraries(pdx-static PRIVATE pdx_main pdx_objects pdx_warnings ${PDX_STATIC_LIBRARIES})
+target_link_libraries(pdx-static PRIVATE pdx_main ${PDX_LAYER_TARGETS} pdx_warnings
+  ${PDX_STATIC_LIBRARIES})
 target_link_options(pdx-static PRIVATE -static)
 install(TARGETS pdx-static RUNTIME DESTINATION lib/pdx)
 # Without its symbols (81 MB -> about 3 MB, 1.3 MB gzip-compressed as it travels): it is what push

@@ -1,19 +1,19 @@
 // pdx agent --list PATH [--checksum] | --receive DEST | --relay DEST | --signatures DEST |
 // --patch DEST | --relay-patch DEST | --delete DEST: pdx on a host, run by `pdx push` and `pdx
 // sync` over its exec channel (pdx(1), DISTRIBUTION). Frames on stdin, replies on stdout
-// (distribute/agent_protocol.h, distribute/delta_protocol.h).
+// (agent/agent_protocol.h, agent/delta_protocol.h).
 #include <unistd.h>
 
 #include <algorithm>
 #include <csignal>
 #include <thread>
 
+#include "agent/agent.h"
+#include "agent/agent_delta.h"
+#include "agent/agent_relay.h"
 #include "base/error.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "distribute/agent.h"
-#include "distribute/agent_delta.h"
-#include "distribute/agent_relay.h"
 
 namespace pdx {
 

@@ -16,16 +16,16 @@
 #include "cmd/commands.h"
 #include "cmd/pdsh_options.h"
 #include "core/output.h"
-#include "distribute/pull.h"
-#include "distribute/push.h"
-#include "distribute/push_report.h"
+#include "distribute/pull/pull.h"
+#include "distribute/push/push.h"
+#include "distribute/push/push_report.h"
 #include "distribute/remote_commands.h"
 
 namespace pdx {
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kPdcpUsage =
     "Usage: pdcp [-options] src [src2...] dest\n"
     "       rpdcp [-options] src [src2...] dir\n"
     "pdcp and rpdcp as pdx runs them (pdx(1), PDSH COMPATIBILITY):\n"
@@ -61,7 +61,7 @@ std::optional<int> parse_command_line(int argc, char** argv, std::string_view pr
     std::string_view arg = optarg ? optarg : "";
     switch (c) {
       case 'h':
-        std::fputs(kUsage, stdout);
+        std::fputs(kPdcpUsage, stdout);
         return kExitOk;
       case 'V':
         print_pdsh_version();

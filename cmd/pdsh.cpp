@@ -30,7 +30,7 @@ namespace pdx {
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kPdshUsage =
     "Usage: pdsh [-options] command ...\n"
     "pdsh as pdx runs it (pdx(1), PDSH COMPATIBILITY):\n"
     "-S                return largest of remote command return values\n"
@@ -74,7 +74,7 @@ std::optional<int> parse_command_line(int argc, char** argv, PdshOptions& o) {
     std::string_view arg = optarg ? optarg : "";
     switch (c) {
       case 'h':
-        std::fputs(kUsage, stderr);  // as pdsh: usage on stderr, status 1
+        std::fputs(kPdshUsage, stderr);  // as pdsh: usage on stderr, status 1
         std::fputs(kGendersUsage, stderr);
         return kExitFailure;
       case 'V':

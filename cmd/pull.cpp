@@ -7,7 +7,7 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "distribute/progress_meter.h"
-#include "distribute/pull.h"
+#include "distribute/pull/pull.h"
 #include "distribute/remote_commands.h"
 
 namespace pdx {

@@ -9,8 +9,8 @@
 #include "cmd/relay_options.h"
 #include "core/output.h"
 #include "distribute/progress_meter.h"
-#include "distribute/push.h"
-#include "distribute/push_report.h"
+#include "distribute/push/push.h"
+#include "distribute/push/push_report.h"
 
 namespace pdx {
 

@@ -6,9 +6,9 @@
 #include <string_view>
 #include <utility>
 
+#include "agent/relay_frames.h"
 #include "base/error.h"
 #include "base/result.h"
-#include "distribute/relay_frames.h"
 
 namespace pdx {
 

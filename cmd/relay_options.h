@@ -5,7 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "distribute/relay_chain.h"
+#include "distribute/relay/relay_chain.h"
 
 namespace pdx {
 

@@ -7,7 +7,7 @@
 #include "cmd/commands.h"
 #include "cmd/relay_options.h"
 #include "core/output.h"
-#include "distribute/sync.h"
+#include "distribute/sync/sync.h"
 
 namespace pdx {
 

@@ -11,8 +11,8 @@
 #include "cmd/commands.h"
 #include "core/output.h"
 #include "distribute/progress_meter.h"
-#include "distribute/reference.h"
-#include "distribute/verify.h"
+#include "distribute/verify/reference.h"
+#include "distribute/verify/verify.h"
 
 namespace pdx {
 

@@ -11,7 +11,7 @@
 // the first has had 3 s to stop the commands on the hosts (a second signal must not leave them
 // running). A sink's failed write (core/output.h: a closed pipe, a full disk) stops the run the
 // same way; the caller reads sink.error().
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
+#include "base/awaitable.h"
 
 #include <boost/asio/awaitable.hpp>
 #include <cstddef>

@@ -4,7 +4,7 @@
 // on a thousand hosts) stays on one thread: two threads there only hand work to each other and
 // fight over OpenSSL's and malloc's shared state, measured 5-7% more CPU for the same work. A run
 // that keeps its threads busy (output streamed at full speed) has a thread per core within a tick.
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
+#include "base/awaitable.h"
 
 #include <pthread.h>
 #include <time.h>

@@ -13,10 +13,10 @@
 #include <map>
 #include <mutex>
 
-#include "archive/sha256.h"
 #include "core/held_output.h"
 #include "core/hostset.h"
 #include "core/output.h"
+#include "hash/sha256.h"
 
 namespace pdx {
 

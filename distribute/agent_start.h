@@ -4,7 +4,7 @@
 // cannot run (another architecture, a noexec home, a cache it cannot write), why, so that the
 // command goes through the host's POSIX tools instead and pdx says so once, hosts with the same
 // reason folded; and a host's shell that writes before the command runs, named.
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
+#include "base/awaitable.h"
 
 #include <boost/asio/awaitable.hpp>
 #include <functional>

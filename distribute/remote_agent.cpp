@@ -11,10 +11,10 @@
 #include <optional>
 #include <string_view>
 
-#include "archive/sha256.h"
 #include "base/fd.h"
 #include "base/quote.h"
 #include "distribute/agent_package.h"
+#include "hash/sha256.h"
 
 namespace pdx {
 

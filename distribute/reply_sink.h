@@ -2,7 +2,7 @@
 // Where one agent command on a host (an exec of its session) writes: its stdout (the agent's
 // reply frames) and the end of its stderr (what a shell or a failed agent said) kept in memory,
 // bounded, to be decoded once the command is done. Nothing is printed.
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
+#include "base/awaitable.h"
 
 #include <boost/asio/awaitable.hpp>
 #include <cstddef>
@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "distribute/agent_protocol.h"
+#include "agent/agent_protocol.h"
 #include "transport/transport.h"
 
 namespace pdx {

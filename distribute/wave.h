@@ -1,6 +1,6 @@
 #pragma once
-// A wave of a push or a sync (distribute/push.h, distribute/sync.h): at most -f consecutive
-// hosts, run at once, each a task on its one session. At each of the wave's meetings (a
+// A wave of a push or a sync (distribute/push/push.h, distribute/sync/sync.h): at most -f
+// consecutive hosts, run at once, each a task on its one session. At each of the wave's meetings (a
 // WaveBarrier, distribute/wave_barrier.h) every host still running arrives, and the last to come
 // seats them: `seating` groups the hosts that arrived, each group sharing one stream (hosts with
 // equal plans); then each goes on with its seat. Hosts beyond -f are the next wave's, which
@@ -15,7 +15,7 @@
 // Group: movable, with `std::vector<std::size_t> members` (positions in the wave; reader j is
 // members[j]) and `void leave(std::size_t reader)`, called under the wave's lock.
 // Thread-safety: every call from the hosts' strands; seating[m] must not throw, and runs once.
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
+#include "base/awaitable.h"
 
 #include <algorithm>
 #include <boost/asio/awaitable.hpp>
@@ -75,14 +75,6 @@ class Wave {
     std::lock_guard lock(mutex_);
     if (!seats_[m][k]) return {};
     return {&groups_[m][seats_[m][k]->group], seats_[m][k]->reader};
-  }
-
-  /// `f(ended)` under the wave's lock, `ended` by position: what a group does for its members
-  /// that must not race with their ends (a stream started late, its ended readers finished).
-  template <class F>
-  decltype(auto) locked(F&& f) {
-    std::lock_guard lock(mutex_);
-    return f(static_cast<const std::vector<bool>&>(ended_));
   }
 
   /// Host k's task is over. Every meeting's groups once the last host has ended (to be freed,

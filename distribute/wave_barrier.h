@@ -1,6 +1,6 @@
 #pragma once
 // Where the hosts of one wave of a push wait for each other, between listing and receiving
-// (distribute/push.h): every host's plan is made only once every host has listed (or failed),
+// (distribute/push/push.h): every host's plan is made only once every host has listed (or failed),
 // so that hosts needing the same bytes share one stream.
 //
 // The hosts are coroutines on strands of one io_context (core/executor.h), so waiting never
@@ -14,7 +14,7 @@
 //
 // Thread-safety: arrive() and leave() may be called from any thread, each party from one strand
 // at a time. `complete` must not throw; it runs before any waiter resumes, exactly once.
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
+#include "base/awaitable.h"
 
 #include <boost/asio/awaitable.hpp>
 #include <cstddef>

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
+#include "base/awaitable.h"
 
 #include <array>
 #include <boost/asio/co_spawn.hpp>

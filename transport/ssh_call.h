@@ -3,7 +3,7 @@
 // Boost.Asio"): a libssh2 call that returns LIBSSH2_ERROR_EAGAIN is called again, with the same
 // arguments, once the socket is ready in the direction libssh2_session_block_directions() names.
 // Nothing spins and nothing but libssh2 reads or writes the socket: Asio only waits on it.
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
+#include "base/awaitable.h"
 
 #include <libssh2.h>
 

@@ -8,7 +8,7 @@
 // core/executor.h), and the session stays on that strand. Output goes through JobIo as it
 // arrives; a host's failure (connect, auth, timeout, exit status) is a HostResult, never an
 // exception. run(job) is open + exec of the job's command.
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
+#include "base/awaitable.h"
 
 #include <boost/asio/awaitable.hpp>
 #include <chrono>

@@ -51,7 +51,7 @@ expect_status 0
 expect_eq "$out" "pdx: $("$PDX" hosts --fold -w "$hosts"): up to date"
 
 # By hand, as a hostile pdx would: an Entry frame naming ../victim, and one with an absolute
-# name, to the deployed agent's --delete on host 1 (distribute/agent_protocol.h: 'L', a u32
+# name, to the deployed agent's --delete on host 1 (agent/agent_protocol.h: 'L', a u32
 # length; the name as a u32 length and its bytes, kind 'f', mode, size, mtime, no hash, no
 # symlink target).
 u32() { local s; for s in 24 16 8 0; do printf "\\$(printf %03o $(( $1 >> s & 255 )))"; done; }

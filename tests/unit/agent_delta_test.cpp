@@ -1,4 +1,4 @@
-#include "distribute/agent_delta.h"
+#include "agent/agent_delta.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "distribute/delta_protocol.h"
+#include "agent/delta_protocol.h"
 #include "tests/unit/delta_memfd.h"
 #include "tests/unit/scratch.h"
 

@@ -1,4 +1,4 @@
-#include "distribute/agent_protocol.h"
+#include "agent/agent_protocol.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "distribute/agent_relay.h"
+#include "agent/agent_relay.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -11,10 +11,10 @@
 #include <thread>
 #include <vector>
 
-#include "archive/xxh3.h"
-#include "distribute/agent.h"
-#include "distribute/relay_frames.h"
-#include "distribute/relay_link.h"
+#include "agent/agent.h"
+#include "agent/relay_frames.h"
+#include "agent/relay_link.h"
+#include "hash/xxh3.h"
 
 namespace pdx {
 namespace {

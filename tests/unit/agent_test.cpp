@@ -1,4 +1,4 @@
-#include "distribute/agent.h"
+#include "agent/agent.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -9,8 +9,8 @@
 
 #include "archive/byte_sink.h"
 #include "archive/pack.h"
-#include "archive/sha256.h"
-#include "archive/xxh3.h"
+#include "hash/sha256.h"
+#include "hash/xxh3.h"
 #include "tests/unit/digests.h"
 #include "tests/unit/pipe_feeder.h"
 #include "tests/unit/scratch.h"

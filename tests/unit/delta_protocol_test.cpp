@@ -1,4 +1,4 @@
-#include "distribute/delta_protocol.h"
+#include "agent/delta_protocol.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "distribute/delta_stream.h"
+#include "distribute/sync/delta_stream.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,8 +11,8 @@
 #include <random>
 #include <thread>
 
-#include "distribute/delta_protocol.h"
-#include "distribute/patch.h"
+#include "agent/delta_protocol.h"
+#include "agent/patch.h"
 #include "tests/unit/delta_memfd.h"
 #include "tests/unit/scratch.h"
 

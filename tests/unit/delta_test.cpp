@@ -1,10 +1,10 @@
-#include "distribute/delta.h"
+#include "agent/delta.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "distribute/patch.h"
+#include "agent/patch.h"
 #include "tests/unit/delta_memfd.h"
 
 namespace pdx {

@@ -2,8 +2,8 @@
 // The digests tests compare with: XXH3-128 and SHA-256 of a string, as hex.
 #include <string>
 
-#include "archive/sha256.h"
-#include "archive/xxh3.h"
+#include "hash/sha256.h"
+#include "hash/xxh3.h"
 
 namespace pdx::test {
 

@@ -1,4 +1,4 @@
-#include "distribute/exclude.h"
+#include "distribute/sync/exclude.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // A Transport for unit tests: each host's open and execs scripted (output, exit status,
 // failures, delays on the io_context's timers), with no processes, sockets or sleeps. Records
 // what it was asked to do: the commands each host ran, the sessions open at once.
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
+#include "base/awaitable.h"
 
 #include <algorithm>
 #include <boost/asio/post.hpp>

@@ -1,11 +1,11 @@
-#include "distribute/frame_stream.h"
+#include "distribute/push/frame_stream.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "archive/xxh3.h"
+#include "hash/xxh3.h"
 #include "tests/unit/scratch.h"
 
 namespace pdx {

@@ -1,8 +1,8 @@
-#include "archive/hash_files.h"
+#include "hash/hash_files.h"
 
 #include <gtest/gtest.h>
 
-#include "archive/xxh3.h"
+#include "hash/xxh3.h"
 #include "tests/unit/digests.h"
 #include "tests/unit/scratch.h"
 

@@ -1,4 +1,4 @@
-#include "distribute/host_directory.h"
+#include "distribute/pull/host_directory.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "distribute/host_tally.h"
+#include "distribute/verify/host_tally.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "distribute/listing.h"
+#include "distribute/verify/listing.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-#include "distribute/manifest_check.h"
-#include "distribute/push_report.h"
+#include "distribute/push/manifest_check.h"
+#include "distribute/push/push_report.h"
 
 #include <gtest/gtest.h>
 

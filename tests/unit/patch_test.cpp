@@ -1,4 +1,4 @@
-#include "distribute/patch.h"
+#include "agent/patch.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "distribute/posix_push.h"
+#include "distribute/push/posix_push.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

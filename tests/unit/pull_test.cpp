@@ -1,4 +1,4 @@
-#include "distribute/pull.h"
+#include "distribute/pull/pull.h"
 
 #include <gtest/gtest.h>
 

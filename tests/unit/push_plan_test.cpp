@@ -1,4 +1,4 @@
-#include "distribute/push_plan.h"
+#include "distribute/push/push_plan.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <map>
 
-#include "archive/xxh3.h"
+#include "hash/xxh3.h"
 #include "tests/unit/digests.h"
 #include "tests/unit/scratch.h"
 

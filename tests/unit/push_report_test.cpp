@@ -1,4 +1,4 @@
-#include "distribute/push_report.h"
+#include "distribute/push/push_report.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "distribute/push.h"
+#include "distribute/push/push.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -8,7 +8,7 @@
 
 #include "distribute/progress_meter.h"
 
-#include "distribute/push_report.h"
+#include "distribute/push/push_report.h"
 #include "distribute/remote_agent.h"
 #include "distribute/remote_commands.h"
 #include "tests/unit/fake_transport.h"

@@ -1,4 +1,4 @@
-#include "distribute/reference.h"
+#include "distribute/verify/reference.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "archive/manifest.h"
-#include "archive/xxh3.h"
+#include "hash/xxh3.h"
 #include "scratch.h"
 
 namespace pdx {

@@ -1,4 +1,4 @@
-#include "distribute/relay_bridge.h"
+#include "agent/relay_bridge.h"
 
 #include <gtest/gtest.h>
 

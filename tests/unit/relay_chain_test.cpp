@@ -1,4 +1,4 @@
-#include "distribute/relay_chain.h"
+#include "distribute/relay/relay_chain.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -27,6 +27,11 @@ std::vector<FrameType> types(const std::string& bytes) {
   for (auto frame = decoder.next(); frame && *frame; frame = decoder.next())
     out.push_back((*frame)->type);
   return out;
+}
+
+// The host that host k > 0 takes the stream from: relay_children's inverse.
+std::size_t relay_parent(std::size_t k, std::size_t fanout) {
+  return (k - 1) / fanout;
 }
 
 // Links from the head to the farthest host (the last): n - 1 for a chain, about log_fanout(n)

@@ -1,9 +1,9 @@
-#include "distribute/relay_frames.h"
+#include "agent/relay_frames.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "distribute/relay_link.h"
+#include "agent/relay_link.h"
 
 namespace pdx {
 namespace {

@@ -1,4 +1,4 @@
-#include "distribute/relay_group.h"
+#include "distribute/relay/relay_group.h"
 
 #include <gtest/gtest.h>
 #include <sys/mman.h>

@@ -1,4 +1,4 @@
-#include "distribute/relay_head.h"
+#include "distribute/relay/relay_head.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -9,7 +9,7 @@
 #include <string>
 #include <thread>
 
-#include "distribute/relay_link.h"
+#include "agent/relay_link.h"
 
 namespace pdx {
 namespace {

@@ -1,4 +1,4 @@
-#include "distribute/relay_link.h"
+#include "agent/relay_link.h"
 
 #include <gtest/gtest.h>
 #include <netinet/in.h>

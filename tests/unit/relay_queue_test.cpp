@@ -1,4 +1,4 @@
-#include "distribute/relay_queue.h"
+#include "agent/relay_queue.h"
 
 #include <gtest/gtest.h>
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <thread>
 
-#include "archive/sha256.h"
+#include "hash/sha256.h"
 #include "tests/unit/digests.h"
 #include "tests/unit/scratch.h"
 

@@ -1,4 +1,4 @@
-#include "distribute/sync_needs.h"
+#include "distribute/sync/sync_needs.h"
 
 #include <gtest/gtest.h>
 

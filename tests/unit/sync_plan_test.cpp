@@ -1,4 +1,4 @@
-#include "distribute/sync_plan.h"
+#include "distribute/sync/sync_plan.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "distribute/sync.h"
+#include "distribute/sync/sync.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "distribute/unpack_process.h"
+#include "distribute/pull/unpack_process.h"
 
 #include <gtest/gtest.h>
 

@@ -1,13 +1,13 @@
-#include "distribute/verify.h"
+#include "distribute/verify/verify.h"
 
 #include <gtest/gtest.h>
 
-#include "archive/sha256.h"
-#include "archive/xxh3.h"
-#include "distribute/agent_protocol.h"
+#include "agent/agent_protocol.h"
 #include "distribute/remote_agent.h"
 #include "distribute/remote_commands.h"
 #include "fake_transport.h"
+#include "hash/sha256.h"
+#include "hash/xxh3.h"
 #include "scratch.h"
 #include "tests/unit/digests.h"
 #include "transport/local_transport.h"

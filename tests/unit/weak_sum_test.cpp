@@ -1,4 +1,4 @@
-#include "archive/weak_sum.h"
+#include "hash/weak_sum.h"
 
 #include <gtest/gtest.h>
 

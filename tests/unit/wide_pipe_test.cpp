@@ -1,4 +1,4 @@
-#include "distribute/wide_pipe.h"
+#include "agent/wide_pipe.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -6,8 +6,8 @@
 
 #include <vector>
 
+#include "agent/agent_protocol.h"
 #include "base/fd.h"
-#include "distribute/agent_protocol.h"
 
 namespace pdx {
 namespace {

@@ -1,4 +1,4 @@
-#include "archive/xxh3.h"
+#include "hash/xxh3.h"
 
 #define XXH_STATIC_LINKING_ONLY
 #include <gtest/gtest.h>

@@ -1,0 +1,334 @@
+#include "agent/agent_relay.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stop_token>
+#include <system_error>
+#include <thread>
+
+#include "agent/relay_bridge.h"
+#include "agent/relay_frames.h"
+#include "agent/relay_link.h"
+#include "agent/relay_queue.h"
+#include "agent/wide_pipe.h"
+#include "archive/temp_file.h"
+#include "base/fd.h"
+#include "base/quiet_threads.h"
+#include "base/strings.h"
+
+namespace pdx {
+
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = RelayLink::Clock;
+
+constexpr auto kLinkTime = 30s;  // for the chain to link up, from this host's setup
+constexpr std::size_t kChunk = 1024 * 1024;
+constexpr std::chrono::milliseconds kHeartbeatEvery = 1s;  // a receiving host says it is there
+// How long it waits when the host before gave up (it waited kBridgeWait for its own bridge): a
+// bridge around it from the one before, if any, is waiting to be taken by now.
+constexpr auto kBridgeLate = 2s;
+
+// The address this host's ssh session came in on (SSH_CONNECTION's third field): the one pdx
+// reached it by, so the one its neighbours are most likely to reach it by too.
+std::string own_address() {
+  const char* connection = std::getenv("SSH_CONNECTION");
+  auto fields = split_blanks(connection ? connection : "");
+  return fields.size() == 4 ? std::string(fields[2]) : "127.0.0.1";
+}
+
+// The listener, and the upstream link accepted on it on a thread of its own while this host
+// links downstream (the relay links up from its leaves: each host's connects wait for its
+// children's accepts). Shared, so that a host whose relay is called off can leave without
+// waiting for it; the listener stays open for a bridge.
+struct Upstream {
+  RelayListener listener;
+  std::mutex mutex;
+  std::optional<RelayLink> link;
+  std::string error;
+};
+
+// The link from upstream, with a thread saying this host is there (RelayLink::heartbeat) while
+// it is held. When it breaks or stalls, this host waits for a bridge from the host before the
+// one that broke (agent/relay_queue.h), and tells it the offset it holds: the stream goes
+// on, seamless.
+class UpstreamLink {
+ public:
+  UpstreamLink(std::shared_ptr<Upstream> upstream, std::string secret, RelayLink link)
+      : upstream_(std::move(upstream)), secret_(std::move(secret)) {
+    hold(std::move(link));
+  }
+  ~UpstreamLink() { drop(); }
+
+  // The next chunk; "" at the end.
+  Result<std::string> next() {
+    for (;;) {
+      auto chunk = link_->receive(kRelayStall);
+      if (chunk && !*chunk) {
+        std::lock_guard lock(mutex_);
+        ended_ = true;  // the link is held, and heartbeats go on, until passed_on()
+        // Nothing more to take: a bridge from a host that lost the one before this (after it
+        // had passed the end on) is refused at once, not held in the backlog until it gives up.
+        upstream_->listener.fd.reset();
+        return std::string();
+      }
+      if (chunk) {
+        offset_ += (*chunk)->size();
+        return std::move(**chunk);
+      }
+      std::chrono::milliseconds wait = link_->gave_up() ? kBridgeLate : kBridgeWait;
+      drop();  // the host before, if it is there, sees this end give up on it
+      auto bridge =
+          RelayLink::accept(upstream_->listener.fd.get(), secret_, Clock::now() + wait, offset_);
+      if (!bridge)
+        return Error{chunk.error() + ", and no bridge came in " +
+                     std::to_string(wait.count() / 1000) + " s"};
+      hold(std::move(*bridge));
+    }
+  }
+  // Every host after this one has the whole stream (or was given up on): the host before is
+  // told, and the link dropped.
+  void passed_on() {
+    if (ended_ && link_) link_->passed_on();
+    drop();
+  }
+  // Whether its upstream is gone, or going (what it sent is still being read), before the
+  // stream's end: waiting for a bridge, or soon. Safe from any thread.
+  bool lost() const {
+    std::lock_guard lock(mutex_);
+    return !ended_ && (!link_ || link_->hung_up());
+  }
+
+ private:
+  void hold(RelayLink link) {
+    {
+      std::lock_guard lock(mutex_);
+      link_.emplace(std::move(link));
+    }
+    heartbeats_ = std::jthread([this](std::stop_token stop) {
+      std::mutex mutex;
+      std::condition_variable_any tick;
+      std::unique_lock lock(mutex);
+      while (!stop.stop_requested()) {
+        link_->heartbeat();
+        tick.wait_for(lock, stop, kHeartbeatEvery, [] { return false; });
+      }
+    });
+  }
+  void drop() {
+    heartbeats_ = std::jthread();  // stops and joins it
+    std::lock_guard lock(mutex_);
+    link_.reset();
+  }
+
+  std::shared_ptr<Upstream> upstream_;
+  std::string secret_;
+  mutable std::mutex mutex_;  // link_'s and ended_'s changes, against lost()
+  std::optional<RelayLink> link_;
+  bool ended_ = false;  // the stream came whole
+  std::jthread heartbeats_;
+  std::uint64_t offset_ = 0;  // of the stream, taken so far
+};
+
+// Where the stream comes from: the head's stdin, or the upstream link.
+class Source {
+ public:
+  explicit Source(int in) : in_(in), buffer_(kChunk, '\0') {}
+  Source(std::shared_ptr<Upstream> upstream, std::string secret, RelayLink link)
+      : link_(std::in_place, std::move(upstream), std::move(secret), std::move(link)) {}
+  // The next chunk; "" at the end.
+  Result<std::string> next() {
+    if (link_) return link_->next();
+    for (;;) {  // a pipe gives 64 KiB a read: only what came is copied out, not kChunk
+      ssize_t n = ::read(in_, buffer_.data(), buffer_.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return Error{std::string("cannot read standard input: ") + std::strerror(errno)};
+      return buffer_.substr(0, std::size_t(n));
+    }
+  }
+  // Its upstream broke: it has nothing to bridge others with.
+  bool lost() const { return link_ && link_->lost(); }
+  // The stream has gone on from here to the end (UpstreamLink::passed_on).
+  void passed_on() {
+    if (link_) link_->passed_on();
+  }
+
+ private:
+  int in_ = -1;
+  std::string buffer_;
+  std::optional<UpstreamLink> link_;
+};
+
+// The stream from `source` to this host's receive (`local`, a pipe) and to each host it
+// forwards to, each on a thread of its own through a RelayQueue: a host forwards while it
+// receives and while it writes. A local reader that stops (its receive failed) does not stop
+// the forwarding; a host that breaks off or stalls does not stop the others nor the local
+// writing, and is bridged: the hosts it forwarded to are linked to from here, each from the
+// offset it holds, out of the queue's history; with none left the stream is still read to its
+// end, so that upstream is not held up.
+class Tee {
+ public:
+  static constexpr std::size_t kLocal = 0;  // the reader of the receive; then one per link
+
+  Tee(Source& source, int local, std::vector<RelayLink>& next, const RelayNext& peers,
+      std::string secret)
+      : source_(source),
+        local_(local),
+        next_(next),
+        peers_(peers),
+        errors_(next.size()),
+        queue_(1 + next.size(), relay_history(relay_levels(peers.peers))),
+        bridges_(queue_, std::move(secret), [this] { return source_.lost(); }) {}
+
+  // On a thread that blocks Ctrl-C: the ones it starts inherit that.
+  void run() {
+    {
+      std::vector<std::jthread> readers;  // joined on every way out, after the queue has ended
+      try {
+        for (std::size_t i = 0; i < next_.size(); ++i)
+          readers.emplace_back([this, i] { forward(i); });
+        readers.emplace_back([this] { write_local(); });
+      } catch (const std::system_error& e) {
+        source_error = std::string("cannot start a thread: ") + e.what();
+        return queue_.end(RelayQueue::End::broken);
+      }
+      read_source();
+    }
+    source_.passed_on();
+  }
+  // What broke off downstream and what was bridged, one line ("" when every link went on).
+  std::string next_error() const {
+    std::string all;
+    for (const auto& e : errors_)
+      if (!e.empty()) all += (all.empty() ? "" : "; ") + e;
+    return all;
+  }
+  std::string source_error;  // the stream did not come whole: the host cannot be complete
+
+ private:
+  void read_source() {
+    for (;;) {
+      auto chunk = source_.next();
+      if (!chunk) {
+        source_error = "the stream from upstream broke off: " + chunk.error();
+        return queue_.end(RelayQueue::End::broken);
+      }
+      if (chunk->empty()) return queue_.end(RelayQueue::End::whole);
+      queue_.put(std::move(*chunk));  // false: nobody takes it, drained
+    }
+  }
+  void forward(std::size_t i) {
+    errors_[i] = bridges_.relay_on(next_[i], 1 + i, peers_.peers[i], std::nullopt);
+  }
+  void write_local() {
+    std::optional<RelayQueue::End> how;
+    while (auto chunk = queue_.take(kLocal, how))
+      if (!write_all(local_, chunk->data(), chunk->size(), "the receive")) {
+        queue_.leave(kLocal);
+        break;
+      }
+    ::close(local_);
+  }
+
+  Source& source_;
+  int local_;
+  std::vector<RelayLink>& next_;
+  const RelayNext& peers_;
+  std::vector<std::string> errors_;  // by link
+  RelayQueue queue_;
+  RelayBridges bridges_;
+};
+
+}  // namespace
+
+Result<Summary> agent_relay(int in, int out, const RelayConsumer& local) {
+  Frame setup_frame = TRY(read_frame(in, FrameType::relay_setup));
+  RelaySetup setup = TRY(decode_relay_setup(setup_frame.payload));
+  std::string address = setup.bind.empty() ? own_address() : setup.bind;
+  auto upstream = std::make_shared<Upstream>();
+  RelayPeer listening{address, 0};
+  if (!setup.head) {
+    upstream->listener = TRY(relay_listen(address, setup.low, setup.high));
+    listening.port = upstream->listener.port;
+    auto deadline = Clock::now() + kLinkTime;
+    QuietThreads quiet;  // it may outlive the relay: Ctrl-C is the process's, not its
+    std::thread([upstream, secret = setup.secret, deadline] {
+      auto link = RelayLink::accept(upstream->listener.fd.get(), secret, deadline, 0);
+      std::lock_guard lock(upstream->mutex);
+      if (link)
+        upstream->link.emplace(std::move(*link));
+      else
+        upstream->error = link.error();
+    }).detach();
+  }
+  TRY(write_frame(out, FrameType::relay_listening, encode(listening)));
+
+  Frame next_frame = TRY(read_frame(in, FrameType::relay_next));
+  RelayNext next_peers = TRY(decode_relay_next(next_frame.payload));
+  std::vector<RelayLink> next;
+  RelayStatus linked;
+  for (const RelayBranch& branch : next_peers.peers) {
+    auto link = RelayLink::connect(branch.peer.address, branch.peer.port, setup.secret,
+                                   Clock::now() + kLinkTime);
+    if (!link) {
+      linked.error = link.error();
+      break;
+    }
+    next.push_back(std::move(*link));
+  }
+  TRY(write_frame(out, FrameType::relay_linked, encode(linked)));
+  auto go = read_frame(in, FrameType::relay_go);
+  if (!go) return Error{"the relay was called off"};
+
+  std::optional<Source> source;
+  if (setup.head) {
+    source.emplace(in);
+  } else {
+    // Every link is up by now (pdx says go once every host has linked downstream), so the
+    // upstream one is here or failed.
+    for (auto until = Clock::now() + kLinkTime;;) {
+      {
+        std::lock_guard lock(upstream->mutex);
+        if (upstream->link) {
+          QuietThreads quiet;  // its heartbeats' thread
+          source.emplace(upstream, setup.secret, std::move(*upstream->link));
+          break;
+        }
+        if (!upstream->error.empty()) return Error{upstream->error};
+      }
+      if (Clock::now() > until) return Error{"the previous host never connected"};
+      std::this_thread::sleep_for(10ms);
+    }
+  }
+
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0)
+    return Error{std::string("cannot make a pipe: ") + std::strerror(errno)};
+  Fd local_in(pipe_fds[0]);
+  // A larger pipe: fewer hand-overs between the writing thread and the receive, each a wake-up;
+  // where it is refused, 64 KiB does too.
+  widen_pipe(pipe_fds[1]);
+  Tee tee(*source, pipe_fds[1], next, next_peers, setup.secret);
+  std::optional<std::thread> teeing;
+  {
+    QuietThreads quiet;
+    teeing.emplace([&] { tee.run(); });
+  }
+  auto received = local(local_in.get(), out);
+  local_in.reset();  // a consumer that stopped early no longer holds the forwarding up
+  teeing->join();
+  TRY(write_frame(out, FrameType::relay_end, encode(RelayStatus{tee.next_error()})));
+  if (!received && !tee.source_error.empty()) return Error{tee.source_error};
+  return received;
+}
+
+}  // namespace pdx

@@ -1,0 +1,151 @@
+#pragma once
+// A link between two agents of one `pdx push --relay` run, over TCP: the data goes from the
+// connecting agent (upstream) to the listening one (downstream). No listener takes data from a
+// peer that has not proved it holds the run's secret (handed to each agent over its ssh session,
+// never on a command line), and every chunk is checked (ARCHITECTURE.md, "The relay"):
+//
+//   connector -> "PDXR3" nc           nc, nl: 16 random bytes each
+//   listener  -> "PDXR3" nl proof_l   proof_l = HMAC-SHA256(secret, "accept" nc nl)
+//   connector -> proof_c              proof_c = HMAC-SHA256(secret, "connect" nc nl)
+//   listener  -> offset proof_o       offset: u64, the stream offset it holds (0 on a first
+//                                     link, more on a bridge);
+//                                     proof_o = HMAC-SHA256(secret, "offset" nc nl offset)
+//   connector -> chunks: u32 length, bytes, tag
+//                                     tag = ChunkMac(session, sequence, length bytes),
+//                                     session = HMAC-SHA256(secret, "session" nc nl)
+//   a chunk of length 0 ends the stream, one of length kKeepalive (no bytes) says the sender is
+//   there with nothing to send, one of length kGaveUp (no bytes) that the stream broke off
+//   before the sender and no bridge came to it; the listener sends a byte upstream now and then
+//   (heartbeat()): it is there, even when it takes nothing; and once it has passed the whole
+//   stream on (its own hosts have taken it: passed_on()), a last byte that says so, then closes
+//
+// So a peer without the secret learns nothing it can use and cannot inject, reorder, replay or
+// cut a chunk (the session key is the link's own, the sequence number the chunk's), and a link
+// that breaks is an error, never a shorter stream. A peer that stops (a stalled host) is told from
+// one that is only slow: the sender gives up when the listener takes nothing and says nothing for
+// kStall, the listener when nothing, not even a keepalive, comes for kStall. The listener
+// handshakes the connections it takes side by side (at most 16, the oldest dropped past that),
+// each with 5 s of its own, so a peer without the secret that connects and sends nothing holds
+// up no one but itself; the first to prove itself is the link, the others are closed. Then
+// blocking I/O with deadlines; a link is used by one thread at a time
+// (agent/agent_relay.cpp: one receives, another forwards), but for heartbeat(), from a
+// thread of its own.
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/fd.h"
+#include "base/result.h"
+
+struct evp_cipher_ctx_st;  // OpenSSL's EVP_CIPHER_CTX
+
+namespace pdx {
+
+inline constexpr std::size_t kRelaySecretSize = 32;
+inline constexpr std::size_t kRelayMaxChunk = 1024 * 1024;
+/// A peer that sends nothing (not even a keepalive or heartbeat) this long has stalled.
+inline constexpr std::chrono::milliseconds kRelayStall = std::chrono::seconds(10);
+
+/// The chunks' MAC: GMAC, that is AES-256-GCM authenticating the chunk's length field and bytes
+/// with no plaintext, its 96-bit IV the chunk's u64 sequence number (big-endian) and 4 zero
+/// bytes. Each link has a key of its own and numbers its chunks from 0, so no IV is used twice
+/// under one key. Several GB/s with AES-NI and PCLMUL, where HMAC-SHA256 is one and a half.
+class ChunkMac {
+ public:
+  static constexpr std::size_t kKeySize = 32;
+  static constexpr std::size_t kTagSize = 16;
+  /// Under `key` (kKeySize bytes); the key schedule is made once, here.
+  explicit ChunkMac(std::string_view key);
+  std::string tag(std::uint64_t sequence, std::string_view length, std::string_view bytes);
+
+ private:
+  struct Free {
+    void operator()(evp_cipher_ctx_st* ctx) const;
+  };
+  std::unique_ptr<evp_cipher_ctx_st, Free> ctx_;
+};
+
+/// kRelaySecretSize random bytes for one run.
+Result<std::string> make_relay_secret();
+
+struct RelayListener {
+  Fd fd;
+  std::uint16_t port = 0;
+};
+
+/// A listening socket on `address` (numeric IPv4 or IPv6), on the first free port of
+/// [low, high]; low = high = 0: one the kernel picks.
+Result<RelayListener> relay_listen(const std::string& address, std::uint16_t low,
+                                   std::uint16_t high);
+
+class RelayLink {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  /// Connects to address:port and authenticates, by `deadline`; offset() is then the stream
+  /// offset the peer holds.
+  static Result<RelayLink> connect(const std::string& address, std::uint16_t port,
+                                   std::string_view secret, Clock::time_point deadline);
+
+  /// Takes connections on `listener` and handshakes them side by side until one authenticates
+  /// (the others are closed: a port scanner, a stale, idle or forged peer neither ends the wait
+  /// nor holds up the others), by `deadline`, and tells it `offset`, the stream offset this end
+  /// holds.
+  static Result<RelayLink> accept(int listener, std::string_view secret, Clock::time_point deadline,
+                                  std::uint64_t offset);
+
+  /// What the peer said it holds (connect()'s side).
+  std::uint64_t offset() const { return offset_; }
+  /// Sends one chunk of 1..kRelayMaxChunk bytes: an Error when the link broke or the peer
+  /// stalled.
+  Result<void> send(std::string_view bytes);
+  /// Says the sender is there, with nothing to send.
+  Result<void> keepalive();
+  /// Ends the stream (the peer's receive() then returns nullopt), and waits until the peer has
+  /// passed it on (passed_on()): an Error when it broke off or stalled before, so that the hosts
+  /// after it can still be bridged.
+  Result<void> finish();
+  /// Says the stream broke off before this end and no bridge came (the peer's receive() then
+  /// fails, gave_up() true), then drops the link.
+  void give_up();
+  /// Whether the peer said it gave up (receive()'s side).
+  bool gave_up() const { return gave_up_; }
+  /// The listener's "I am here", one byte, never blocking (dropped when the socket is full).
+  void heartbeat() const;
+  /// The listener's "every host after me has the whole stream": then the sender's finish()
+  /// returns. Never blocking; the caller then drops the link.
+  void passed_on() const;
+  /// Whether the link broke (reset: the peer closed it with bytes unread, or was written to
+  /// after it closed; what it sent before may still be there to receive). Not a peer that only
+  /// ended its side (RelayLink::finish). Never blocking, safe beside receive().
+  bool hung_up() const;
+  /// Drops the link: the peer sees it break off, never a clean end.
+  void close() { fd_.reset(); }
+  /// The next chunk, or nullopt at the end of the stream; an Error when the link broke, a chunk
+  /// failed its check, or nothing came for `idle`.
+  Result<std::optional<std::string>> receive(std::chrono::milliseconds idle);
+
+  RelayLink(RelayLink&&) = default;
+  RelayLink& operator=(RelayLink&&) = default;
+
+ private:
+  RelayLink(Fd fd, std::string_view session, std::uint64_t offset = 0)
+      : fd_(std::move(fd)), mac_(session), offset_(offset) {}
+  Result<void> put_chunk(std::uint32_t length, std::string_view bytes);
+  Result<void> put(std::string_view bytes, bool more);
+  Result<bool> heard();  // reads what the peer said: false when it closed the link
+
+  Fd fd_;
+  ChunkMac mac_;  // under the link's session key
+  std::uint64_t sequence_ = 0;
+  std::uint64_t offset_ = 0;
+  Clock::time_point heard_{};  // when the peer last said something (the sender's side)
+  bool passed_on_ = false;     // and whether it said it passed the stream on
+  bool ended_ = false;
+  bool gave_up_ = false;
+};
+
+}  // namespace pdx

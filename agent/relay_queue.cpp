@@ -1,0 +1,119 @@
+#include "agent/relay_queue.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace pdx {
+
+bool RelayQueue::put(std::string chunk) {
+  return put(chunk, std::chrono::hours(24 * 365)) == Put::in;
+}
+
+RelayQueue::Put RelayQueue::put(std::string& chunk, std::chrono::milliseconds stall) {
+  std::vector<std::function<void()>> ready;
+  {
+    std::unique_lock lock(mutex_);
+    auto left = [&] {
+      return std::any_of(readers_.begin(), readers_.end(), [](const Reader& r) { return !r.gone; });
+    };
+    bool room = room_.wait_for(lock, stall, [&] {
+      std::uint64_t waiting = end_offset_ - slowest();
+      return !left() || waiting == 0 || waiting + chunk.size() <= kMaxQueued;
+    });
+    if (!left()) return Put::nobody;
+    if (!room) return Put::stalled;
+    std::uint64_t offset = end_offset_;
+    end_offset_ += chunk.size();
+    chunks_.push_back(Entry{std::make_shared<const std::string>(std::move(chunk)), offset});
+    let_go();
+    ready_.notify_all();
+    ready = wakes();
+  }
+  for (auto& wake : ready) wake();
+  return Put::in;
+}
+
+void RelayQueue::end(End how) {
+  std::vector<std::function<void()>> ready;
+  {
+    std::lock_guard lock(mutex_);
+    end_ = how;
+    ready_.notify_all();
+    ready = wakes();
+  }
+  for (auto& wake : ready) wake();
+}
+
+void RelayQueue::on_ready(std::size_t r, std::function<void()> wake) {
+  {
+    std::lock_guard lock(mutex_);
+    Reader& reader = readers_[r];
+    if (reader.at == end_offset_ && !end_) return void(reader.wake = std::move(wake));
+  }
+  wake();
+}
+
+std::vector<std::function<void()>> RelayQueue::wakes() {
+  std::vector<std::function<void()>> ready;
+  for (Reader& r : readers_)
+    if (r.wake) ready.push_back(std::exchange(r.wake, nullptr));
+  return ready;
+}
+
+RelayQueue::Chunk RelayQueue::take(std::size_t r, std::optional<End>& how,
+                                   std::chrono::milliseconds wait) {
+  std::unique_lock lock(mutex_);
+  how.reset();
+  if (!ready_.wait_for(lock, wait, [&] { return readers_[r].at < end_offset_ || end_; }))
+    return nullptr;
+  Reader& reader = readers_[r];
+  if (reader.at == end_offset_) {
+    how = *end_;
+    return nullptr;
+  }
+  // The chunk holding `at`: the last one starting at or before it (kept: `at` is not let go).
+  auto it = std::upper_bound(chunks_.begin(), chunks_.end(), reader.at,
+                             [](std::uint64_t at, const Entry& e) { return at < e.offset; });
+  const Entry& entry = *std::prev(it);
+  Chunk chunk = entry.chunk;
+  if (reader.at > entry.offset)  // a late reader's first: the part it does not hold
+    chunk =
+        std::make_shared<const std::string>(chunk->substr(std::size_t(reader.at - entry.offset)));
+  reader.at = entry.offset + entry.chunk->size();
+  let_go();
+  room_.notify_all();
+  return chunk;
+}
+
+std::optional<std::size_t> RelayQueue::join(std::uint64_t offset) {
+  std::lock_guard lock(mutex_);
+  std::uint64_t first = chunks_.empty() ? end_offset_ : chunks_.front().offset;
+  if (offset < first || offset > end_offset_) return std::nullopt;
+  readers_.push_back(Reader{offset, false, nullptr});
+  return readers_.size() - 1;
+}
+
+void RelayQueue::leave(std::size_t r) {
+  std::lock_guard lock(mutex_);
+  readers_[r].gone = true;
+  let_go();
+  room_.notify_all();  // a writer waiting for room may find nobody left, or room
+}
+
+std::uint64_t RelayQueue::slowest() const {
+  std::uint64_t least = end_offset_;
+  for (const Reader& r : readers_)
+    if (!r.gone) least = std::min(least, r.at);
+  return least;
+}
+
+void RelayQueue::let_go() {
+  std::uint64_t taken = slowest();
+  while (!chunks_.empty()) {
+    std::uint64_t past = chunks_.front().offset + chunks_.front().chunk->size();
+    if (past > taken || past + history_ > end_offset_) break;
+    chunks_.pop_front();
+  }
+}
+
+}  // namespace pdx

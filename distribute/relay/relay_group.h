@@ -1,0 +1,91 @@
+#pragma once
+// One group's stream to its hosts with --relay (push and sync): host to host as a Chain
+// (distribute/relay/relay_chain.h), each member's command run on its own session; when the chain
+// cannot link up (or no secret can be made), from here after all: a Broadcast of the same
+// stream, started by the first member to ask (the chain read nothing of it), and one line that
+// says so. Every member of a group runs at once (a group within one wave of -f hosts).
+//
+//   member j:  relayed(j) -> relay command through the chain ...... its reply
+//                        \-> called off: nullopt; star_input(j), reader j of the broadcast
+//              run(j): both, the star command run on star_input(j) (sync)
+//   ended(j):  from the pass's sink when member j's task is over: the chain and the broadcast
+//              stop waiting for it
+//
+// Thread-safety: run() and ended() from the members' strands.
+#include "base/awaitable.h"
+
+#include <boost/asio/awaitable.hpp>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "distribute/relay/relay_chain.h"
+#include "distribute/reply_sink.h"
+#include "transport/broadcast.h"
+#include "transport/transport.h"
+
+namespace pdx {
+
+class RelayGroup {
+ public:
+  /// The group `labels` (in the chain's order) reading `stream`, a pipe of the group's frames:
+  /// the chain's head reads it with `head` as its Broadcast's options, the star with `star`.
+  RelayGroup(std::vector<std::string> labels, const RelayOptions& options, int stream,
+             Broadcast::Options head = {}, Broadcast::Options star = {});
+  RelayGroup(const RelayGroup&) = delete;
+  RelayGroup& operator=(const RelayGroup&) = delete;
+  ~RelayGroup();  // the broadcast and the chain before the stream they read
+
+  struct Ran {
+    ReplySink::Reply reply;  // the agent's own replies (relay frames taken out)
+    std::string error;       // the relay's failure for this host: a malformed frame, ...
+    std::string forwarded;   // what it said of a link it forwards to that broke off ("X broke
+                             // off (...): bridged around it to Y ..."): printable, bounded; ""
+  };
+  /// Member j's part: `relay` (the agent's --relay command, as the host runs it) through the
+  /// chain; nullopt when the chain was called off (or never was), nothing received.
+  boost::asio::awaitable<std::optional<Ran>> relayed(Session& session, const Job& job,
+                                                     std::size_t j, const std::string& relay,
+                                                     StopSignal& stop);
+  /// Member j's stdin from here once the chain is off: reader j of the group's broadcast,
+  /// started by the first member to ask (members that ended are finished at once).
+  Result<std::unique_ptr<InputSource>> star_input(std::size_t j);
+  /// relayed(), else `star` on star_input(j).
+  boost::asio::awaitable<Ran> run(Session& session, const Job& job, std::size_t j,
+                                  const std::string& relay, const std::string& star,
+                                  StopSignal& stop);
+  void ended(std::size_t j);
+  struct CalledOff {
+    std::vector<std::string> hosts;  // the group's
+    std::string reason;              // printable
+  };
+  /// The group's hosts and why, once the relay was called off; else nullopt.
+  std::optional<CalledOff> called_off() const;
+  /// Once every member has ended: the warning's line when the chain's head went before it had
+  /// passed the stream on and pdx bridged around it ("HEAD: the relay's head is gone; from
+  /// here, bridged around it to ADDRESS port N from offset N"); else nullopt.
+  std::optional<std::string> head_bridged();
+
+ private:
+  const std::vector<std::string> labels_;
+  const int stream_;
+  const Broadcast::Options star_options_;
+  std::unique_ptr<Chain> chain_;  // none without a secret: from here at once
+  mutable std::mutex mutex_;      // for what follows
+  std::vector<bool> ended_;
+  std::optional<std::string> called_off_;  // the reason
+  std::unique_ptr<Broadcast> star_;
+};
+
+/// "HOSTS: the relay could not link up (REASON); sending from here", HOSTS folded.
+std::string called_off_line(const std::vector<std::string>& hosts, const std::string& reason);
+
+/// What a host said of its links that broke off (untrusted): printable, at most about
+/// kMaxForwarded bytes of it, cut with "...".
+inline constexpr std::size_t kMaxForwarded = 1024;
+std::string forwarded_said(std::string_view said);
+
+}  // namespace pdx

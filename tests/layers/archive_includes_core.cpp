@@ -1,0 +1,2 @@
+// Must not compile: archive/ is below core/ (ARCHITECTURE.md, Layers).
+#include "core/hostset.h"
