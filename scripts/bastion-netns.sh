@@ -10,6 +10,7 @@
 #                                       198.18.201.1 --veth-- 198.18.201.2  namespace "inner":
 #                                                     bastion2's sshd there (reached from outer
 #                                                     only), hosts 198.18.203.1..N
+# 198.18.204.0/24 stands for hosts down behind bastion1: their SYNs go unanswered.
 #
 # Nothing forwards between the namespaces; this machine has a route to 198.18.200.0/30 and
 # "unreachable" ones for the rest (so no packet leaves by its default route), and one setup at a
@@ -27,7 +28,7 @@ die() { echo "bastion-netns: $*" >&2; exit 1; }
 
 readonly PORT=2222 BASTION1=198.18.200.2 BASTION2=198.18.201.2
 # Refused here at once, never sent along this machine's default route.
-readonly UNREACHABLE="198.18.201.0/24 198.18.202.0/24 198.18.203.0/24"
+readonly UNREACHABLE="198.18.201.0/24 198.18.202.0/24 198.18.203.0/24 198.18.204.0/24"
 
 prefix() { echo "pb$(echo -n "$DIR" | md5sum | cut -c1-6)"; }
 
@@ -126,6 +127,9 @@ bastion_start() {
     ip -n "$ns" link set eth0 up
   done
   ip -n "$outer" link set eth1 up
+  # 198.18.204.0/24: hosts down behind bastion1 (inner drops what it does not forward: a
+  # connect there waits for TCP's SYN retries).
+  ip -n "$outer" route add 198.18.204.0/24 via "$BASTION2"
   for i in $(seq "$N"); do
     ip -n "$outer" addr add "198.18.202.$i/32" dev lo
     ip -n "$inner" addr add "198.18.203.$i/32" dev lo

@@ -175,7 +175,10 @@ asio::awaitable<Step> SshConnection::dial() {
       done(std::make_shared<Dialed>(std::move(d)));
     });
   });
-  if (!dialed) co_return waiter_.failure(kWaitAborted, "");
+  if (!dialed) {
+    *target.gave_up = true;  // a jump host need not keep its connection for this one
+    co_return waiter_.failure(kWaitAborted, "");
+  }
   Dialed& d = **dialed;
   if (d.failed) co_return d.failed;
   conduit_ = std::move(d.conduit);

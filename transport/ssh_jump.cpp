@@ -28,6 +28,10 @@ constexpr std::size_t kChunk = 32 * 1024;              // bytes moved per call
 constexpr std::size_t kPerTunnelPerPump = 256 * 1024;  // then the next tunnel's turn
 constexpr std::size_t kQueuedHigh = 4 << 20;  // the hosts' bytes wait while this much is queued
 constexpr auto kLinger = std::chrono::milliseconds(100);  // an idle link is closed after it
+// A channel open taking longer (the jump host's connect to a dead host waits for TCP's SYN
+// retries, minutes) while hosts wait behind it: another link opens for them, up to kMaxLinks.
+constexpr auto kOpenStall = std::chrono::seconds(1);
+constexpr std::size_t kMaxLinks = 16;
 
 // A libssh2 status that means the link's session is gone, not one channel.
 bool session_lost(long rc) {
@@ -104,13 +108,15 @@ class JumpHop;
 // hop's strand.
 class JumpLink : public std::enable_shared_from_this<JumpLink> {
  public:
-  JumpLink(std::shared_ptr<JumpHop> hop, std::shared_ptr<SshConnection> connection)
-      : hop_(std::move(hop)), connection_(std::move(connection)) {}
+  JumpLink(std::shared_ptr<JumpHop> hop, std::shared_ptr<SshConnection> connection,
+           const asio::any_io_executor& strand)
+      : hop_(std::move(hop)), connection_(std::move(connection)), stall_(strand) {}
 
   asio::awaitable<void> open(StopSignal& never);
   bool is_open() const { return open_ && !dead_; }
   bool full() const { return full_; }
-  bool idle() const { return tunnels_.empty() && !opening_; }
+  bool idle() const { return tunnels_.empty() && (!opening_ || *opening_->target.gave_up); }
+  bool can_take() const { return !dead_ && !full_ && !opening_; }  // open or still opening
   std::size_t tunnels() const { return tunnels_.size(); }
   void schedule();
   /// Closes the connection, its tunnels with it (nothing waits on it any more).
@@ -127,12 +133,15 @@ class JumpLink : public std::enable_shared_from_this<JumpLink> {
   void arm(const std::shared_ptr<Tunnel>& t, bool write);
   void arm_socket();
   void die(long rc);
+  void watch_open();
 
   std::shared_ptr<JumpHop> hop_;  // dropped when the link closes: no cycle left
   std::shared_ptr<SshConnection> connection_;
   bool open_ = false, dead_ = false, full_ = false;
   bool pump_posted_ = false, read_armed_ = false, write_armed_ = false;
   std::optional<DialRequest> opening_;  // the channel open in progress
+  asio::steady_timer stall_;            // kOpenStall after an open started
+  unsigned opens_ = 0;                  // opens started: a stall timer of an earlier one is stale
   std::vector<std::shared_ptr<Tunnel>> tunnels_;
   std::vector<LIBSSH2_CHANNEL*> closing_;  // freed once the server closed them too
 };
@@ -164,6 +173,7 @@ class JumpHop final : public Route, public std::enable_shared_from_this<JumpHop>
   const std::string& name() const { return name_; }
   asio::any_io_executor strand() const { return strand_; }
   std::optional<DialRequest> next_request() {
+    std::erase_if(queue_, [](const DialRequest& r) { return r.target.gave_up->load(); });
     if (queue_.empty()) return std::nullopt;
     DialRequest request = std::move(queue_.front());
     queue_.pop_front();
@@ -177,13 +187,14 @@ class JumpHop final : public Route, public std::enable_shared_from_this<JumpHop>
   // the queue and another link is opened for it.
   void link_full(DialRequest request, std::size_t open) {
     queue_.push_front(std::move(request));
-    if (!said_more_)
-      std::fprintf(stderr,
-                   "pdx: %s: the jump host refused a channel with %zu open on one connection; "
-                   "opening more connections to it\n",
-                   name_.c_str(), open);
-    said_more_ = true;
-    open_link();
+    more_links("it refused a channel with " + std::to_string(open) + " open on one");
+  }
+  // A link's channel open is slow while hosts wait behind it.
+  void open_stalled() {
+    if (queue_.empty()) return;
+    for (const auto& link : links_)
+      if (link->can_take()) return;  // one will take them
+    more_links("a channel open was slow (a host down?) while others waited");
   }
   // A link failed to open, or was lost: its failure is the hop's once no link is left.
   void link_failed(JumpLink* link, const StepFailure& failure) {
@@ -199,6 +210,7 @@ class JumpHop final : public Route, public std::enable_shared_from_this<JumpHop>
     fail_queue(*failed_);
   }
   void check_idle() {
+    std::erase_if(queue_, [](const DialRequest& r) { return r.target.gave_up->load(); });
     if (!queue_.empty() || !waiting_.empty()) return;
     for (const auto& link : links_)
       if (!link->idle()) return;
@@ -232,9 +244,17 @@ class JumpHop final : public Route, public std::enable_shared_from_this<JumpHop>
   }
   void open_link() {
     auto connection = std::make_shared<SshConnection>(plan_, credentials_, gate_, strand_);
-    auto link = std::make_shared<JumpLink>(shared_from_this(), connection);
+    auto link = std::make_shared<JumpLink>(shared_from_this(), connection, strand_);
     links_.push_back(link);
     asio::co_spawn(strand_, link->open(never_), asio::detached);
+  }
+  void more_links(const std::string& why) {
+    if (links_.size() >= kMaxLinks) return;  // the queue waits for the links there are
+    if (!said_more_)
+      std::fprintf(stderr, "pdx: %s: more than one connection to this jump host: %s\n",
+                   name_.c_str(), why.c_str());
+    said_more_ = true;
+    open_link();
   }
   void fail_queue(const StepFailure& failure) {
     for (auto& request : std::exchange(queue_, {}))
@@ -279,9 +299,22 @@ void JumpLink::schedule() {
   });
 }
 
+// Every kOpenStall while an open is in progress: hosts waiting behind it get another link, and
+// a link left with only an open nobody waits for any more may close.
+void JumpLink::watch_open() {
+  stall_.expires_after(kOpenStall);
+  stall_.async_wait([self = shared_from_this(), open = opens_](boost::system::error_code ec) {
+    if (ec || self->dead_ || !self->opening_ || open != self->opens_) return;
+    self->hop_->open_stalled();
+    self->hop_->check_idle();
+    self->watch_open();
+  });
+}
+
 void JumpLink::close() {
   if (dead_) return;
   dead_ = true;
+  stall_.cancel();
   for (auto& t : tunnels_) {
     boost::system::error_code ignored;
     t->end.close(ignored);
@@ -303,6 +336,8 @@ void JumpLink::pump() {
     if (opening_ || full_) break;
     opening_ = hop_->next_request();
     if (!opening_) break;
+    ++opens_;
+    watch_open();
   }
   auto tunnels = tunnels_;  // move() may finish some
   for (auto& t : tunnels)
@@ -332,6 +367,7 @@ bool JumpLink::drive_open() {
     std::string why = message && *message ? message : "libssh2 error " + std::to_string(rc);
     DialRequest request = std::move(*opening_);
     opening_.reset();
+    stall_.cancel();
     bool refused_for_load = why.find("resource shortage") != std::string::npos ||
                             why.find("prohibited") != std::string::npos;
     if (refused_for_load && !tunnels_.empty() && !full_) {
@@ -348,6 +384,7 @@ bool JumpLink::drive_open() {
   }
   DialRequest request = std::move(*opening_);
   opening_.reset();
+  stall_.cancel();
   int pair[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, pair) != 0) {
     std::string why = std::strerror(errno);

@@ -9,7 +9,10 @@
 //           every host waits for it; a link that cannot be opened fails them all, named:
 //           "via bastion1: connect timed out after 10s", and every later host of the run.
 //   dial:   one channel open at a time per link (libssh2 keeps one open in progress per
-//           session), queued at the jump host and taken by links with room.
+//           session), queued at the jump host and taken by links with room. An open that takes
+//           over a second while hosts wait (the jump host connecting to a host down waits for
+//           TCP's SYN retries, minutes) gets them another link (at most 16); an open its host
+//           gave up on does not keep the link.
 //   pump:   on the link's strand, woken by the link's socket or a tunnel's socketpair end.
 //   lost:   the link's connection failing fails every tunnel on it with "via NAME: ..." and
 //           their hosts report that instead of their own "connection lost".

@@ -3,6 +3,7 @@
 // ProxyCommand (transport/proxy_command.h) or a jump host (transport/ssh_jump.h). Either hands
 // the connection one end of a socketpair, which libssh2 reads and writes as it would a TCP
 // socket; the Conduit keeps the other end fed and is closed with the connection.
+#include <atomic>
 #include <boost/asio/any_io_executor.hpp>
 #include <functional>
 #include <memory>
@@ -38,6 +39,8 @@ struct DialTarget {
   std::string alias;                    // the host as given (%n)
   std::string label;                    // for the lines a ProxyCommand writes on stderr
   boost::asio::any_io_executor strand;  // the connection's
+  /// Set when the connection no longer waits for its dial (its deadline, Ctrl-C).
+  std::shared_ptr<std::atomic<bool>> gave_up = std::make_shared<std::atomic<bool>>(false);
 };
 
 class Route {

@@ -23,6 +23,17 @@ run_jump -J bastion1 -w "198.18.202.1,198.18.202.9" true
 expect_status 255
 expect_contains "$err" "pdx: 198.18.202.9: via bastion1: cannot reach port 2222 from it" "a dead host behind it"
 
+# A host down behind it (the jump host's connect waits minutes): the hosts queued behind its
+# channel open go through another connection, said once; it fails for its own timeout.
+before=$(logins bastion1)
+SECONDS=0
+run_jump -J bastion1 -t 4 -w "198.18.204.1,^$dir/hosts1" true
+expect_status 255
+(( SECONDS < 20 )) || fail "the run waited ${SECONDS}s for the jump host's connect to a host down"
+expect_eq "$err" "pdx: bastion1: more than one connection to this jump host: a channel open was slow (a host down?) while others waited
+pdx: 198.18.204.1: connect timed out after 4s" "a host down behind the jump host"
+expect_eq "$(logins bastion1)" $((before + 2)) "logins with a host down"
+
 # The jump host's connection lost mid-run: every host behind it fails, one line naming it.
 "$PDX" -F "$dir/ssh_config" -J bastion1 -w "^$dir/hosts1" 'sleep 30' < /dev/null > "$SCRATCH/out" 2> "$SCRATCH/err" &
 pdx=$!
