@@ -139,6 +139,7 @@ class JumpLink : public std::enable_shared_from_this<JumpLink> {
   std::shared_ptr<SshConnection> connection_;
   bool open_ = false, dead_ = false, full_ = false;
   bool pump_posted_ = false, read_armed_ = false, write_armed_ = false;
+  bool again_ = false;  // a tunnel stopped at its share of a round: another round follows
   std::optional<DialRequest> opening_;  // the channel open in progress
   asio::steady_timer stall_;            // kOpenStall after an open started
   unsigned opens_ = 0;                  // opens started: a stall timer of an earlier one is stale
@@ -348,7 +349,7 @@ void JumpLink::pump() {
   send_held(io(), connection_->waiter().socket().native_handle());
   if (io().send_error) return die(LIBSSH2_ERROR_SOCKET_SEND);
   arm_socket();
-  if (io().received != received) schedule();
+  if (io().received != received || std::exchange(again_, false)) schedule();
   hop_->check_idle();
 }
 
@@ -431,6 +432,7 @@ bool JumpLink::move(const std::shared_ptr<Tunnel>& tunnel) {
     t.to_host_at += static_cast<std::size_t>(sent);
     moved += static_cast<std::size_t>(sent);
   }
+  if (moved >= kPerTunnelPerPump) again_ = true;  // libssh2 may hold more for it
   if (!t.done && t.channel_eof && t.to_host_at == t.to_host.size() && !t.host_shut) {
     ::shutdown(fd, SHUT_WR);  // the host's session sees the end
     t.host_shut = true;
@@ -456,6 +458,7 @@ bool JumpLink::move(const std::shared_ptr<Tunnel>& tunnel) {
     ssize_t taken = ::recv(fd, buffer, static_cast<std::size_t>(written), MSG_DONTWAIT);
     moved += static_cast<std::size_t>(std::max<ssize_t>(taken, 0));
   }
+  if (moved >= kPerTunnelPerPump) again_ = true;
   return true;
 }
 
