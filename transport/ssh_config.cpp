@@ -311,6 +311,11 @@ Result<void> SshConfig::include(std::string_view value, bool user_file,
   return {};
 }
 
+bool SshConfig::mentions(std::string_view keyword) const {
+  return std::any_of(entries_.begin(), entries_.end(),
+                     [&](const Entry& e) { return e.keyword == keyword; });
+}
+
 HostConfig SshConfig::lookup(std::string_view given) const {
   const std::string host = lower_case(given);  // as ssh(1), before Host matching and %h
   HostConfig c;

@@ -70,6 +70,9 @@ class SshConfig {
   /// Parses config text as if read from `origin` (for tests and error messages).
   Result<void> add_text(std::string_view text, const std::string& origin, bool user_file);
 
+  /// Whether any entry sets `keyword` (lower case), for whichever host.
+  bool mentions(std::string_view keyword) const;
+
   /// What applies to `host`, matched (and put in HostName's %h) in lower case, as ssh(1) does.
   HostConfig lookup(std::string_view host) const;
 

@@ -284,7 +284,12 @@ class SshTransport final : public Transport {
   SshConfig config_;
   SshConfig jump_config_;  // for jump hosts: -o (and -J) are the targets', as in ssh(1)
   Credentials credentials_;
-  SetupGate gate_{kSetupLimit, session_descriptors()};
+  // A host reached through a jump host or a ProxyCommand holds two descriptors where a TCP
+  // connection holds one (the socketpair's other end, or the command's stderr): when the config
+  // has either, every session counts for two.
+  SetupGate gate_{kSetupLimit,
+                  session_descriptors() /
+                      (config_.mentions("proxyjump") || config_.mentions("proxycommand") ? 2 : 1)};
   // Jump hosts' connections: a gate of their own, or hosts holding every slot while they wait
   // for their jump host would keep it out.
   SetupGate jump_gate_{kJumpSetupLimit, kJumpDescriptors};
