@@ -38,6 +38,13 @@ expect_status 0
 run_jump -J bastion1 -w "^$dir/hosts1" "sha256sum < $dest/data; rm -rf $dest"
 expect_eq "$(awk '{print $2}' <<< "$out" | sort -u)" "$(sha256sum < "$SCRATCH/data" | awk '{print $1}')" "pushed copies"
 
+# --relay: the agents link up with each other behind the jump host (no warning, no star).
+run_jump -J bastion1 -w "^$dir/hosts1" push --relay "$SCRATCH/data" "$dest.relay/"
+expect_status 0
+expect_eq "$out$err" "pdx: 198.18.202.[1-8]: 293.0 KiB in 1 file" "relayed push through the jump host"
+run_jump -J bastion1 -w "^$dir/hosts1" "sha256sum < $dest.relay/data; rm -rf $dest.relay"
+expect_eq "$(awk '{print $2}' <<< "$out" | sort -u)" "$(sha256sum < "$SCRATCH/data" | awk '{print $1}')" "relayed copies"
+
 # pull and verify through it too.
 run_jump -J bastion1 -w "^$dir/hosts1" "mkdir -p $dest && echo \$PDX_HOST > $dest/name"
 expect_status 0
