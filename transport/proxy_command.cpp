@@ -151,7 +151,7 @@ int spawn(const std::string& command, int io, int err, pid_t& pid) {
 class ProxyCommandRoute final : public Route {
  public:
   explicit ProxyCommandRoute(std::string command) : command_(std::move(command)) {}
-  void reach(Ready ready) override { ready(Step{}); }
+  void reach(Ready ready, std::shared_ptr<std::atomic<bool>>) override { ready(Step{}); }
   void dial(const DialTarget& target, Done done) override {
     std::string command = expand_proxy_command(command_, target);
     auto failed = [&](const char* what) {

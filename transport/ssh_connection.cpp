@@ -160,8 +160,13 @@ asio::awaitable<std::optional<T>> SshConnection::wait_for(Start start) {
 
 // The hops before the host, not under its deadline: a hop's failure is named by the hop.
 asio::awaitable<Step> SshConnection::reach_hops() {
-  auto ready = co_await wait_for<Step>([this](auto done) { plan_.route->reach(std::move(done)); });
-  if (!ready) co_return waiter_.failure(kWaitAborted, "");
+  auto gave_up = std::make_shared<std::atomic<bool>>(false);
+  auto ready = co_await wait_for<Step>(
+      [this, &gave_up](auto done) { plan_.route->reach(std::move(done), gave_up); });
+  if (!ready) {
+    *gave_up = true;  // a jump host still connecting need not go on for this one
+    co_return waiter_.failure(kWaitAborted, "");
+  }
   co_return *ready;
 }
 

@@ -32,6 +32,7 @@ constexpr auto kLinger = std::chrono::milliseconds(100);  // an idle link is clo
 // retries, minutes) while hosts wait behind it: another link opens for them, up to kMaxLinks.
 constexpr auto kOpenStall = std::chrono::seconds(1);
 constexpr std::size_t kMaxLinks = 16;
+constexpr auto kGiveUpPoll = std::chrono::milliseconds(250);
 
 // A libssh2 status that means the link's session is gone, not one channel.
 bool session_lost(long rc) {
@@ -84,6 +85,11 @@ struct Tunnel {
   std::size_t to_host_at = 0;
   bool channel_eof = false, host_shut = false, done = false;
   bool read_armed = false, write_armed = false;
+};
+
+struct Waiter {  // a host waiting for its jump host's first link
+  Route::Ready ready;
+  std::shared_ptr<std::atomic<bool>> gave_up;
 };
 
 struct DialRequest {
@@ -156,11 +162,13 @@ class JumpHop final : public Route, public std::enable_shared_from_this<JumpHop>
         credentials_(credentials),
         gate_(gate),
         strand_(std::move(strand)),
-        linger_(strand_) {}
+        linger_(strand_),
+        poll_(strand_) {}
 
-  void reach(Ready ready) override {
-    asio::post(strand_, [self = shared_from_this(), ready = std::move(ready)]() mutable {
-      self->on_reach(std::move(ready));
+  void reach(Ready ready, std::shared_ptr<std::atomic<bool>> gave_up) override {
+    asio::post(strand_, [self = shared_from_this(),
+                         waiter = Waiter{std::move(ready), std::move(gave_up)}]() mutable {
+      self->on_reach(std::move(waiter));
     });
   }
   void dial(const DialTarget& target, Done done) override {
@@ -181,7 +189,7 @@ class JumpHop final : public Route, public std::enable_shared_from_this<JumpHop>
     return request;
   }
   void link_opened() {
-    for (auto& ready : std::exchange(waiting_, {})) ready(Step{});
+    for (auto& waiter : std::exchange(waiting_, {})) waiter.ready(Step{});
     for (auto& link : links_) link->schedule();
   }
   // A link refused a channel with `open` others on it: `request` goes back to the front of
@@ -207,11 +215,12 @@ class JumpHop final : public Route, public std::enable_shared_from_this<JumpHop>
     }
     if (!links_.empty()) return;  // another is opening
     failed_ = via(name_, failure);
-    for (auto& ready : std::exchange(waiting_, {})) ready(failed_);
+    for (auto& waiter : std::exchange(waiting_, {})) waiter.ready(failed_);
     fail_queue(*failed_);
   }
   void check_idle() {
     std::erase_if(queue_, [](const DialRequest& r) { return r.target.gave_up->load(); });
+    std::erase_if(waiting_, [](const Waiter& w) { return w.gave_up->load(); });
     if (!queue_.empty() || !waiting_.empty()) return;
     for (const auto& link : links_)
       if (!link->idle()) return;
@@ -225,12 +234,29 @@ class JumpHop final : public Route, public std::enable_shared_from_this<JumpHop>
   }
 
  private:
-  void on_reach(Ready ready) {
-    if (failed_) return ready(failed_);
+  void on_reach(Waiter waiter) {
+    if (failed_) return waiter.ready(failed_);
     for (const auto& link : links_)
-      if (link->is_open()) return ready(Step{});
-    waiting_.push_back(std::move(ready));
+      if (link->is_open()) return waiter.ready(Step{});
+    waiting_.push_back(std::move(waiter));
     if (links_.empty()) open_link();
+  }
+  // Every kGiveUpPoll while a link connects: once every host that waited for it gave up
+  // (Ctrl-C), it is closed, not left to run into its own deadline while pdx waits to exit.
+  void watch_waiters() {
+    if (watching_) return;
+    watching_ = true;
+    poll_.expires_after(kGiveUpPoll);
+    poll_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+      self->watching_ = false;
+      if (ec) return;
+      std::erase_if(self->waiting_, [](const Waiter& w) { return w.gave_up->load(); });
+      bool connecting = std::any_of(self->links_.begin(), self->links_.end(),
+                                    [](const auto& l) { return !l->is_open(); });
+      if (!connecting) return;
+      if (self->waiting_.empty()) self->check_idle();
+      self->watch_waiters();
+    });
   }
   void on_dial(DialRequest request) {
     linger_.cancel();
@@ -248,6 +274,7 @@ class JumpHop final : public Route, public std::enable_shared_from_this<JumpHop>
     auto link = std::make_shared<JumpLink>(shared_from_this(), connection, strand_);
     links_.push_back(link);
     asio::co_spawn(strand_, link->open(never_), asio::detached);
+    watch_waiters();
   }
   void more_links(const std::string& why) {
     if (links_.size() >= kMaxLinks) return;  // the queue waits for the links there are
@@ -268,17 +295,21 @@ class JumpHop final : public Route, public std::enable_shared_from_this<JumpHop>
   SetupGate& gate_;
   asio::any_io_executor strand_;
   asio::steady_timer linger_;
+  asio::steady_timer poll_;  // watch_waiters()
+  bool watching_ = false;
   StopSignal never_;  // links end when idle, not on Ctrl-C: their hosts' sessions stop
   std::vector<std::shared_ptr<JumpLink>> links_;
   std::deque<DialRequest> queue_;
-  std::vector<Ready> waiting_;
+  std::vector<Waiter> waiting_;
   Step failed_;  // for the rest of the run
   bool said_more_ = false;
 };
 
 asio::awaitable<void> JumpLink::open(StopSignal& never) {
   auto self = shared_from_this();
-  if (Step failed = co_await connection_->open(never)) {
+  Step failed = co_await connection_->open(never);
+  if (dead_) co_return;  // closed meanwhile (idle): nobody waits for it
+  if (failed) {
     connection_->close();
     dead_ = true;
     auto hop = std::move(hop_);
@@ -322,7 +353,8 @@ void JumpLink::close() {
   }
   tunnels_.clear();
   closing_.clear();
-  connection_->close();  // frees the channels
+  connection_->abort(Failure::interrupted, "closed");  // a setup in progress ends
+  connection_->close();                                // frees the channels
   hop_.reset();
 }
 

@@ -50,8 +50,8 @@ class Route {
   virtual ~Route() = default;
   /// Calls `ready` (once, from any thread) when the hops before the host are reachable, or
   /// with their failure ("via HOP: ..."). Not under the host's connect deadline: time spent
-  /// reaching the hops is theirs.
-  virtual void reach(Ready ready) = 0;
+  /// reaching the hops is theirs. `gave_up` is set if the caller stops waiting (Ctrl-C).
+  virtual void reach(Ready ready, std::shared_ptr<std::atomic<bool>> gave_up) = 0;
   /// Calls `done` (once, from any thread) with the host's end of a new conduit.
   virtual void dial(const DialTarget& target, Done done) = 0;
 };
