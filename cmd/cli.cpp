@@ -147,6 +147,8 @@ void add_host_options(CLI::App& app, HostOptions& o) {
   app.add_option("-i", o.ssh.identity_files, "Identity file (repeatable)")->allow_extra_args(false);
   app.add_option("-o", o.ssh.options, "ssh option Key=Value (repeatable)")->allow_extra_args(false);
   app.add_option("-F", o.ssh.config_file, "ssh config file");
+  app.add_option("-J", o.ssh.jump_hosts,
+                 "Jump hosts [user@]host[:port][,...], as ssh -J: one login to each for all hosts");
   app.add_flag("--askpass", o.ssh.askpass, "Prompt once for a password used on every host");
 }
 
@@ -166,6 +168,8 @@ HostRun host_run(const CLI::App& app, const HostOptions& o) {
     throw UsageError("no hosts to run '" + words.front() + "' on; for pdx's own " + words.front() +
                      ", give no host options: pdx " + words.front() + " ...");
   }
+  if (o.rcmd == "exec" && !o.ssh.jump_hosts.empty())
+    throw UsageError("-J reaches hosts over ssh; -R exec runs commands here: drop one");
   run.transport = o.rcmd == "exec" ? make_local_transport() : make_ssh_transport(o.ssh);
   run.tmpl.substitute = o.rcmd == "exec";  // -R exec: %h %u %n, as pdsh
   run.tmpl.default_user = o.ssh.user.empty() ? local_user() : o.ssh.user;

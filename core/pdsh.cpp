@@ -53,8 +53,11 @@ void apply_ssh_option(char letter, std::string_view value, std::string_view sour
     case 'F':
       ssh.config_file = value;
       break;
+    case 'J':
+      ssh.jump_hosts = value;
+      break;
     default:
-      break;  // no meaning for pdx's client (-c, -L, -J, ...)
+      break;  // no meaning for pdx's client (-c, -L, ...)
   }
 }
 

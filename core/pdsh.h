@@ -29,9 +29,9 @@ std::vector<std::string> pdsh_labels(const std::vector<Host>& hosts);
 
 /// Applies the ssh options in `args` (PDSH_SSH_ARGS, PDSH_SSH_ARGS_APPEND: an ssh command line
 /// without the command) to `ssh`, in order, as ssh would: -p PORT, -l USER (not pdsh's own
-/// "-l%u"), -i FILE, -o OPTION, -F FILE, glued (-p2222) or apart (-p 2222). Other ssh options
-/// and their arguments mean nothing for pdx's client and are skipped, as are words that are not
-/// options ("%h"). Throws UsageError naming `source` for a bad port or a missing argument.
+/// "-l%u"), -i FILE, -o OPTION, -F FILE, -J HOPS (ProxyJump), glued (-p2222) or apart
+/// (-p 2222). Other ssh options and their arguments mean nothing for pdx's client and are
+/// skipped, as are words that are not options ("%h"). Throws UsageError naming `source` for a bad port or a missing argument.
 void apply_ssh_args(std::string_view args, std::string_view source, SshOptions& ssh);
 
 /// What pdsh prints on stderr for a host that did not exit 0, "" for one that did:

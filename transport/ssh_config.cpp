@@ -72,6 +72,18 @@ Result<void> validate(const std::string& keyword, const std::string& value) {
   if (keyword == "connecttimeout" && !parse_seconds(value, seconds))
     return Error{"bad ssh ConnectTimeout '" + value + "' (seconds)"};
   static const char* const kPolicies[] = {"yes", "no", "off", "accept-new", "ask"};
+  if (keyword == "proxyjump" && lower_case(value) != "none") TRY(parse_jumps(value));
+  if (keyword == "proxycommand") {
+    for (std::size_t at = value.find('%'); at != std::string::npos; at = value.find('%', at + 2))
+      if (at + 1 == value.size() ||
+          std::string_view("hprn%").find(value[at + 1]) == std::string_view::npos)
+        return Error{"ssh ProxyCommand token '" + value.substr(at, 2) +
+                     "' is not one pdx expands (%h %p %r %n %%)"};
+  }
+  if (keyword == "proxyusefdpass" && lower_case(value) == "yes")
+    return Error{
+        "ssh ProxyUseFdpass is not supported by pdx; remove it (pdx reads the "
+        "ProxyCommand's output itself)"};
   if (keyword == "stricthostkeychecking" &&
       std::none_of(std::begin(kPolicies), std::end(kPolicies),
                    [&](const char* p) { return lower_case(value) == p; }))
@@ -299,10 +311,16 @@ Result<void> SshConfig::include(std::string_view value, bool user_file,
   return {};
 }
 
+bool SshConfig::mentions(std::string_view keyword) const {
+  return std::any_of(entries_.begin(), entries_.end(),
+                     [&](const Entry& e) { return e.keyword == keyword; });
+}
+
 HostConfig SshConfig::lookup(std::string_view given) const {
   const std::string host = lower_case(given);  // as ssh(1), before Host matching and %h
   HostConfig c;
   bool seen[std::size(kFirstWins)] = {};
+  bool seen_proxy = false;  // ProxyJump and ProxyCommand share one slot: the first wins
   std::vector<std::size_t> applying;
   if (auto found = by_name_.find(host); found != by_name_.end()) applying = found->second;
   for (std::size_t i : scanned_) {
@@ -320,11 +338,57 @@ HostConfig SshConfig::lookup(std::string_view given) const {
     }
     for (std::size_t k = 0; k < std::size(kFirstWins); ++k)
       if (!seen[k] && e.keyword == kFirstWins[k].keyword) seen[k] = kFirstWins[k].set(e.value, c);
+    if (!seen_proxy && (e.keyword == "proxyjump" || e.keyword == "proxycommand")) {
+      seen_proxy = true;
+      if (lower_case(e.value) != "none")
+        (e.keyword == "proxyjump" ? c.proxy_jump : c.proxy_command) = e.value;
+    }
   }
   c.hostname = c.hostname.empty()
                    ? host
                    : lower_case(expand_tokens(c.hostname, TokenValues{"", "", host, "", "", 22}));
   return c;
+}
+
+Result<std::vector<JumpSpec>> parse_jumps(std::string_view value) {
+  std::vector<JumpSpec> hops;
+  std::string_view rest = trim(value);
+  for (;;) {
+    auto comma = rest.find(',');
+    std::string_view hop = trim(rest.substr(0, comma));
+    std::string bad = "bad ProxyJump hop '" + std::string(hop) + "'";
+    if (hop.starts_with("ssh://")) hop.remove_prefix(6);
+    if (hop.ends_with('/')) hop.remove_suffix(1);
+    JumpSpec spec;
+    if (auto at = hop.rfind('@'); at != std::string_view::npos) {
+      spec.user = hop.substr(0, at);
+      hop.remove_prefix(at + 1);
+      if (spec.user.empty()) return Error{bad + " (empty user)"};
+    }
+    std::string_view port;
+    if (hop.starts_with('[')) {  // [v6]:port
+      auto close = hop.find(']');
+      if (close == std::string_view::npos) return Error{bad + " (no ']')"};
+      std::string_view after = hop.substr(close + 1);
+      if (!after.empty() && (after.front() != ':' || after.size() == 1))
+        return Error{bad + " (expected [address]:port)"};
+      if (!after.empty()) port = after.substr(1);
+      hop = hop.substr(1, close - 1);
+    } else if (auto colon = hop.find(':'); colon != std::string_view::npos &&
+                                           hop.find(':', colon + 1) == std::string_view::npos) {
+      port = hop.substr(colon + 1);
+      hop = hop.substr(0, colon);
+    }
+    spec.host = hop;
+    if (spec.host.empty() || spec.host.find_first_of(" \t\"'") != std::string::npos)
+      return Error{bad + " (expected [user@]host[:port])"};
+    if (lower_case(spec.host) == "none") return Error{"ProxyJump none cannot be one hop of a list"};
+    if (!port.empty() && !parse_port(port, spec.port)) return Error{bad + " (bad port)"};
+    hops.push_back(std::move(spec));
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return hops;
 }
 
 }  // namespace pdx

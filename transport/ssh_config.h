@@ -28,7 +28,21 @@ struct HostConfig {
   std::vector<std::string> global_known_hosts_files;  // not yet expanded
   std::chrono::seconds connect_timeout{0};
   std::string kex_algorithms, host_key_algorithms, ciphers, macs;
+  // ProxyJump and ProxyCommand: whichever comes first wins, as in ssh(1); "none" is not kept.
+  std::string proxy_jump;     // [user@]host[:port][,...] as written
+  std::string proxy_command;  // for /bin/sh -c, %-tokens not yet expanded
 };
+
+/// One hop of a ProxyJump list.
+struct JumpSpec {
+  std::string user;  // empty: the jump host's ssh_config User, else the local user
+  std::string host;
+  int port = 0;  // 0: the jump host's ssh_config Port, else 22
+};
+
+/// A ProxyJump value: `[user@]host[:port]` or `ssh://[user@]host[:port]`, comma-separated
+/// ([v6addr]:port in brackets). Error: an empty hop, a bad port, or "none" inside a list.
+Result<std::vector<JumpSpec>> parse_jumps(std::string_view value);
 
 /// Values for the %-tokens and `~` of IdentityFile and UserKnownHostsFile.
 struct TokenValues {
@@ -55,6 +69,9 @@ class SshConfig {
   Result<void> add_file(const std::string& path, bool user_file);
   /// Parses config text as if read from `origin` (for tests and error messages).
   Result<void> add_text(std::string_view text, const std::string& origin, bool user_file);
+
+  /// Whether any entry sets `keyword` (lower case), for whichever host.
+  bool mentions(std::string_view keyword) const;
 
   /// What applies to `host`, matched (and put in HostName's %h) in lower case, as ssh(1) does.
   HostConfig lookup(std::string_view host) const;

@@ -123,15 +123,76 @@ void SshConnection::abort_on(StopSignal& stop) {
 asio::awaitable<Step> SshConnection::open(StopSignal& stop) {
   abort_on(stop);
   Step failed = co_await enter_gate();
+  if (!failed && plan_.route) failed = co_await reach_hops();
   if (!failed) arm_deadline(plan_.connect_timeout, Failure::connect_timeout, "connect");
-  if (!failed) failed = co_await connect();
+  if (!failed && plan_.route)
+    failed = co_await dial();  // (GCC 12: no co_await in ?:)
+  else if (!failed)
+    failed = co_await connect();
   if (!failed) failed = co_await handshake();
   if (!failed) failed = verify_host_key();
   if (!failed) failed = co_await authenticate(waiter_, credentials_, plan_.auth);
   leave_gate();
   arm_deadline(std::chrono::milliseconds(0), Failure::none, "");
+  if (auto hop = hop_failure(); failed && hop) failed = hop;
   if (failed) spent_ = failed;
   co_return failed;
+}
+
+template <class T, class Start>
+asio::awaitable<std::optional<T>> SshConnection::wait_for(Start start) {
+  auto value = std::make_shared<std::optional<T>>();
+  start([value, weak = weak_from_this(), strand = strand()](T got) {
+    asio::post(strand, [value, weak, got = std::move(got)]() mutable {
+      *value = std::move(got);
+      if (auto self = weak.lock()) self->admission_.cancel();
+    });
+  });
+  // The callback's handler runs on this strand, so not before this wait starts.
+  if (!waiter_.aborted()) {
+    admission_.expires_at(asio::steady_timer::time_point::max());
+    boost::system::error_code ec;
+    co_await admission_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  }
+  if (waiter_.aborted()) co_return std::nullopt;  // a late value is dropped, closing its conduit
+  co_return std::move(*value);
+}
+
+// The hops before the host, not under its deadline: a hop's failure is named by the hop.
+asio::awaitable<Step> SshConnection::reach_hops() {
+  auto gave_up = std::make_shared<std::atomic<bool>>(false);
+  auto ready = co_await wait_for<Step>(
+      [this, &gave_up](auto done) { plan_.route->reach(std::move(done), gave_up); });
+  if (!ready) {
+    *gave_up = true;  // a jump host still connecting need not go on for this one
+    co_return waiter_.failure(kWaitAborted, "");
+  }
+  co_return *ready;
+}
+
+// The route's socketpair end stands in for a TCP socket: libssh2 and the waits only need a
+// stream descriptor (Asio's tcp::socket holds it without asking what it is).
+asio::awaitable<Step> SshConnection::dial() {
+  DialTarget target{plan_.hostname, plan_.port,  plan_.auth.user,
+                    plan_.alias,    plan_.label, strand()};
+  auto dialed = co_await wait_for<std::shared_ptr<Dialed>>([&](auto done) {
+    plan_.route->dial(target, [done = std::move(done)](Dialed d) {
+      done(std::make_shared<Dialed>(std::move(d)));
+    });
+  });
+  if (!dialed) {
+    *target.gave_up = true;  // a jump host need not keep its connection for this one
+    co_return waiter_.failure(kWaitAborted, "");
+  }
+  Dialed& d = **dialed;
+  if (d.failed) co_return d.failed;
+  conduit_ = std::move(d.conduit);
+  boost::system::error_code ec;
+  waiter_.socket().assign(tcp::v4(), d.fd.get(), ec);
+  if (ec) co_return StepFailure{Failure::local, "cannot register the socket: " + ec.message()};
+  d.fd.release();
+  waiter_.socket().non_blocking(true, ec);
+  co_return Step{};
 }
 
 void SshConnection::arm_deadline(std::chrono::milliseconds after, Failure failure,
@@ -275,6 +336,7 @@ void SshConnection::close() {
   if (session_) libssh2_session_free(session_);  // and the channels a failure left open
   session_ = nullptr;
   waiter_.set_session(nullptr);
+  conduit_.reset();  // the ProxyCommand ends, the jump host's channel closes
 }
 
 }  // namespace pdx

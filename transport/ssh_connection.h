@@ -14,6 +14,7 @@
 #include "transport/ssh_auth.h"
 #include "transport/ssh_call.h"
 #include "transport/ssh_gate.h"
+#include "transport/ssh_route.h"
 
 namespace pdx {
 
@@ -28,6 +29,8 @@ struct HostPlan {
   std::shared_ptr<KnownHosts> known_hosts;
   std::chrono::milliseconds connect_timeout{0};                    // 0: none
   std::string kex_algorithms, host_key_algorithms, ciphers, macs;  // empty: libssh2's
+  std::shared_ptr<Route> route;  // null: a TCP connection of its own
+  std::string alias, label;      // the host as given (%n), and as pdx names it in output
 };
 
 class SshConnection : public std::enable_shared_from_this<SshConnection> {
@@ -57,11 +60,23 @@ class SshConnection : public std::enable_shared_from_this<SshConnection> {
   /// The failure that spent the connection (set up failed, or a channel did): nothing more runs.
   const Step& spent() const { return spent_; }
   void spend(StepFailure failure) { spent_ = std::move(failure); }
+  /// The failure of a hop on the host's route that ended the connection, if one did.
+  std::optional<StepFailure> hop_failure() const {
+    return conduit_ ? conduit_->hop_failure() : std::nullopt;
+  }
+  /// The host's name, as known_hosts and a route know it.
+  const HostPlan& plan() const { return plan_; }
 
  private:
   boost::asio::awaitable<Step> enter_gate();
   void leave_gate();
   boost::asio::awaitable<Step> connect();
+  boost::asio::awaitable<Step> reach_hops();
+  boost::asio::awaitable<Step> dial();
+  /// Starts `start` with a callback that may be called from any thread, and waits on the
+  /// strand for its value; nullopt if aborted first.
+  template <class T, class Start>
+  boost::asio::awaitable<std::optional<T>> wait_for(Start start);
   boost::asio::awaitable<Step> handshake();
   Step verify_host_key();
 
@@ -80,6 +95,7 @@ class SshConnection : public std::enable_shared_from_this<SshConnection> {
   unsigned deadline_generation_ = 0;     // a deadline that fired for an earlier phase is ignored
   LIBSSH2_SESSION* session_ = nullptr;
   bool handshaken_ = false;
+  std::shared_ptr<Conduit> conduit_;  // what feeds the socket when the route is not TCP
 };
 
 /// An ssh_config algorithm list (KexAlgorithms, HostKeyAlgorithms, Ciphers, MACs) applied to

@@ -130,6 +130,10 @@ ssize_t socket_recv(SocketIo& io, int fd, void* buffer, std::size_t length, int 
 // all go out make it EAGAIN for these: libssh2 offers them again once the socket has room.
 ssize_t socket_send(SocketIo& io, int fd, const void* buffer, std::size_t length, int flags) {
   if (io.send_error) return -io.send_error;
+  if (io.queue_all) {
+    io.queued.append(static_cast<const char*>(buffer), length);
+    return static_cast<ssize_t>(length);
+  }
   if (io.can_hold(length)) {
     std::memcpy(io.held + io.held_size, buffer, length);
     io.held_size += length;
@@ -145,7 +149,40 @@ ssize_t socket_send(SocketIo& io, int fd, const void* buffer, std::size_t length
   return n > 0 ? n : -EAGAIN;
 }
 
+void queue_every_send(SocketIo& io) {
+  io.queue_all = true;
+  io.queued.append(io.held, io.held_size);
+  io.held_size = 0;
+}
+
+namespace {
+
+bool send_queued(SocketIo& io, int fd, int flags) {
+  while (queued_size(io) > 0) {
+    if (io.send_error) return false;
+    iovec part{io.queued.data() + io.queued_at, queued_size(io)};
+    ssize_t n = send_parts(fd, &part, 1, flags);
+    if (n == -EAGAIN || n == -EWOULDBLOCK) break;
+    if (n < 0) {
+      io.send_error = static_cast<int>(-n);
+      return false;
+    }
+    io.queued_at += static_cast<std::size_t>(n);
+  }
+  if (io.queued_at == io.queued.size()) {
+    io.queued.clear();
+    io.queued_at = 0;
+  } else if (io.queued_at > (1u << 20) && io.queued_at > io.queued.size() / 2) {
+    io.queued.erase(0, io.queued_at);
+    io.queued_at = 0;
+  }
+  return queued_size(io) == 0;
+}
+
+}  // namespace
+
 bool send_held(SocketIo& io, int fd, int flags) {
+  if (io.queue_all) return send_queued(io, fd, flags);
   if (io.held_size == 0) return true;
   if (io.send_error) return false;
   iovec part{io.held, io.held_size};

@@ -28,6 +28,7 @@
 
 #include <cerrno>
 #include <cstddef>
+#include <string>
 
 namespace pdx {
 
@@ -51,6 +52,12 @@ struct SocketIo {
   char held[kHeldMax];           // sent for libssh2, not yet for the socket
   std::size_t held_size = 0;
   int send_error = 0;  // errno of a failed send of held bytes: every later send fails with it
+  // Queue mode, for a jump host's connection carrying many hosts' channels: every send is taken
+  // whole and queued, so libssh2 never keeps a partly sent packet of one channel when a call
+  // for another comes (libssh2 1.10 would take that call's packet as sent).
+  bool queue_all = false;
+  std::string queued;
+  std::size_t queued_at = 0;  // sent from queued
 
   /// Whether `length` more bytes fit in what is held.
   bool can_hold(std::size_t length) const { return length <= kHeldMax - held_size; }
@@ -64,6 +71,8 @@ struct SocketIo {
   void shut_down() {
     would_block = false;
     held_size = 0;
+    queued.clear();
+    queued_at = 0;
     send_error = EPIPE;
   }
 };
@@ -76,6 +85,13 @@ ssize_t socket_send(SocketIo& io, int fd, const void* buffer, std::size_t length
 /// Sends the held bytes, with `flags` (MSG_MORE: the FIN that follows goes with them). True if
 /// none are left held; false if the socket had no room for all, or failed (send_error).
 bool send_held(SocketIo& io, int fd, int flags = 0);
+
+/// Switches `io` to queue mode (the held bytes go first).
+void queue_every_send(SocketIo& io);
+/// Bytes queued in queue mode, not yet sent.
+inline std::size_t queued_size(const SocketIo& io) {
+  return io.queued.size() - io.queued_at;
+}
 
 /// Makes `session` read and write through socket_recv and socket_send, which find their SocketIo
 /// in the SessionContext (ssh_call.h) that the session's abstract pointer points at. Set before

@@ -13,6 +13,7 @@ struct SshOptions {
   int port = 0;                             // -p PORT (0: ssh_config Port or 22)
   std::vector<std::string> identity_files;  // -i FILE, in order given
   std::vector<std::string> options;         // -o Key=Value / "Key Value", in order given
+  std::string jump_hosts;                   // -J [user@]host[:port][,...]: ProxyJump, over -o
   std::string config_file;  // -F FILE (empty: ~/.ssh/config then /etc/ssh/ssh_config)
   bool askpass = false;     // --askpass: prompt once for a password
 };

@@ -13,8 +13,10 @@
 
 #include "base/error.h"
 #include "base/open_files.h"
+#include "transport/proxy_command.h"
 #include "transport/ssh_channel.h"
 #include "transport/ssh_config.h"
+#include "transport/ssh_jump.h"
 #include "transport/ssh_options.h"
 
 namespace pdx {
@@ -30,6 +32,9 @@ constexpr std::chrono::milliseconds kDefaultConnectTimeout{10000};
 // still set up thousands of hosts a second on a LAN. (128 measured the same wall and CPU, and
 // 3-5 MiB more once held packets were sent at the end of a round, ssh_call.cpp.)
 constexpr std::size_t kSetupLimit = 96;
+
+// Jump hosts' connections setting up at once, and the descriptors they may hold.
+constexpr std::size_t kJumpSetupLimit = 16, kJumpDescriptors = 64;
 
 // Descriptors left to the rest of the run (the event loop's, identity and known_hosts files
 // while read, output files) out of the limit on open files; the sessions share the others.
@@ -79,9 +84,13 @@ void init_libssh2() {
   });
 }
 
-SshConfig read_config(const SshOptions& options, const LocalUser& me) {
+/// The -o options (`with_options`) and the ssh_config files.
+SshConfig read_config(const SshOptions& options, const LocalUser& me, bool with_options = true) {
   SshConfig config;
-  for (const auto& option : options.options)
+  if (with_options && !options.jump_hosts.empty())  // first: it wins, as ssh's -J
+    if (auto ok = config.add_option("ProxyJump=" + options.jump_hosts); !ok)
+      throw UsageError("-J: " + ok.error());
+  for (const auto& option : with_options ? options.options : std::vector<std::string>{})
     if (auto ok = config.add_option(option); !ok) throw UsageError(ok.error());
   auto add = [&](const std::string& path, bool user_file) {
     if (auto ok = config.add_file(path, user_file); !ok) throw UsageError(ok.error());
@@ -108,7 +117,12 @@ class SshSession final : public Session {
   asio::awaitable<HostResult> exec(const ExecRequest& request, JobIo& io,
                                    StopSignal& stop) override {
     auto channel = std::make_shared<SshChannel>(connection_, index_, request, io);
-    co_return co_await channel->run(stop);
+    HostResult result = co_await channel->run(stop);
+    if (auto hop = connection_->hop_failure(); hop && result.failure != Failure::none) {
+      result.failure = hop->failure;  // a jump host lost: it is named, not the host
+      result.error = hop->error;
+    }
+    co_return result;
   }
 
  private:
@@ -122,6 +136,7 @@ class SshTransport final : public Transport {
       : options_(options),
         me_(local_user()),
         config_(read_config(options, me_)),
+        jump_config_(read_config(options, me_, false)),
         credentials_(options.askpass ? ask_password() : std::string()) {
     // A -i file that cannot be used is a mistake on the command line, not a host's failure.
     for (const auto& file : options_.identity_files)
@@ -133,7 +148,8 @@ class SshTransport final : public Transport {
 
   asio::awaitable<Opened> open(const Job& job, StopSignal& stop) override {
     auto strand = co_await asio::this_coro::executor;
-    auto connection = std::make_shared<SshConnection>(plan(job), credentials_, gate_, strand);
+    auto connection =
+        std::make_shared<SshConnection>(plan(job, strand), credentials_, gate_, strand);
     if (Step failed = co_await connection->open(stop)) {
       connection->close();
       HostResult result;
@@ -152,18 +168,78 @@ class SshTransport final : public Transport {
   }
 
   /// Command line over ssh_config over defaults, as ssh(1) resolves them.
-  HostPlan plan(const Job& job) {
+  HostPlan plan(const Job& job, const asio::any_io_executor& ex) {
     const Endpoint& at = job.endpoint;
     HostConfig c = config_.lookup(at.host);
+    HostPlan p = plan_for(at.host, c,
+                          Endpoint{at.host, !at.user.empty() ? at.user : options_.user,
+                                   at.port ? at.port : options_.port},
+                          options_.identity_files, job);
+    p.label = job.label;
+    p.route = route_for(at.host, c, job, ex, 0).route;
+    return p;
+  }
+
+  struct KeyedRoute {
+    std::shared_ptr<Route> route;
+    std::string key;  // the same for the same hops, reached the same way
+  };
+
+  /// The route ssh_config `c` gives `host`: its ProxyCommand, or its ProxyJump hops.
+  KeyedRoute route_for(const std::string& host, const HostConfig& c, const Job& job,
+                       const asio::any_io_executor& ex, int depth) {
+    if (!c.proxy_command.empty()) return {proxy_command_route(c.proxy_command), ""};
+    if (c.proxy_jump.empty()) return {};
+    auto hops = parse_jumps(c.proxy_jump);  // checked when the config was read
+    if (!hops) throw std::runtime_error(hops.error());
+    auto& last = hops->back();
+    if (hops->size() == 1 && lower_case(last.host) == lower_case(host))
+      return {};  // a jump host's own entry naming itself ("Host *" with ProxyJump): direct
+    return hop_route(*hops, hops->size() - 1, job, ex, depth);
+  }
+
+  /// Hop `i` of `hops`, reached through the hops before it, or (the first) through its own
+  /// ssh_config entry's route. One JumpHop per hop and route, shared by every host of the run.
+  KeyedRoute hop_route(const std::vector<JumpSpec>& hops, std::size_t i, const Job& job,
+                       const asio::any_io_executor& ex, int depth) {
+    constexpr int kMaxHops = 8;
+    if (depth + static_cast<int>(i) >= kMaxHops)
+      throw std::runtime_error("ProxyJump: more than 8 hops (a loop in ssh_config?)");
+    const JumpSpec& j = hops[i];
+    HostConfig c = jump_config_.lookup(j.host);
+    HostPlan p = plan_for(j.host, c, Endpoint{j.host, j.user, j.port}, {}, job);
+    p.label = j.host;
+    KeyedRoute before = i > 0 ? hop_route(hops, i - 1, job, ex, depth + 1)
+                              : route_for(j.host, c, job, ex, depth + 1);
+    p.route = before.route;
+    std::string key =
+        p.auth.user + "@" + p.hostname + ":" + std::to_string(p.port) + "<" + before.key + ">";
+    if (!c.proxy_command.empty() && i == 0) key += "|" + c.proxy_command;
+    std::lock_guard lock(mutex_);
+    auto& hop = hops_[key + " in " +
+                      std::to_string(reinterpret_cast<std::uintptr_t>(
+                          &asio::query(ex, asio::execution::context)))];
+    auto route = hop.lock();
+    if (!route) {
+      std::string name = j.user.empty() ? j.host : j.user + "@" + j.host;
+      if (j.port) name += ":" + std::to_string(j.port);
+      route = jump_route(name, std::move(p), credentials_, jump_gate_, ex);
+      hop = route;
+    }
+    return {route, key};
+  }
+
+  /// The plan of `host` (a target or a jump host) from `given` (user and port said for it,
+  /// empty: ssh_config's), the -i files `identities`, and ssh_config `c`.
+  HostPlan plan_for(const std::string& host, const HostConfig& c, const Endpoint& given,
+                    const std::vector<std::string>& identities, const Job& job) {
     HostPlan p;
     p.hostname = c.hostname;  // lower case, as ssh(1) looks it up in known_hosts
-    p.port = at.port ? at.port : options_.port ? options_.port : c.port ? c.port : 22;
-    p.auth.user = !at.user.empty()         ? at.user
-                  : !options_.user.empty() ? options_.user
-                  : !c.user.empty()        ? c.user
-                                           : me_.name;
-    TokenValues tokens{me_.home, me_.name, p.hostname, p.auth.user, at.host, p.port};
-    std::vector<std::string> named = options_.identity_files;
+    p.alias = host;
+    p.port = given.port ? given.port : c.port ? c.port : 22;
+    p.auth.user = !given.user.empty() ? given.user : !c.user.empty() ? c.user : me_.name;
+    TokenValues tokens{me_.home, me_.name, p.hostname, p.auth.user, host, p.port};
+    std::vector<std::string> named = identities;
     named.insert(named.end(), c.identity_files.begin(), c.identity_files.end());
     p.auth.explicit_identities = !named.empty();
     if (named.empty()) named = {"~/.ssh/id_ed25519", "~/.ssh/id_ecdsa", "~/.ssh/id_rsa"};
@@ -206,10 +282,21 @@ class SshTransport final : public Transport {
   SshOptions options_;
   LocalUser me_;
   SshConfig config_;
+  SshConfig jump_config_;  // for jump hosts: -o (and -J) are the targets', as in ssh(1)
   Credentials credentials_;
-  SetupGate gate_{kSetupLimit, session_descriptors()};
-  std::mutex mutex_;  // guards known_hosts_: plan() runs on every strand
+  // A host reached through a jump host or a ProxyCommand holds two descriptors where a TCP
+  // connection holds one (the socketpair's other end, or the command's stderr): when the config
+  // has either, every session counts for two.
+  SetupGate gate_{kSetupLimit,
+                  session_descriptors() /
+                      (config_.mentions("proxyjump") || config_.mentions("proxycommand") ? 2 : 1)};
+  // Jump hosts' connections: a gate of their own, or hosts holding every slot while they wait
+  // for their jump host would keep it out.
+  SetupGate jump_gate_{kJumpSetupLimit, kJumpDescriptors};
+  std::mutex mutex_;  // guards known_hosts_ and hops_: plan() runs on every strand
   std::map<std::string, std::shared_ptr<KnownHosts>> known_hosts_;
+  // Alive while a host's plan or a link's handler holds them: one run's hops, not the next's.
+  std::map<std::string, std::weak_ptr<Route>> hops_;
 };
 
 }  // namespace

@@ -38,6 +38,8 @@ TEST(ApplySshArgs, TakesWhatPdxUsesInOrderAndSkipsTheRest) {
   EXPECT_EQ(ssh.options, std::vector<std::string>{"BatchMode=yes"});
   EXPECT_EQ(ssh.identity_files, std::vector<std::string>{"key"});
   EXPECT_EQ(ssh.config_file, "cfg");
+  apply_ssh_args("-J bob@gw:22,bastion -oProxyCommand=none", "PDSH_SSH_ARGS_APPEND", ssh);
+  EXPECT_EQ(ssh.jump_hosts, "bob@gw:22,bastion");  // -J: ProxyJump, not skipped
 }
 
 TEST(ApplySshArgs, BadPortOrMissingArgumentIsAUsageError) {

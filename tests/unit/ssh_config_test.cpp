@@ -178,6 +178,49 @@ TEST(SshConfig, ExpandTokens) {
   EXPECT_EQ(expand_tokens("/abs/~x", v), "/abs/~x");
 }
 
+TEST(SshConfig, ProxyJumpAndProxyCommandShareOneSlotFirstWins) {
+  auto c = parse(
+      "Host a\n  ProxyCommand nc %h %p\nHost b\n  ProxyJump none\n"
+      "Host *\n  ProxyJump bob@bastion:2222,gw\n");
+  EXPECT_EQ(c.lookup("a").proxy_command, "nc %h %p");
+  EXPECT_EQ(c.lookup("a").proxy_jump, "");  // ProxyCommand came first
+  EXPECT_EQ(c.lookup("b").proxy_jump, "");  // none came first
+  EXPECT_EQ(c.lookup("b").proxy_command, "");
+  EXPECT_EQ(c.lookup("c").proxy_jump, "bob@bastion:2222,gw");
+  SshConfig o;
+  ASSERT_TRUE(o.add_option("ProxyCommand=none").ok());
+  ASSERT_TRUE(o.add_text("ProxyJump gw\n", "f", true).ok());
+  EXPECT_EQ(o.lookup("x").proxy_jump, "");  // -o ProxyCommand none wins over the file
+}
+
+TEST(SshConfig, ParseJumps) {
+  auto hops = parse_jumps("bob@bastion:2222, gw ,ssh://eve@[::1]:23,[fe80::1]");
+  ASSERT_TRUE(hops.ok()) << hops.error();
+  ASSERT_EQ(hops->size(), 4u);
+  EXPECT_EQ((*hops)[0].user, "bob");
+  EXPECT_EQ((*hops)[0].host, "bastion");
+  EXPECT_EQ((*hops)[0].port, 2222);
+  EXPECT_EQ((*hops)[1].host, "gw");
+  EXPECT_EQ((*hops)[1].port, 0);
+  EXPECT_EQ((*hops)[2].user, "eve");
+  EXPECT_EQ((*hops)[2].host, "::1");
+  EXPECT_EQ((*hops)[2].port, 23);
+  EXPECT_EQ((*hops)[3].host, "fe80::1");
+  for (const char* bad : {"", "a,,b", "@h", "h:0", "h:x", "[::1", "a,none", "a b"})
+    EXPECT_FALSE(parse_jumps(bad).ok()) << bad;
+}
+
+TEST(SshConfig, BadProxyOptionsAreErrors) {
+  SshConfig c;
+  EXPECT_FALSE(c.add_option("ProxyJump=a,,b").ok());
+  EXPECT_FALSE(c.add_option("ProxyCommand=nc %h %x").ok());
+  EXPECT_FALSE(c.add_option("ProxyCommand=nc %h %").ok());
+  EXPECT_FALSE(c.add_option("ProxyUseFdpass=yes").ok());
+  EXPECT_TRUE(c.add_option("ProxyCommand=nc %h %p %r %n %%").ok());
+  EXPECT_TRUE(c.add_option("ProxyJump=none").ok());
+  EXPECT_FALSE(c.add_text("Host x\n  ProxyJump a:99999\n", "f", true).ok());
+}
+
 TEST(SshConfig, SplitWords) {
   EXPECT_EQ(split_words("a  \"b c\" d"), (std::vector<std::string>{"a", "b c", "d"}));
   EXPECT_EQ(split_words(""), std::vector<std::string>{});

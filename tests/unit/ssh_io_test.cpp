@@ -92,6 +92,24 @@ TEST_F(SshIoTest, AFailedSendOfHeldBytesFailsEveryLaterSend) {
   EXPECT_EQ(send("more"), -EPIPE);
 }
 
+// A jump host's connection: no send is ever refused or cut, whatever the socket takes.
+TEST_F(SshIoTest, QueueModeTakesEverySendWholeAndSendsInOrder) {
+  ASSERT_EQ(send("held"), 4);
+  queue_every_send(*io);
+  std::string big(4 << 20, 'x');  // more than the socketpair takes at once
+  ASSERT_EQ(send(big), static_cast<ssize_t>(big.size()));
+  ASSERT_EQ(send("tail"), 4);
+  EXPECT_FALSE(send_held(*io, ours));  // the socket is full
+  std::string got;
+  for (int i = 0; i < 10000 && got.size() < big.size() + 8; ++i) {
+    got += peer_reads();
+    send_held(*io, ours);
+  }
+  EXPECT_EQ(got, "held" + big + "tail");
+  EXPECT_EQ(queued_size(*io), 0u);
+  EXPECT_TRUE(send_held(*io, ours));
+}
+
 TEST_F(SshIoTest, AShortReadMeansNoRecvUntilTheSocketWasWaitedOn) {
   peer_writes("packet");
   char buffer[100];
