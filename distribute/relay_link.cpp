@@ -313,6 +313,9 @@ struct RelayLink::Sealing {
   std::mutex mutex;
   RecordSealer sealer;
   std::string unsent;  // heartbeats the socket did not take yet (the listener's)
+  // The sending thread's record, reused (not zero-filled: each is written whole).
+  std::unique_ptr<char[]> wire;
+  std::size_t wire_size = 0;
 };
 
 RelayLink::RelayLink(Fd fd, RecordSealer sealer, RecordOpener opener, std::uint64_t offset)
@@ -371,13 +374,22 @@ Result<void> RelayLink::put(std::string_view bytes) {
 // the socket is TCP_NODELAY for the handshake's sake).
 Result<void> RelayLink::put_record(std::uint8_t kind, std::string_view bytes) {
   std::string record;
+  std::size_t size = sealed_size(bytes.size());
   {
     std::lock_guard lock(out_->mutex);
-    record = std::move(out_->unsent);
-    out_->unsent.clear();
-    out_->sealer.seal(kind, bytes, record);
+    if (out_->unsent.empty()) {  // always, on the sending side
+      if (out_->wire_size < size) {
+        out_->wire = std::make_unique_for_overwrite<char[]>(size);
+        out_->wire_size = size;
+      }
+      out_->sealer.seal(kind, bytes, out_->wire.get());
+    } else {
+      record = std::move(out_->unsent);
+      out_->unsent.clear();
+      out_->sealer.seal(kind, bytes, record);
+    }
   }
-  return put(record);
+  return put(record.empty() ? std::string_view(out_->wire.get(), size) : record);
 }
 
 Result<void> RelayLink::send(std::string_view bytes) {

@@ -80,14 +80,12 @@ void RecordOpener::Free::operator()(evp_cipher_ctx_st* ctx) const {
 
 RecordSealer::RecordSealer(const RecordKey& key) : ctx_(gcm_context(key, true)), salt_(key.salt) {}
 
-void RecordSealer::seal(std::uint8_t kind, std::string_view plaintext, std::string& out) {
+void RecordSealer::seal(std::uint8_t kind, std::string_view plaintext, char* out) {
   if (plaintext.size() > INT_MAX / 2) std::abort();  // the caller's bug: no record is that large
-  std::size_t at = out.size();
   std::string header;
   put_uint(header, kind, 1);
   put_uint(header, plaintext.size(), 4);
-  out.resize(at + kRecordHeader + plaintext.size() + kRecordTag);
-  auto* to = reinterpret_cast<unsigned char*>(out.data() + at);
+  auto* to = reinterpret_cast<unsigned char*>(out);
   std::copy(header.begin(), header.end(), to);
   int n = 0, last = 0;
   bool ok =
@@ -100,6 +98,12 @@ void RecordSealer::seal(std::uint8_t kind, std::string_view plaintext, std::stri
       EVP_CIPHER_CTX_ctrl(ctx_.get(), EVP_CTRL_AEAD_GET_TAG, int(kRecordTag),
                           to + kRecordHeader + plaintext.size()) == 1;
   if (!ok) std::abort();
+}
+
+void RecordSealer::seal(std::uint8_t kind, std::string_view plaintext, std::string& out) {
+  std::size_t at = out.size();
+  out.resize(at + sealed_size(plaintext.size()));
+  seal(kind, plaintext, out.data() + at);
 }
 
 RecordOpener::RecordOpener(const RecordKey& key, std::size_t max, std::string what)

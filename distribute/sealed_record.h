@@ -27,6 +27,10 @@ namespace pdx {
 
 inline constexpr std::size_t kRecordHeader = 5;  // kind, length
 inline constexpr std::size_t kRecordTag = 16;
+/// The size of a record holding `length` bytes.
+constexpr std::size_t sealed_size(std::size_t length) {
+  return kRecordHeader + length + kRecordTag;
+}
 
 /// One direction's key and nonce salt.
 struct RecordKey {
@@ -51,7 +55,10 @@ struct RecordHeader {
 class RecordSealer {
  public:
   explicit RecordSealer(const RecordKey& key);
-  /// Appends the record of `kind` holding `plaintext` to `out`.
+  /// Writes the record of `kind` holding `plaintext` to `out`, sealed_size(plaintext.size())
+  /// bytes.
+  void seal(std::uint8_t kind, std::string_view plaintext, char* out);
+  /// Appends it to `out`.
   void seal(std::uint8_t kind, std::string_view plaintext, std::string& out);
 
  private:
