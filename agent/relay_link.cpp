@@ -7,10 +7,6 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <openssl/core_names.h>
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/params.h>
 #include <openssl/rand.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -18,8 +14,9 @@
 
 #include <cerrno>
 #include <cstring>
-#include <initializer_list>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <vector>
 
 namespace pdx {
@@ -29,49 +26,37 @@ namespace {
 using Clock = RelayLink::Clock;
 using namespace std::chrono_literals;
 
-constexpr std::string_view kMagic = "PDXR3";
+constexpr std::string_view kMagic = "PDXR4";
 constexpr std::size_t kNonce = 16;
-constexpr std::size_t kMac = 32;                  // HMAC-SHA256, the handshake's
-constexpr auto kHandshakeTime = 5s;               // for one peer to prove itself
-constexpr std::uint32_t kKeepalive = 0xffffffff;  // a chunk's length: no chunk, the sender is there
-constexpr std::uint32_t kGaveUp = 0xfffffffe;     // and: the stream broke off before the sender
-constexpr char kHeartbeat = 'h', kPassedOn = 'd';  // the listener's bytes upstream
+constexpr auto kHandshakeTime = 5s;  // for one peer to prove itself
+// The records' kinds. Upstream: a chunk of the stream, its end, the sender is there, the stream
+// broke off before the sender; downstream: the listener is there, it passed the stream on; and
+// the handshake's.
+enum Kind : std::uint8_t {
+  kChunk = 'c',
+  kEnd = 'e',
+  kKeepalive = 'k',
+  kGaveUp = 'g',
+  kHeartbeat = 'h',
+  kPassedOn = 'p',
+  kAccept = 'a',
+  kConnect = 'n',
+  kOffset = 'o',
+};
+constexpr std::size_t kOffsetSize = 8;  // the largest record downstream
+constexpr std::size_t kHello = kMagic.size() + kNonce;
+constexpr std::size_t kEmptyRecord = kRecordHeader + kRecordTag;
+constexpr std::size_t kOffsetRecord = kEmptyRecord + kOffsetSize;
+constexpr std::size_t kMaxUnsent = 64 * kEmptyRecord;  // heartbeats the socket has not taken
 // Each socket's buffers, fixed (no autotuning up to several MiB): how far a host beyond the
 // next can lag behind this one is then known, and a bridge finds its offset in the history
 // (agent/relay_bridge.h's relay_history). Linux doubles the value, and caps it at its
 // net.core.[rw]mem_max.
 constexpr int kSocketBuffer = 1024 * 1024;
 
-std::string hmac(std::string_view key, std::initializer_list<std::string_view> pieces) {
-  struct Free {
-    void operator()(EVP_MAC* m) const { EVP_MAC_free(m); }
-    void operator()(EVP_MAC_CTX* c) const { EVP_MAC_CTX_free(c); }
-  };
-  std::unique_ptr<EVP_MAC, Free> mac(EVP_MAC_fetch(nullptr, "HMAC", nullptr));
-  std::unique_ptr<EVP_MAC_CTX, Free> ctx(mac ? EVP_MAC_CTX_new(mac.get()) : nullptr);
-  char digest[] = "SHA256";
-  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
-                         OSSL_PARAM_construct_end()};
-  std::string out(kMac, '\0');
-  std::size_t length = 0;
-  bool ok = ctx && EVP_MAC_init(ctx.get(), reinterpret_cast<const unsigned char*>(key.data()),
-                                key.size(), params) == 1;
-  for (auto piece : pieces)
-    ok = ok && EVP_MAC_update(ctx.get(), reinterpret_cast<const unsigned char*>(piece.data()),
-                              piece.size()) == 1;
-  ok = ok && EVP_MAC_final(ctx.get(), reinterpret_cast<unsigned char*>(out.data()), &length,
-                           out.size()) == 1;
-  if (!ok || length != kMac) std::abort();  // OpenSSL without HMAC-SHA256: nothing to go on
-  return out;
-}
-
 std::string stall_time() {
   return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(kRelayStall).count()) +
          " s";
-}
-
-bool equal_macs(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
 Error sys_error(const std::string& what) {
@@ -147,14 +132,20 @@ Fd stream_socket(int family) {
   return fd;
 }
 
-std::string offset_field(std::uint64_t offset) {
-  std::string out;
-  put_uint(out, offset, 8);
-  return out;
+// The record a handshake awaits, `size` bytes: its plaintext, or an Error when it is not one of
+// `kind` sealed by a holder of the secret.
+Result<std::string> open_record(RecordOpener& opener, std::string_view record, Kind kind) {
+  std::string_view header = record.substr(0, kRecordHeader);
+  auto h = TRY(opener.header(header));
+  if (h.kind != kind || record.size() != kRecordHeader + h.length + kRecordTag)
+    return Error{"an unexpected relay record", ErrorKind::bad_input};
+  return opener.open(header, std::string(record.substr(kRecordHeader)));
 }
 
-std::string session_key(std::string_view secret, std::string_view nc, std::string_view nl) {
-  return hmac(secret, {"session", nc, nl});
+std::string sealed(RecordSealer& sealer, Kind kind, std::string_view bytes = {}) {
+  std::string out;
+  sealer.seal(kind, bytes, out);
+  return out;
 }
 
 }  // namespace
@@ -208,17 +199,19 @@ Result<RelayLink> RelayLink::connect(const std::string& address, std::uint16_t p
   ::setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
   std::string nc = TRY(random_bytes(kNonce));
   TRY(write_all(fd.get(), std::string(kMagic) + nc, deadline));
-  std::string reply = TRY(read_exact(fd.get(), kMagic.size() + kNonce + kMac, deadline));
+  std::string reply = TRY(read_exact(fd.get(), kHello + kEmptyRecord, deadline));
   if (!reply.starts_with(kMagic)) return Error{where + ": not a pdx relay peer"};
   std::string nl = reply.substr(kMagic.size(), kNonce);
-  if (!equal_macs(reply.substr(kMagic.size() + kNonce), hmac(secret, {"accept", nc, nl})))
+  LinkKeys keys = link_keys(secret, nc + nl, LinkEnd::connector);
+  RecordSealer sealer(keys.send);
+  RecordOpener opener(keys.receive, kOffsetSize, "relay reply");
+  if (!open_record(opener, std::string_view(reply).substr(kHello), kAccept))
     return Error{where + ": the peer does not hold this run's secret"};
-  TRY(write_all(fd.get(), hmac(secret, {"connect", nc, nl}), deadline));
-  std::string held = TRY(read_exact(fd.get(), 8 + kMac, deadline));
-  std::string offset = held.substr(0, 8);
-  if (!equal_macs(held.substr(8), hmac(secret, {"offset", nc, nl, offset})))
-    return Error{where + ": the offset the peer holds failed its check"};
-  return RelayLink(std::move(fd), session_key(secret, nc, nl), get_uint(offset));
+  TRY(write_all(fd.get(), sealed(sealer, kConnect), deadline));
+  std::string held = TRY(read_exact(fd.get(), kOffsetRecord, deadline));
+  auto offset = open_record(opener, held, kOffset);
+  if (!offset) return Error{where + ": the offset the peer holds failed its check"};
+  return RelayLink(std::move(fd), std::move(sealer), std::move(opener), get_uint(*offset));
 }
 
 namespace {
@@ -232,11 +225,12 @@ struct Handshake {
   Handshake(Fd taken, Clock::time_point deadline) : fd(std::move(taken)), until(deadline) {}
 
   Fd fd;
-  Clock::time_point until;                    // its own deadline
-  std::size_t want = kMagic.size() + kNonce;  // the size of the message awaited
-  std::string in, out;                        // what came of it; what is left to write
-  std::string nc, nl;                         // the nonces
-  bool proved = false;                        // the connector proved the secret
+  Clock::time_point until;             // its own deadline
+  std::size_t want = kHello;           // the size of the message awaited
+  std::string in, out;                 // what came of it; what is left to write
+  std::optional<RecordSealer> sealer;  // once the connector's hello came
+  std::optional<RecordOpener> opener;
+  bool proved = false;  // the connector proved the secret
 
   short events() const { return out.empty() ? POLLIN : POLLOUT; }
 
@@ -254,19 +248,22 @@ struct Handshake {
     if (n == 0) return failed;
     if (n < 0) return errno == EINTR || errno == EAGAIN ? going : failed;
     if (in.size() < want) return going;
-    if (nc.empty()) {  // the hello
+    if (!sealer) {  // the hello
       if (!in.starts_with(kMagic)) return failed;
-      nc = in.substr(kMagic.size());
-      nl = TRY(random_bytes(kNonce));
-      out = std::string(kMagic) + nl + hmac(secret, {"accept", nc, nl});
+      std::string nl = TRY(random_bytes(kNonce));
+      LinkKeys keys = link_keys(secret, in.substr(kMagic.size()) + nl, LinkEnd::listener);
+      sealer.emplace(keys.send);
+      opener.emplace(keys.receive, kRelayMaxChunk, "relay chunk");
+      out = std::string(kMagic) + nl + sealed(*sealer, kAccept);
       in.clear();
-      want = kMac;
+      want = kEmptyRecord;
       return going;
     }
-    if (!equal_macs(in, hmac(secret, {"connect", nc, nl}))) return failed;
+    if (!open_record(*opener, in, kConnect)) return failed;
     proved = true;
-    std::string held = offset_field(offset);
-    out = held + hmac(secret, {"offset", nc, nl, held});
+    std::string held;
+    put_uint(held, offset, kOffsetSize);
+    out = sealed(*sealer, kOffset, held);
     return going;
   }
 };
@@ -296,8 +293,8 @@ Result<RelayLink> RelayLink::accept(int listener, std::string_view secret,
       if (!polls[1 + i].revents) continue;
       auto step = TRY(pending[i].advance(secret, offset));
       if (step == Handshake::linked)  // the first to link; the others are closed
-        return RelayLink(std::move(pending[i].fd),
-                         session_key(secret, pending[i].nc, pending[i].nl));
+        return RelayLink(std::move(pending[i].fd), std::move(*pending[i].sealer),
+                         std::move(*pending[i].opener));
       if (step == Handshake::failed) pending.erase(pending.begin() + std::ptrdiff_t(i));
     }
     if (!(polls[0].revents & POLLIN)) continue;
@@ -311,57 +308,52 @@ Result<RelayLink> RelayLink::accept(int listener, std::string_view secret,
   }
 }
 
-void ChunkMac::Free::operator()(evp_cipher_ctx_st* ctx) const {
-  EVP_CIPHER_CTX_free(ctx);
-}
+struct RelayLink::Sealing {
+  explicit Sealing(RecordSealer s) : sealer(std::move(s)) {}
+  std::mutex mutex;
+  RecordSealer sealer;
+  std::string unsent;  // heartbeats the socket did not take yet (the listener's)
+  // The sending thread's record, reused (not zero-filled: each is written whole).
+  std::unique_ptr<char[]> wire;
+  std::size_t wire_size = 0;
+};
 
-ChunkMac::ChunkMac(std::string_view key) : ctx_(EVP_CIPHER_CTX_new()) {
-  if (key.size() != kKeySize) std::abort();  // the caller's bug
-  if (!ctx_ || EVP_EncryptInit_ex(ctx_.get(), EVP_aes_256_gcm(), nullptr,
-                                  reinterpret_cast<const unsigned char*>(key.data()), nullptr) != 1)
-    std::abort();  // OpenSSL without AES-256-GCM: nothing to go on
-}
-
-std::string ChunkMac::tag(std::uint64_t sequence, std::string_view length, std::string_view bytes) {
-  std::string iv;
-  put_uint(iv, sequence, 8);
-  iv.append(4, '\0');
-  std::string out(kTagSize, '\0');
-  unsigned char unused[16];
-  int n = 0;
-  bool ok = EVP_EncryptInit_ex(ctx_.get(), nullptr, nullptr, nullptr,
-                               reinterpret_cast<const unsigned char*>(iv.data())) == 1;
-  for (auto piece : {length, bytes})  // additional data only: there is no plaintext
-    ok = ok &&
-         (piece.empty() || EVP_EncryptUpdate(ctx_.get(), nullptr, &n,
-                                             reinterpret_cast<const unsigned char*>(piece.data()),
-                                             int(piece.size())) == 1);
-  ok = ok && EVP_EncryptFinal_ex(ctx_.get(), unused, &n) == 1 &&
-       EVP_CIPHER_CTX_ctrl(ctx_.get(), EVP_CTRL_AEAD_GET_TAG, int(kTagSize), out.data()) == 1;
-  if (!ok) std::abort();
-  return out;
-}
+RelayLink::RelayLink(Fd fd, RecordSealer sealer, RecordOpener opener, std::uint64_t offset)
+    : fd_(std::move(fd)),
+      out_(std::make_shared<Sealing>(std::move(sealer))),
+      in_(std::move(opener)),
+      offset_(offset) {}
 
 Result<bool> RelayLink::heard() {
-  char said[256];
+  char said[4096];
   ssize_t n = ::recv(fd_.get(), said, sizeof said, MSG_DONTWAIT);
   if (n == 0) return false;
-  if (n > 0) heard_ = Clock::now();
-  if (n > 0 && std::memchr(said, kPassedOn, std::size_t(n))) passed_on_ = true;
   if (n < 0 && errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)
     return sys_error("relay link");
+  if (n <= 0) return true;
+  said_.append(said, std::size_t(n));
+  while (said_.size() >= kRecordHeader) {
+    std::string_view header = std::string_view(said_).substr(0, kRecordHeader);
+    auto h = TRY(in_.header(header));
+    std::size_t size = kRecordHeader + h.length + kRecordTag;
+    if (said_.size() < size) break;
+    TRY(in_.open(header, said_.substr(kRecordHeader, size - kRecordHeader)));
+    said_.erase(0, size);
+    heard_ = Clock::now();
+    if (h.kind == kPassedOn)
+      passed_on_ = true;
+    else if (h.kind != kHeartbeat)
+      return Error{"an unexpected relay record", ErrorKind::bad_input};
+  }
   return true;
 }
 
 // All of `bytes`; while the socket is full, what the peer says is read (its heartbeats): it has
-// stalled when it takes nothing and says nothing for kRelayStall. `more`: what follows at once
-// is part of the same message (MSG_MORE), so that a chunk's length, bytes and tag leave together
-// rather than as segments of their own (the socket is TCP_NODELAY for the handshake's sake).
-Result<void> RelayLink::put(std::string_view bytes, bool more) {
-  int flags = MSG_NOSIGNAL | (more ? MSG_MORE : 0);
+// stalled when it takes nothing and says nothing for kRelayStall.
+Result<void> RelayLink::put(std::string_view bytes) {
   auto moved = Clock::now();
   while (!bytes.empty()) {
-    ssize_t n = ::send(fd_.get(), bytes.data(), bytes.size(), flags);
+    ssize_t n = ::send(fd_.get(), bytes.data(), bytes.size(), MSG_NOSIGNAL);
     if (n > 0) {
       bytes.remove_prefix(std::size_t(n));
       moved = Clock::now();
@@ -378,26 +370,39 @@ Result<void> RelayLink::put(std::string_view bytes, bool more) {
   return {};
 }
 
-Result<void> RelayLink::put_chunk(std::uint32_t length, std::string_view bytes) {
-  std::string field;
-  put_uint(field, length, 4);
-  std::string tag = mac_.tag(sequence_++, field, bytes);
-  TRY(put(field, true));
-  TRY(put(bytes, true));
-  return put(tag, false);
+// One record in one send where the socket takes it (its header, bytes and tag leave together:
+// the socket is TCP_NODELAY for the handshake's sake).
+Result<void> RelayLink::put_record(std::uint8_t kind, std::string_view bytes) {
+  std::string record;
+  std::size_t size = sealed_size(bytes.size());
+  {
+    std::lock_guard lock(out_->mutex);
+    if (out_->unsent.empty()) {  // always, on the sending side
+      if (out_->wire_size < size) {
+        out_->wire = std::make_unique_for_overwrite<char[]>(size);
+        out_->wire_size = size;
+      }
+      out_->sealer.seal(kind, bytes, out_->wire.get());
+    } else {
+      record = std::move(out_->unsent);
+      out_->unsent.clear();
+      out_->sealer.seal(kind, bytes, record);
+    }
+  }
+  return put(record.empty() ? std::string_view(out_->wire.get(), size) : record);
 }
 
 Result<void> RelayLink::send(std::string_view bytes) {
   if (bytes.empty() || bytes.size() > kRelayMaxChunk) std::abort();  // the caller's bug
-  return put_chunk(std::uint32_t(bytes.size()), bytes);
+  return put_record(kChunk, bytes);
 }
 
 Result<void> RelayLink::keepalive() {
-  return put_chunk(kKeepalive, {});
+  return put_record(kKeepalive, {});
 }
 
 Result<void> RelayLink::finish() {
-  TRY(put_chunk(0, {}));
+  TRY(put_record(kEnd, {}));
   ::shutdown(fd_.get(), SHUT_WR);
   for (auto since = Clock::now();;) {  // the peer closes once it has passed the end on
     if (Clock::now() - std::max(since, heard_) > kRelayStall)
@@ -412,16 +417,41 @@ Result<void> RelayLink::finish() {
 }
 
 void RelayLink::give_up() {
-  (void)put_chunk(kGaveUp, {});  // best effort: the link is dropped either way
+  (void)put_record(kGaveUp, {});  // best effort: the link is dropped either way
   close();
 }
 
+namespace {
+
+// What the socket takes of `unsent` now, and within `wait` if more.
+void send_unsent(int fd, std::string& unsent, std::chrono::milliseconds wait) {
+  auto until = Clock::now() + wait;
+  while (!unsent.empty()) {
+    ssize_t n = ::send(fd, unsent.data(), unsent.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (n > 0) {
+      unsent.erase(0, std::size_t(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return;  // broken: hung_up() says so
+    auto left = std::chrono::ceil<std::chrono::milliseconds>(until - Clock::now()).count();
+    pollfd p{fd, POLLOUT, 0};
+    if (left <= 0 || ::poll(&p, 1, int(left)) <= 0) return;
+  }
+}
+
+}  // namespace
+
 void RelayLink::heartbeat() const {
-  ::send(fd_.get(), &kHeartbeat, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+  std::lock_guard lock(out_->mutex);
+  if (out_->unsent.size() < kMaxUnsent) out_->sealer.seal(kHeartbeat, {}, out_->unsent);
+  send_unsent(fd_.get(), out_->unsent, 0ms);
 }
 
 void RelayLink::passed_on() const {
-  ::send(fd_.get(), &kPassedOn, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+  std::lock_guard lock(out_->mutex);
+  out_->sealer.seal(kPassedOn, {}, out_->unsent);
+  send_unsent(fd_.get(), out_->unsent, 1000ms);
 }
 
 // Not POLLRDHUP: a finish() is a FIN too, and the end it follows can wait unread behind a full
@@ -433,29 +463,27 @@ bool RelayLink::hung_up() const {
 
 Result<std::optional<std::string>> RelayLink::receive(std::chrono::milliseconds idle) {
   if (ended_) return std::optional<std::string>{};
-  std::string length = TRY(read_exact(fd_.get(), 4, Clock::now() + idle));
-  std::uint64_t size = get_uint(length);
-  while (size == kKeepalive || size == kGaveUp) {
-    std::string tag = TRY(read_exact(fd_.get(), ChunkMac::kTagSize, Clock::now() + idle));
-    if (!equal_macs(tag, mac_.tag(sequence_++, length, {})))
-      return Error{"a relay chunk failed its check"};
-    if (size == kGaveUp) {
-      gave_up_ = true;
-      return Error{"the host before lost its own upstream"};
+  for (;;) {
+    std::string header = TRY(read_exact(fd_.get(), kRecordHeader, Clock::now() + idle));
+    auto h = TRY(in_.header(header));
+    std::string body = TRY(read_exact(fd_.get(), h.length + kRecordTag, Clock::now() + idle));
+    std::string bytes = TRY(in_.open(header, std::move(body)));
+    switch (h.kind) {
+      case kKeepalive:
+        continue;
+      case kGaveUp:
+        gave_up_ = true;
+        return Error{"the host before lost its own upstream"};
+      case kEnd:
+        ended_ = true;
+        return std::optional<std::string>{};
+      case kChunk:
+        if (!bytes.empty()) return std::optional<std::string>(std::move(bytes));
+        [[fallthrough]];
+      default:
+        return Error{"an unexpected relay record", ErrorKind::bad_input};
     }
-    length = TRY(read_exact(fd_.get(), 4, Clock::now() + idle));
-    size = get_uint(length);
   }
-  if (size > kRelayMaxChunk) return Error{"a relay chunk over its limit"};
-  std::string bytes = TRY(read_exact(fd_.get(), size, Clock::now() + idle));
-  std::string tag = TRY(read_exact(fd_.get(), ChunkMac::kTagSize, Clock::now() + idle));
-  if (!equal_macs(tag, mac_.tag(sequence_++, length, bytes)))
-    return Error{"a relay chunk failed its check"};
-  if (size == 0) {
-    ended_ = true;
-    return std::optional<std::string>{};
-  }
-  return std::optional<std::string>(std::move(bytes));
 }
 
 }  // namespace pdx

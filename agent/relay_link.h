@@ -1,26 +1,24 @@
 #pragma once
 // A link between two agents of one `pdx push --relay` run, over TCP: the data goes from the
-// connecting agent (upstream) to the listening one (downstream). No listener takes data from a
-// peer that has not proved it holds the run's secret (handed to each agent over its ssh session,
-// never on a command line), and every chunk is checked (ARCHITECTURE.md, "The relay"):
+// connecting agent (upstream) to the listening one (downstream), in sealed records
+// (agent/sealed_record.h: AES-128-GCM, keys of this link's own, per direction, derived from
+// the run's secret, handed to each agent over its ssh session, never on a command line, and the
+// link's two nonces; ARCHITECTURE.md, "The relay"). R(kind, bytes) is a record:
 //
-//   connector -> "PDXR3" nc           nc, nl: 16 random bytes each
-//   listener  -> "PDXR3" nl proof_l   proof_l = HMAC-SHA256(secret, "accept" nc nl)
-//   connector -> proof_c              proof_c = HMAC-SHA256(secret, "connect" nc nl)
-//   listener  -> offset proof_o       offset: u64, the stream offset it holds (0 on a first
-//                                     link, more on a bridge);
-//                                     proof_o = HMAC-SHA256(secret, "offset" nc nl offset)
-//   connector -> chunks: u32 length, bytes, tag
-//                                     tag = ChunkMac(session, sequence, length bytes),
-//                                     session = HMAC-SHA256(secret, "session" nc nl)
-//   a chunk of length 0 ends the stream, one of length kKeepalive (no bytes) says the sender is
-//   there with nothing to send, one of length kGaveUp (no bytes) that the stream broke off
-//   before the sender and no bridge came to it; the listener sends a byte upstream now and then
-//   (heartbeat()): it is there, even when it takes nothing; and once it has passed the whole
-//   stream on (its own hosts have taken it: passed_on()), a last byte that says so, then closes
+//   connector -> "PDXR4" nc           nc, nl: 16 random bytes each
+//   listener  -> "PDXR4" nl R(accept) the listener's proof: only a holder of the secret seals it
+//   connector -> R(connect)           the connector's
+//   listener  -> R(offset, u64)       the stream offset it holds (0 on a first link, more on a
+//                                     bridge)
+//   connector -> R(chunk, bytes)...   R(end) ends the stream, R(keepalive) says the sender is
+//                                     there with nothing to send, R(gave up) that the stream broke
+//                                     off before the sender and no bridge came to it
+//   listener  -> R(heartbeat)...      now and then (heartbeat()): it is there, even when it takes
+//                                     nothing; and once it has passed the whole stream on (its own
+//                                     hosts have taken it: passed_on()), R(passed on), then closes
 //
-// So a peer without the secret learns nothing it can use and cannot inject, reorder, replay or
-// cut a chunk (the session key is the link's own, the sequence number the chunk's), and a link
+// So a peer without the secret learns nothing of the stream and cannot inject, alter, reorder,
+// replay or cut a record (each direction numbers its records from 0 in their nonces), and a link
 // that breaks is an error, never a shorter stream. A peer that stops (a stalled host) is told from
 // one that is only slow: the sender gives up when the listener takes nothing and says nothing for
 // kStall, the listener when nothing, not even a keepalive, comes for kStall. The listener
@@ -39,8 +37,7 @@
 
 #include "base/fd.h"
 #include "base/result.h"
-
-struct evp_cipher_ctx_st;  // OpenSSL's EVP_CIPHER_CTX
+#include "agent/sealed_record.h"
 
 namespace pdx {
 
@@ -48,25 +45,6 @@ inline constexpr std::size_t kRelaySecretSize = 32;
 inline constexpr std::size_t kRelayMaxChunk = 1024 * 1024;
 /// A peer that sends nothing (not even a keepalive or heartbeat) this long has stalled.
 inline constexpr std::chrono::milliseconds kRelayStall = std::chrono::seconds(10);
-
-/// The chunks' MAC: GMAC, that is AES-256-GCM authenticating the chunk's length field and bytes
-/// with no plaintext, its 96-bit IV the chunk's u64 sequence number (big-endian) and 4 zero
-/// bytes. Each link has a key of its own and numbers its chunks from 0, so no IV is used twice
-/// under one key. Several GB/s with AES-NI and PCLMUL, where HMAC-SHA256 is one and a half.
-class ChunkMac {
- public:
-  static constexpr std::size_t kKeySize = 32;
-  static constexpr std::size_t kTagSize = 16;
-  /// Under `key` (kKeySize bytes); the key schedule is made once, here.
-  explicit ChunkMac(std::string_view key);
-  std::string tag(std::uint64_t sequence, std::string_view length, std::string_view bytes);
-
- private:
-  struct Free {
-    void operator()(evp_cipher_ctx_st* ctx) const;
-  };
-  std::unique_ptr<evp_cipher_ctx_st, Free> ctx_;
-};
 
 /// kRelaySecretSize random bytes for one run.
 Result<std::string> make_relay_secret();
@@ -113,10 +91,11 @@ class RelayLink {
   void give_up();
   /// Whether the peer said it gave up (receive()'s side).
   bool gave_up() const { return gave_up_; }
-  /// The listener's "I am here", one byte, never blocking (dropped when the socket is full).
+  /// The listener's "I am here", never blocking (none is added while the socket holds earlier
+  /// ones unsent).
   void heartbeat() const;
   /// The listener's "every host after me has the whole stream": then the sender's finish()
-  /// returns. Never blocking; the caller then drops the link.
+  /// returns. Waits at most a second for the socket to take it; the caller then drops the link.
   void passed_on() const;
   /// Whether the link broke (reset: the peer closed it with bytes unread, or was written to
   /// after it closed; what it sent before may still be there to receive). Not a peer that only
@@ -132,15 +111,16 @@ class RelayLink {
   RelayLink& operator=(RelayLink&&) = default;
 
  private:
-  RelayLink(Fd fd, std::string_view session, std::uint64_t offset = 0)
-      : fd_(std::move(fd)), mac_(session), offset_(offset) {}
-  Result<void> put_chunk(std::uint32_t length, std::string_view bytes);
-  Result<void> put(std::string_view bytes, bool more);
+  struct Sealing;  // this end's records: sealed one thread at a time
+  RelayLink(Fd fd, RecordSealer sealer, RecordOpener opener, std::uint64_t offset = 0);
+  Result<void> put_record(std::uint8_t kind, std::string_view bytes);
+  Result<void> put(std::string_view bytes);
   Result<bool> heard();  // reads what the peer said: false when it closed the link
 
   Fd fd_;
-  ChunkMac mac_;  // under the link's session key
-  std::uint64_t sequence_ = 0;
+  std::shared_ptr<Sealing> out_;
+  RecordOpener in_;
+  std::string said_;  // what the peer said, short of a whole record (the sender's side)
   std::uint64_t offset_ = 0;
   Clock::time_point heard_{};  // when the peer last said something (the sender's side)
   bool passed_on_ = false;     // and whether it said it passed the stream on

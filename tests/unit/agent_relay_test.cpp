@@ -12,9 +12,11 @@
 #include <vector>
 
 #include "agent/agent.h"
+#include "agent/relay_bridge.h"
 #include "agent/relay_frames.h"
 #include "agent/relay_link.h"
 #include "hash/xxh3.h"
+#include "tests/unit/tcp_proxy.h"
 
 namespace pdx {
 namespace {
@@ -394,6 +396,55 @@ TEST_F(AgentRelayTest, ABridgeFromAWrongOffsetFailsTheFileAndWritesNothing) {
   const auto& result = tail.result();
   EXPECT_TRUE(!result || result->failures > 0);
   EXPECT_FALSE(fs::exists(dir_ / "tail" / "file"));
+}
+
+// A head and a tail linked through a proxy that hands the head's bytes through `change`; `data`
+// pushed as one file.
+void relay_through_proxy(Agent& head, Agent& tail, const std::string& secret,
+                         const std::string& data, Proxy::Change change) {
+  head.send(FrameType::relay_setup, encode(RelaySetup{secret, true, "127.0.0.1", 0, 0}));
+  tail.send(FrameType::relay_setup, encode(RelaySetup{secret, false, "127.0.0.1", 0, 0}));
+  RelayPeer where = *decode_relay_peer(tail.reply().payload);
+  EXPECT_EQ(head.reply().type, FrameType::relay_listening);
+  Proxy proxy(where.port, std::move(change));
+  tail.send(FrameType::relay_next, encode(RelayNext{}));
+  head.send(FrameType::relay_next, encode(RelayNext{{{RelayPeer{"127.0.0.1", proxy.port()}, {}}}}));
+  for (Agent* a : {&head, &tail}) EXPECT_EQ(a->reply().type, FrameType::relay_linked);
+  tail.send(FrameType::relay_go, "");
+  head.send(FrameType::relay_go, "");
+  head.write(stream_of("file", data));
+  head.close_stdin();
+  (void)tail.result();  // the proxy goes once the link does
+}
+
+TEST_F(AgentRelayTest, TheStreamCrossesTheLinkEncrypted) {
+  std::string data;
+  while (data.size() < 2 * 1024 * 1024) data += "a plaintext marker on its way to the tail; ";
+  std::string wire;
+  Agent head(dir_ / "head"), tail(dir_ / "tail");
+  relay_through_proxy(head, tail, secret_, data,
+                      [&wire](std::size_t, std::string& bytes) { wire += bytes; });
+  ASSERT_TRUE(tail.result()) << tail.result().error();
+  EXPECT_EQ(read(dir_ / "tail" / "file"), data);
+  EXPECT_GT(wire.size(), data.size());
+  EXPECT_EQ(wire.find("plaintext marker"), std::string::npos);
+}
+
+TEST_F(AgentRelayTest, AByteChangedOnTheLinkFailsTheHostAfterItAndWritesNothing) {
+  std::string data(3 * 1024 * 1024, 'x');
+  Agent head(dir_ / "head"), tail(dir_ / "tail");
+  relay_through_proxy(head, tail, secret_, data, [](std::size_t offset, std::string& bytes) {
+    constexpr std::size_t kAt = 2 * 1024 * 1024;  // inside the stream's third record
+    if (kAt >= offset && kAt < offset + bytes.size()) bytes[kAt - offset] ^= 0x20;
+  });
+  ASSERT_FALSE(tail.result());
+  EXPECT_EQ(tail.result().error(),
+            "the stream from upstream broke off: a relay chunk failed its check, and no bridge "
+            "came in " +
+                std::to_string(kBridgeWait.count() / 1000) + " s");
+  EXPECT_FALSE(fs::exists(dir_ / "tail" / "file"));
+  ASSERT_TRUE(head.result()) << head.result().error();
+  EXPECT_EQ(read(dir_ / "head" / "file"), data);
 }
 
 TEST_F(AgentRelayTest, AnEndOfInputBeforeGoCallsTheRelayOff) {

@@ -11,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include "tests/unit/tcp_proxy.h"
+
 namespace pdx {
 namespace {
 
@@ -69,68 +71,8 @@ class Downstream {
   std::jthread thread_;  // last: it starts once the others are there, and goes first
 };
 
-// A TCP proxy in front of `port` that hands the connector's bytes through `change` (offset in
-// the stream, the bytes read) before passing them on, and the listener's through `back`.
-class Proxy {
- public:
-  using Change = std::function<void(std::size_t offset, std::string& bytes)>;
-  Proxy(
-      std::uint16_t port, Change change, Change back = [](std::size_t, std::string&) {})
-      : listener_(*relay_listen("127.0.0.1", 0, 0)) {
-    thread_ = std::thread([this, port, change = std::move(change), back = std::move(back)] {
-      pollfd wait{listener_.fd.get(), POLLIN, 0};
-      ::poll(&wait, 1, 5000);  // the listener does not block
-      int client = ::accept(listener_.fd.get(), nullptr, nullptr);
-      int server = ::socket(AF_INET, SOCK_STREAM, 0);
-      sockaddr_in to{};
-      to.sin_family = AF_INET;
-      to.sin_port = htons(port);
-      to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-      ::connect(server, reinterpret_cast<sockaddr*>(&to), sizeof to);
-      std::size_t offset = 0, back_offset = 0;
-      for (bool open = true; open;) {
-        pollfd p[2] = {{client, POLLIN, 0}, {server, POLLIN, 0}};
-        ::poll(p, 2, 5000);
-        if (p[0].revents) open = pass(client, server, change, offset);
-        if (open && p[1].revents) open = pass(server, client, back, back_offset);
-      }
-      ::close(client);
-      ::close(server);
-    });
-  }
-  ~Proxy() { thread_.join(); }
-  std::uint16_t port() const { return listener_.port; }
-
- private:
-  // What `from` has, through `change` (at `offset` in its stream), on to `to`: false once
-  // either end closed, or `change` cut the stream there (left nothing).
-  static bool pass(int from, int to, const Change& change, std::size_t& offset) {
-    char buffer[4096];
-    ssize_t n = ::read(from, buffer, sizeof buffer);
-    if (n <= 0) return false;
-    std::string bytes(buffer, std::size_t(n));
-    change(offset, bytes);
-    offset += std::size_t(n);
-    return !bytes.empty() && ::send(to, bytes.data(), bytes.size(), MSG_NOSIGNAL) > 0;
-  }
-
-  RelayListener listener_;
-  std::thread thread_;
-};
-
-constexpr std::size_t kHandshake = 5 + 16 + 32;  // what the connector sends before any chunk
-
-TEST(ChunkMac, IsGmacWithTheSequenceNumberAsItsIv) {
-  // NIST's GCM test case 13: AES-256, zero key and IV, nothing to authenticate.
-  ChunkMac zero(std::string(ChunkMac::kKeySize, '\0'));
-  std::string tag = zero.tag(0, "", "");
-  EXPECT_EQ(tag,
-            std::string("\x53\x0f\x8a\xfb\xc7\x45\x36\xb9\xa9\x63\xb4\xf1\xc4\xcb\x73\x8b", 16));
-  EXPECT_EQ(zero.tag(0, "", ""), tag) << "the same chunk, the same tag";
-  EXPECT_NE(zero.tag(1, "", ""), tag) << "the sequence number is in the IV";
-  EXPECT_NE(zero.tag(0, "len.", "x"), zero.tag(0, "len.", "y"));
-  EXPECT_NE(ChunkMac(std::string(ChunkMac::kKeySize, 'k')).tag(0, "", ""), tag);
-}
+// What the connector sends before any record of the stream: its hello and its proof.
+constexpr std::size_t kHandshake = 5 + 16 + kRecordHeader + kRecordTag;
 
 TEST(RelayLink, ChunksArriveWholeAndInOrder) {
   Downstream downstream;
@@ -228,11 +170,11 @@ TEST(RelayLink, PastSixteenPendingHandshakesTheOldestIsDropped) {
 TEST(RelayLink, AWrongProofIsClosedAndTheListenerWaitsOn) {
   Downstream downstream(10s);
   Fd forger = plain_connection(downstream.port());
-  std::string hello = "PDXR3" + std::string(16, 'n');
+  std::string hello = "PDXR4" + std::string(16, 'n');
   ASSERT_EQ(::send(forger.get(), hello.data(), hello.size(), 0), ssize_t(hello.size()));
-  char reply[5 + 16 + 32];
+  char reply[5 + 16 + kRecordHeader + kRecordTag];
   ASSERT_EQ(::recv(forger.get(), reply, sizeof reply, MSG_WAITALL), ssize_t(sizeof reply));
-  std::string proof(32, 'p');
+  std::string proof = std::string("n\0\0\0\0", kRecordHeader) + std::string(kRecordTag, 'p');
   ASSERT_EQ(::send(forger.get(), proof.data(), proof.size(), 0), ssize_t(proof.size()));
   EXPECT_TRUE(closed(forger));
   auto right = downstream.connect();
@@ -259,7 +201,7 @@ Received through_proxy(Proxy::Change change,
 
 TEST(RelayLink, AChangedByteFailsTheChunk) {
   auto got = through_proxy([](std::size_t offset, std::string& bytes) {
-    std::size_t at = kHandshake + 4 + 100;  // inside the first chunk's bytes
+    std::size_t at = kHandshake + kRecordHeader + 100;  // inside the first chunk's bytes
     if (at >= offset && at < offset + bytes.size()) bytes[at - offset] ^= 1;
   });
   EXPECT_EQ(got.error, "a relay chunk failed its check");
@@ -276,14 +218,14 @@ TEST(RelayLink, ACutStreamIsAnErrorNotAShorterStream) {
 
 TEST(RelayLink, ALengthOverTheLimitIsRefusedBeforeReading) {
   auto got = through_proxy([](std::size_t offset, std::string& bytes) {
-    if (offset <= kHandshake && kHandshake < offset + bytes.size())
-      bytes[kHandshake - offset] = '\xff';
+    constexpr std::size_t kLength = kHandshake + 1;  // the first record's length
+    if (offset <= kLength && kLength < offset + bytes.size()) bytes[kLength - offset] = '\xff';
   });
   EXPECT_EQ(got.error, "a relay chunk over its limit");
 }
 
 TEST(RelayLink, AReplayedChunkFailsItsCheck) {
-  constexpr std::size_t kFirstEnd = kHandshake + 4 + 10000 + ChunkMac::kTagSize;
+  constexpr std::size_t kFirstEnd = kHandshake + kRecordHeader + 10000 + kRecordTag;
   std::string stream;  // what the connector sent so far
   auto got = through_proxy(
       [&](std::size_t offset, std::string& bytes) {
@@ -294,6 +236,18 @@ TEST(RelayLink, AReplayedChunkFailsItsCheck) {
       {std::string(10000, 'a'), std::string(10000, 'b')});
   EXPECT_EQ(got.error, "a relay chunk failed its check");
   EXPECT_EQ(got.bytes, std::string(10000, 'a'));
+}
+
+TEST(RelayLink, TheStreamCrossesTheLinkEncrypted) {
+  std::string marker = "a known plaintext marker, plain to see on the wire ";
+  std::string plaintext;
+  while (plaintext.size() < 100000) plaintext += marker;
+  std::string wire;  // every byte the connector sent
+  auto got = through_proxy([&](std::size_t, std::string& bytes) { wire += bytes; }, {plaintext});
+  EXPECT_EQ(got.error, "");
+  EXPECT_EQ(got.bytes, plaintext);
+  EXPECT_GT(wire.size(), plaintext.size());
+  EXPECT_EQ(wire.find("a known plaintext"), std::string::npos);
 }
 
 TEST(RelayLink, TheListenerSaysTheOffsetItHolds) {
@@ -307,7 +261,8 @@ TEST(RelayLink, TheListenerSaysTheOffsetItHolds) {
 
 TEST(RelayLink, AChangedOffsetIsRefused) {
   Downstream downstream(2s, 7);
-  constexpr std::size_t kOffsetAt = 5 + 16 + 32;  // after the listener's magic, nonce and proof
+  // After the listener's magic, nonce and proof, and the offset record's header.
+  constexpr std::size_t kOffsetAt = 5 + 16 + kRecordHeader + kRecordTag + kRecordHeader;
   Proxy proxy(
       downstream.port(), [](std::size_t, std::string&) {},
       [](std::size_t offset, std::string& bytes) {
