@@ -1,7 +1,7 @@
 // One host's ssh connection, set up as a coroutine on the host's strand. Its states, top to
 // bottom in open():
 //
-//   queued        wait for a slot: at most kSetupLimit sessions set up at once (ssh_gate.h)
+//   queued        wait for a slot in the gate's window, paced by how long setups take (ssh_gate.h)
 //     |
 //   connect       resolve, TCP connect                        -+
 //     |                                                        |
@@ -123,11 +123,15 @@ void SshConnection::abort_on(StopSignal& stop) {
 asio::awaitable<Step> SshConnection::open(StopSignal& stop) {
   abort_on(stop);
   Step failed = co_await enter_gate();
+  auto started = gate_.now();
   if (!failed) arm_deadline(plan_.connect_timeout, Failure::connect_timeout, "connect");
   if (!failed) failed = co_await connect();
+  bool answered = !failed;  // only a server that answered says how fast the servers are
   if (!failed) failed = co_await handshake();
   if (!failed) failed = verify_host_key();
   if (!failed) failed = co_await authenticate(waiter_, credentials_, plan_.auth);
+  if (answered && !(failed && failed->failure == Failure::interrupted))
+    gate_.paced(started, plan_.connect_timeout);
   leave_gate();
   arm_deadline(std::chrono::milliseconds(0), Failure::none, "");
   if (failed) spent_ = failed;

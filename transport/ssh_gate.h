@@ -1,43 +1,75 @@
 #pragma once
 // How many sessions may be setting up (connect, key exchange, host key, authentication) at
-// once, whatever the fan-out. Setting up is CPU work on both ends (a key exchange, a signature,
-// sshd forking); past a few hundred at once it only adds memory, 55 KiB of libssh2 state per
-// session, while the hosts' sshd work queues up anyway. Commands still run -f at once.
+// once, whatever the fan-out: a window paced by how long setups take, as TCP paces its window
+// by acknowledgements. Setting up is CPU work on both ends (a key exchange, a signature, sshd
+// forking); when the servers' CPU is short (a loaded machine, many hosts on few cores), every
+// setup more in flight makes all of them slower, until hosts time out for pdx's parallelism
+// rather than their own slowness. So the window starts small, doubles while setups stay fast,
+// then grows by one per window's worth of setups, and shrinks by 30% (once per window: the
+// setups already in flight were started under the larger one) when a setup takes more than a
+// third of its connect timeout. A setup that takes long on its own (a slow login, not a busy
+// server) does not shrink it: the bar rises to 1.5x the fastest setup seen, up to half the
+// timeout. Commands still run -f at once.
 //
 // And how many descriptors the sessions may hold: a session setting up holds two (its socket,
 // and the agent's while it authenticates), one set up holds its socket until it closes. Under a
 // low limit on open files (ulimit -n) sessions wait for descriptors instead of failing each
 // with "Too many open files".
+#include <chrono>
 #include <cstddef>
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <vector>
 
 namespace pdx {
 
 class SetupGate {
  public:
+  using Clock = std::chrono::steady_clock;
   static constexpr std::size_t kSettingUp = 2, kSetUp = 1;  // descriptors a session holds
+  static constexpr std::size_t kFirstWindow = 8;
+  // The timeout a setup without one is paced against.
+  static constexpr std::chrono::seconds kDefaultTimeout{10};
 
-  /// At most `limit` sessions setting up, holding at most `descriptors` descriptors in all
-  /// (at least kSettingUp).
-  SetupGate(std::size_t limit, std::size_t descriptors) : free_(limit), descriptors_(descriptors) {}
+  /// At most `limit` sessions setting up (the window's ceiling), holding at most `descriptors`
+  /// descriptors in all (at least kSettingUp). `now` is the clock setups are timed by.
+  SetupGate(std::size_t limit, std::size_t descriptors,
+            std::function<Clock::time_point()> now = &Clock::now);
 
   /// Takes a slot now (true), or queues `admit` to be called, from whichever thread calls
-  /// set_up() or leave(), when a slot is handed over (false). `admit` must only post to its
-  /// strand; if its session no longer wants the slot, it must pass it on with leave(false).
+  /// paced(), set_up() or leave(), when a slot is handed over (false). `admit` must only post
+  /// to its strand; if its session no longer wants the slot, it must pass it on with
+  /// leave(false).
   bool enter(std::function<void()> admit);
+  /// The time by the gate's clock: when a session admitted starts its setup.
+  Clock::time_point now() const { return now_(); }
+  /// A setup admitted at `started`, given `timeout` (0: kDefaultTimeout), ended now, set up or
+  /// not, after the server answered: grows or shrinks the window. A host that never answered
+  /// says nothing about the servers' pace and is not reported.
+  void paced(Clock::time_point started, Clock::duration timeout);
   /// The session is set up: gives its setup slot back, and the descriptor it no longer needs.
   void set_up();
   /// The session closed: gives back what it holds (`set_up`: whether set_up() was called).
   void leave(bool set_up);
 
- private:
-  void release(std::size_t slots, std::size_t descriptors);
+  /// Sessions that may be setting up at once now.
+  std::size_t window() const;
 
-  std::mutex mutex_;
-  std::size_t free_, descriptors_;
+ private:
+  using Admitted = std::vector<std::function<void()>>;
+  Admitted admit_waiting();  // under mutex_
+  void release(std::size_t slots, std::size_t descriptors);
+  std::size_t slots() const;  // under mutex_
+
+  std::function<Clock::time_point()> now_;
+  mutable std::mutex mutex_;
+  std::size_t limit_, in_flight_ = 0, descriptors_;
   std::deque<std::function<void()>> waiting_;
+  double window_;
+  bool doubling_ = true;  // slow start, in TCP's words
+  Clock::duration fastest_ = Clock::duration::max();
+  Clock::time_point shrunk_{};  // setups admitted before it were paced by the larger window
 };
 
 }  // namespace pdx
