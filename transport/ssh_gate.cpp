@@ -34,12 +34,12 @@ void SetupGate::paced(Clock::time_point started, Clock::duration timeout) {
     if (took > slow) {
       if (started >= shrunk_) {
         window_ = std::max(1.0, window_ * 0.7);
-        doubling_ = false;
         shrunk_ = now;
       }
     } else {
-      if (took > slow / 2) doubling_ = false;  // slowing down: approach the bar gently
-      window_ = std::min(static_cast<double>(limit_), window_ + (doubling_ ? 1.0 : 1.0 / window_));
+      // Far under the bar, one more per setup (doubling per window); near it, one per window.
+      window_ =
+          std::min(static_cast<double>(limit_), window_ + (took < slow / 2 ? 1.0 : 1.0 / window_));
       admitted = admit_waiting();
     }
   }
