@@ -126,11 +126,12 @@ asio::awaitable<Step> SshConnection::open(StopSignal& stop) {
   auto started = gate_.now();
   if (!failed) arm_deadline(plan_.connect_timeout, Failure::connect_timeout, "connect");
   if (!failed) failed = co_await connect();
-  bool answered = !failed;  // only a server that answered says how fast the servers are
+  bool answered = !failed;
   if (!failed) failed = co_await handshake();
   if (!failed) failed = verify_host_key();
   if (!failed) failed = co_await authenticate(waiter_, credentials_, plan_.auth);
-  if (answered && !(failed && failed->failure == Failure::interrupted))
+  // How fast the servers are: a setup, or a server that answered and then timed out.
+  if (!failed || (answered && failed->failure == Failure::connect_timeout))
     gate_.paced(started, plan_.connect_timeout);
   leave_gate();
   arm_deadline(std::chrono::milliseconds(0), Failure::none, "");

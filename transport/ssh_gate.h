@@ -44,9 +44,9 @@ class SetupGate {
   bool enter(std::function<void()> admit);
   /// The time by the gate's clock: when a session admitted starts its setup.
   Clock::time_point now() const { return now_(); }
-  /// A setup admitted at `started`, given `timeout` (0: kDefaultTimeout), ended now, set up or
-  /// not, after the server answered: grows or shrinks the window. A host that never answered
-  /// says nothing about the servers' pace and is not reported.
+  /// A setup admitted at `started`, given `timeout` (0: kDefaultTimeout), ended now: set up, or
+  /// timed out after the server answered. Grows or shrinks the window. Other failures (no
+  /// answer, a refused key or login) say nothing about the servers' pace: not reported.
   void paced(Clock::time_point started, Clock::duration timeout);
   /// The session is set up: gives its setup slot back, and the descriptor it no longer needs.
   void set_up();
