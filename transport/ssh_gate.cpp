@@ -30,8 +30,12 @@ void SetupGate::paced(Clock::time_point started, Clock::duration timeout) {
     auto took = now - started;
     if (timeout <= Clock::duration::zero()) timeout = kDefaultTimeout;
     fastest_ = std::min(fastest_, took);
-    auto slow = std::clamp(fastest_ * 3 / 2, timeout / 3, timeout / 2);
-    if (took > slow) {
+    auto bar = std::clamp(fastest_ * 3 / 2, timeout / 3, timeout / 2);
+    // Setups in flight together vary twofold: a slow one shrinks the window only when their
+    // mean is slow too (smoothed as TCP smooths round trips), unless it took half its timeout.
+    double ratio = std::chrono::duration<double>(took) / bar;
+    smoothed_ = smoothed_ < 0 ? ratio : smoothed_ + (ratio - smoothed_) / 8;
+    if ((ratio > 1 && smoothed_ > 1) || took > timeout / 2) {
       if (started >= shrunk_) {
         window_ = std::max(1.0, window_ * 0.7);
         shrunk_ = now;
@@ -39,7 +43,7 @@ void SetupGate::paced(Clock::time_point started, Clock::duration timeout) {
     } else {
       // Far under the bar, one more per setup (doubling per window); near it, one per window.
       window_ =
-          std::min(static_cast<double>(limit_), window_ + (took < slow / 2 ? 1.0 : 1.0 / window_));
+          std::min(static_cast<double>(limit_), window_ + (ratio < 0.5 ? 1.0 : 1.0 / window_));
       admitted = admit_waiting();
     }
   }

@@ -4,12 +4,13 @@
 // by acknowledgements. Setting up is CPU work on both ends (a key exchange, a signature, sshd
 // forking); when the servers' CPU is short (a loaded machine, many hosts on few cores), every
 // setup more in flight makes all of them slower, until hosts time out for pdx's parallelism
-// rather than their own slowness. So the window starts small and is paced by each setup's time
-// against a bar, a third of its connect timeout: under half the bar it grows by one (doubling
-// per window), under the bar by one per window, over it shrinks by 30%, once per window (the
-// setups already in flight were started under the larger one). A setup that takes long on its
-// own (a slow login, not a busy server) does not shrink it: the bar rises to 1.5x the fastest
-// setup seen, up to half the timeout. Commands still run -f at once.
+// rather than their own slowness. So the window starts small and is paced by setup times
+// against a bar, a third of the connect timeout: a setup under half the bar grows it by one
+// (doubling per window), one under the bar by one per window; one over the bar when their
+// smoothed time is too, or one over half its timeout, shrinks it by 30%, once per window (the
+// setups already in flight were started under the larger one). Setups that take long on their own
+// (a slow login, not a busy server) do not shrink it: the bar rises to 1.5x the fastest setup seen,
+// up to half the timeout. Commands still run -f at once.
 //
 // And how many descriptors the sessions may hold: a session setting up holds two (its socket,
 // and the agent's while it authenticates), one set up holds its socket until it closes. Under a
@@ -68,6 +69,7 @@ class SetupGate {
   std::deque<std::function<void()>> waiting_;
   double window_;
   Clock::duration fastest_ = Clock::duration::max();
+  double smoothed_ = -1;        // setups' time over the bar, smoothed; < 0: none yet
   Clock::time_point shrunk_{};  // setups admitted before it were paced by the larger window
 };
 

@@ -81,24 +81,36 @@ TEST(SetupGate, GrowsWhileSetupsAreFast) {
   EXPECT_EQ(gate.window(), 96u);
 }
 
-// A setup over a third of its timeout shrinks the window by 30%; those admitted before the
-// shrink were paced by the larger window and do not shrink it again.
+// A setup over half its timeout shrinks the window by 30%; those admitted before the shrink
+// were paced by the larger window and do not shrink it again.
 TEST(SetupGate, ShrinksOncePerWindowWhenSetupsAreSlow) {
   FakeClock clock;
   SetupGate gate(96, 100000, clock.reader());
   for (int i = 0; i < 32; ++i) gate.paced(clock.now, 10s);  // took 0: fast, window 40
   EXPECT_EQ(gate.window(), 40u);
   auto before = clock.now;
-  clock.now += 4s;
+  clock.now += 6s;
   gate.paced(before, 10s);
   EXPECT_EQ(gate.window(), 28u);
   gate.paced(before, 10s);  // started before the shrink
   gate.paced(before, 10s);
   EXPECT_EQ(gate.window(), 28u);
   auto after = clock.now;
-  clock.now += 4s;
+  clock.now += 6s;
   gate.paced(after, 10s);  // started after it: still slow
   EXPECT_EQ(gate.window(), 19u);
+}
+
+// Setups each under half the timeout but over the bar (a third of it): the window shrinks once
+// their smoothed time passes the bar, not at the first.
+TEST(SetupGate, ShrinksWhenTheSmoothedTimePassesTheBar) {
+  FakeClock clock;
+  SetupGate gate(96, 100000, clock.reader());
+  for (int i = 0; i < 32; ++i) gate.paced(clock.now, 10s);  // window 40
+  for (int i = 0; i < 13; ++i) gate.paced(clock.now - 4s, 10s);
+  EXPECT_EQ(gate.window(), 40u);
+  gate.paced(clock.now - 4s, 10s);
+  EXPECT_EQ(gate.window(), 28u);
 }
 
 // Setups taking their whole timeout shrink the window to one, never below; fast ones grow it
@@ -153,8 +165,8 @@ TEST(SetupGate, HostsSlowOnTheirOwnDoNotShrinkIt) {
   EXPECT_LT(gate.window(), grown);
 }
 
-// The timeout a setup is paced against is its own: 4 s is fast for 30 s, slow for 10 s; with
-// none given, kDefaultTimeout.
+// The timeout a setup is paced against is its own: 4 s is fast for 30 s, 6 s slow for 10 s, the
+// kDefaultTimeout of a setup given none.
 TEST(SetupGate, PacedAgainstTheSetupsOwnTimeout) {
   FakeClock clock;
   SetupGate gate(96, 100000, clock.reader());
@@ -162,7 +174,7 @@ TEST(SetupGate, PacedAgainstTheSetupsOwnTimeout) {
   gate.paced(clock.now - 4s, 30s);
   EXPECT_EQ(gate.window(), 10u);
   clock.now += 1s;
-  gate.paced(clock.now - 4s, 0s);
+  gate.paced(clock.now - 6s, 0s);
   EXPECT_EQ(gate.window(), 7u);
 }
 
