@@ -41,9 +41,9 @@ void SetupGate::paced(Clock::time_point started, Clock::duration timeout) {
         shrunk_ = now;
       }
     } else {
-      // Far under the bar, one more per setup (doubling per window); near it, one per window.
+      // One more per setup far under the bar (doubling per window), less and less nearer it.
       window_ =
-          std::min(static_cast<double>(limit_), window_ + (ratio < 0.5 ? 1.0 : 1.0 / window_));
+          std::min(static_cast<double>(limit_), window_ + std::clamp(2 * (1 - ratio), 0.0, 1.0));
       admitted = admit_waiting();
     }
   }

@@ -6,7 +6,7 @@
 // setup more in flight makes all of them slower, until hosts time out for pdx's parallelism
 // rather than their own slowness. So the window starts small and is paced by setup times
 // against a bar, a third of the connect timeout: a setup under half the bar grows it by one
-// (doubling per window), one under the bar by one per window; one over the bar when their
+// (doubling per window), one under the bar by less the nearer it is; one over the bar when their
 // smoothed time is too, or one over half its timeout, shrinks it by 30%, once per window (the
 // setups already in flight were started under the larger one). Setups that take long on their own
 // (a slow login, not a busy server) do not shrink it: the bar rises to 1.5x the fastest setup seen,

@@ -81,6 +81,16 @@ TEST(SetupGate, GrowsWhileSetupsAreFast) {
   EXPECT_EQ(gate.window(), 96u);
 }
 
+// Nearer the bar (a third of the timeout), slower growth: at 72% of it, 0.56 of a
+// session per setup.
+TEST(SetupGate, GrowsLessNearTheBar) {
+  FakeClock clock;
+  SetupGate gate(96, 100000, clock.reader());
+  gate.paced(clock.now, 10s);  // 9
+  for (int i = 0; i < 10; ++i) gate.paced(clock.now - 2400ms, 10s);
+  EXPECT_EQ(gate.window(), 14u);
+}
+
 // A setup over half its timeout shrinks the window by 30%; those admitted before the shrink
 // were paced by the larger window and do not shrink it again.
 TEST(SetupGate, ShrinksOncePerWindowWhenSetupsAreSlow) {
