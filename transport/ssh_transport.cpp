@@ -25,10 +25,10 @@ namespace {
 // Without -t or ssh_config ConnectTimeout, as pdsh: a host that does not answer is given up on.
 constexpr std::chrono::milliseconds kDefaultConnectTimeout{10000};
 
-// The most sessions setting up at once (ssh_gate.h paces them below it). At 512 loopback
-// hosts 32..1000 all took the same wall time (sshd's CPU is the limit) while pdx's RSS went from 16
-// to 41 MiB; 96 in flight still set up thousands of hosts a second on a LAN. (128 measured the same
-// wall and CPU, and 3-5 MiB more once held packets were sent at the end of a round, ssh_call.cpp.)
+// The window's ceiling (ssh_gate.h). At 512 loopback hosts 32..1000 all took the same
+// wall time (sshd's CPU is the limit) while pdx's RSS went from 16 to 41 MiB; 96 in flight
+// still set up thousands of hosts a second on a LAN. (128 measured the same wall and CPU, and
+// 3-5 MiB more once held packets were sent at the end of a round, ssh_call.cpp.)
 constexpr std::size_t kSetupLimit = 96;
 
 // Descriptors left to the rest of the run (the event loop's, identity and known_hosts files
