@@ -1,7 +1,7 @@
 // One host's ssh connection, set up as a coroutine on the host's strand. Its states, top to
 // bottom in open():
 //
-//   queued        wait for a slot: at most kSetupLimit sessions set up at once (ssh_gate.h)
+//   queued        wait for a slot in the gate's window, paced by how long setups take (ssh_gate.h)
 //     |
 //   connect       resolve, TCP connect                        -+
 //     |                                                        |
@@ -124,14 +124,19 @@ asio::awaitable<Step> SshConnection::open(StopSignal& stop) {
   abort_on(stop);
   Step failed = co_await enter_gate();
   if (!failed && plan_.route) failed = co_await reach_hops();
+  auto started = gate_.now();  // the host's own setup, its jump hosts reached
   if (!failed) arm_deadline(plan_.connect_timeout, Failure::connect_timeout, "connect");
   if (!failed && plan_.route)
     failed = co_await dial();  // (GCC 12: no co_await in ?:)
   else if (!failed)
     failed = co_await connect();
+  bool answered = !failed;
   if (!failed) failed = co_await handshake();
   if (!failed) failed = verify_host_key();
   if (!failed) failed = co_await authenticate(waiter_, credentials_, plan_.auth);
+  // How fast the servers are: a setup, or a server that answered and then timed out.
+  if (!failed || (answered && failed->failure == Failure::connect_timeout))
+    gate_.paced(started, plan_.connect_timeout);
   leave_gate();
   arm_deadline(std::chrono::milliseconds(0), Failure::none, "");
   if (auto hop = hop_failure(); failed && hop) failed = hop;

@@ -27,7 +27,7 @@ namespace {
 // Without -t or ssh_config ConnectTimeout, as pdsh: a host that does not answer is given up on.
 constexpr std::chrono::milliseconds kDefaultConnectTimeout{10000};
 
-// Sessions setting up at once (ssh_gate.h). At 512 loopback hosts 32..1000 all took the same
+// The window's ceiling (ssh_gate.h). At 512 loopback hosts 32..1000 all took the same
 // wall time (sshd's CPU is the limit) while pdx's RSS went from 16 to 41 MiB; 96 in flight
 // still set up thousands of hosts a second on a LAN. (128 measured the same wall and CPU, and
 // 3-5 MiB more once held packets were sent at the end of a round, ssh_call.cpp.)
