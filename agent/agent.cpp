@@ -13,6 +13,7 @@
 #include <optional>
 #include <thread>
 
+#include "agent/wide_pipe.h"
 #include "archive/temp_file.h"
 #include "archive/unpack.h"
 #include "archive/unpack_file.h"
