@@ -1,7 +1,5 @@
 #include "distribute/push/push.h"
 
-#include <fcntl.h>
-
 #include "base/awaitable.h"
 
 #include <algorithm>
@@ -513,14 +511,7 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
     sources = std::move(*scanned);
   }
   std::fputs(source_warnings(sources).c_str(), stderr);
-  auto agent =
-      options.no_agent ? Result<AgentLocation>(AgentLocation{}) : locate_agent(options.agent);
-  if (!agent) throw FatalError(agent.error());
-  Fd binary;
-  if (agent->installed.empty() && !options.no_agent) {
-    binary.reset(::open(agent->binary.c_str(), O_RDONLY | O_CLOEXEC));
-    if (!binary) throw FatalError("cannot read this pdx binary to deploy it");
-  }
+  PreparedAgent agent = prepare_agent(options.agent, options.no_agent);
 
   PushReport report;
   report.hosts.resize(hosts.size());
@@ -534,15 +525,15 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
   if (bare != options.dest) {
     std::vector<std::string> through = list_args;
     through[0] = "--list=" + options.dest;
-    list_through = agent_command(*agent, through);
+    list_through = agent_command(agent.location, through);
   }
-  PushRun run{{hosts, tmpl, *agent, binary.get(), report.local},
+  PushRun run{{hosts, tmpl, agent.location, agent.binary.get(), report.local},
               sources,
               options,
               archive_bytes,
-              agent_command(*agent, list_args),
-              agent_command(*agent, {"--receive=" + options.dest}),
-              agent_command(*agent, {"--relay=" + options.dest}),
+              agent_command(agent.location, list_args),
+              agent_command(agent.location, {"--receive=" + options.dest}),
+              agent_command(agent.location, {"--relay=" + options.dest}),
               list_through,
               posix_list_command(options.dest, sources.tops),
               report,

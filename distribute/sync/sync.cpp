@@ -394,13 +394,7 @@ SyncReport sync(Transport& transport, const std::vector<Host>& hosts, const JobT
   if (!scanned) throw UsageError(scanned.error());
   PushSources& sources = *scanned;
   exclude_sources(sources, *excludes);
-  auto agent = locate_agent(options.agent);
-  if (!agent) throw FatalError(agent.error());
-  Fd binary;
-  if (agent->installed.empty()) {
-    binary.reset(::open(agent->binary.c_str(), O_RDONLY | O_CLOEXEC));
-    if (!binary) throw FatalError("cannot read this pdx binary to deploy it");
-  }
+  PreparedAgent agent = prepare_agent(options.agent, false);
 
   SyncReport report;
   report.dry_run = options.dry_run;
@@ -414,15 +408,17 @@ SyncReport sync(Transport& transport, const std::vector<Host>& hosts, const JobT
   Fd requests_file = memory_file(frames);
   std::vector<std::string> list_args = {"--list=" + options.dest};
   for (const auto& top : sources.tops) list_args.push_back("--under=" + top);
-  auto command = [&](const char* mode) { return agent_command(*agent, {mode + options.dest}); };
-  SyncRun run{{hosts, tmpl, *agent, binary.get(), report.local},
+  auto command = [&](const char* mode) {
+    return agent_command(agent.location, {mode + options.dest});
+  };
+  SyncRun run{{hosts, tmpl, agent.location, agent.binary.get(), report.local},
               options,
               sources,
               *excludes,
               asked,
               requests_file.get(),
               command("--signatures="),
-              agent_command(*agent, list_args),
+              agent_command(agent.location, list_args),
               command("--patch="),
               command("--relay-patch="),
               command("--receive="),
