@@ -126,11 +126,9 @@ void relay_group(PushRun& run, std::size_t first, Group& group) {
 }
 
 // The stream of a plan, read from the start (an archive's parts with --extract).
-std::unique_ptr<FrameStream> stream_of(const PushRun& run, const HostPushPlan& plan) {
-  auto stream = run.options.extract ? FrameStream::archive(run.options.sources)
-                                    : FrameStream::files(layout_of(run.sources, plan), plan);
-  if (!stream) throw FatalError(stream.error());
-  return std::move(*stream);
+Result<std::unique_ptr<FrameStream>> stream_of(const PushRun& run, const HostPushPlan& plan) {
+  if (run.options.extract) return FrameStream::archive(run.options.sources);
+  return FrameStream::files(layout_of(run.sources, plan), plan);
 }
 
 // A host of a wave to plan: its position, whether it has the agent, and what it has (the
@@ -179,7 +177,9 @@ std::vector<Group> plan_wave(PushRun& run, std::size_t first, std::vector<ToPlan
   }
   for (auto group = groups.begin(); group != groups.end();) {
     if (!group->no_agent) {
-      group->stream = stream_of(run, group->plan);
+      auto stream = stream_of(run, group->plan);
+      if (!stream) throw FatalError(stream.error());  // the run's fatal error (PushWave::plan)
+      group->stream = std::move(*stream);
     } else {
       auto made = run.options.extract
                       ? PosixPush::archive(run.options.sources, run.options.dest)
@@ -316,12 +316,10 @@ struct OwnStream {
 };
 Result<OwnStream> own_stream(PushRun& run, const HostPushPlan& plan) {
   OwnStream own;
-  try {
+  {
     std::lock_guard plan_lock(run.plan_mutex);  // `sources` is shared with later waves' plans
-    own.stream = stream_of(run, plan);
-    own.source = broadcast(run, own.stream->input(), 1);
-  } catch (const FatalError& e) {
-    return Error{e.what()};
+    own.stream = TRY(stream_of(run, plan));
+    own.source = TRY(Broadcast::start(own.stream->input(), 1, broadcast_options(run)));
   }
   if (run.options.progress) run.options.progress->add_total(bytes_of(run, plan));
   return own;
