@@ -13,6 +13,7 @@
 #include <optional>
 #include <thread>
 
+#include "agent/wide_pipe.h"
 #include "archive/temp_file.h"
 #include "archive/unpack.h"
 #include "archive/unpack_file.h"
@@ -198,6 +199,7 @@ struct Extraction {
   std::thread thread;
   std::string hidden;
   Result<UnpackStats> result = Error{"unpack did not run"};
+  std::optional<EntryFailure> failed_entry;  // unpack's, set on its thread before it ends
 };
 
 const std::string kCutShort = "the stream from pdx was cut short; nothing was placed";
@@ -516,6 +518,7 @@ class Receiver {
       UnpackOptions options;
       options.parts = {kStreamPath + std::to_string(source.get())};
       options.directory = hidden;
+      options.on_entry_failure = [x](const EntryFailure& failed) { x->failed_entry = failed; };
       x->result = unpack(options);
     });
     return {};
@@ -545,9 +548,12 @@ class Receiver {
     if (!extraction_) return Error{"archive end frame outside an archive"};
     finish_extraction();
     Result<UnpackStats> result = std::move(extraction_->result);
+    std::optional<EntryFailure> failed_entry = std::move(extraction_->failed_entry);
     std::string hidden = extraction_->hidden;
     if (!result) {
       abandon_extraction();
+      // An entry that could not be written fails as a pushed file does: REASON (DEST/NAME).
+      if (failed_entry) return fail(join_path(shown_, failed_entry->entry), failed_entry->reason);
       std::string error = result.error();
       if (error.starts_with(hidden)) error = shown_ + error.substr(hidden.size());
       return fail_archive(error);
@@ -573,25 +579,11 @@ class Receiver {
     return {};
   }
 
-  // unpack's error, named after the pipe it read: "/proc/self/fd/N: entry NAME: cannot write:
-  // REASON" (or "cannot create", or "NAME: cannot put in place"). An entry that could not be
-  // written fails as a pushed file does, REASON (DEST/NAME); anything else says "archive
-  // stream" for the pipe, and names DEST.
+  // unpack's error other than an entry's (end_archive), named after the pipe it read
+  // ("/proc/self/fd/N: ..."): it says "archive stream" for the pipe, and names DEST.
   Result<void> fail_archive(std::string error) {
     if (!error.starts_with(kStreamPath)) return fail(shown_, error);
-    error = "archive stream" + error.substr(error.find(':'));
-    const std::string entry = "archive stream: entry ";
-    std::size_t at = std::string::npos;
-    for (const char* cannot : {": cannot write: ", ": cannot create: ", ": cannot put in place: "})
-      at = std::min(at, error.rfind(cannot));
-    if (!error.starts_with(entry) || at == std::string::npos || at <= entry.size())
-      return fail(shown_, error);
-    std::string name = error.substr(entry.size(), at - entry.size());
-    std::size_t half = name.size() / 2 - 1;  // "NAME: NAME", as a commit says it
-    if (name.size() % 2 == 0 && name.compare(half, 2, ": ") == 0 &&
-        name.compare(0, half, name, half + 2) == 0)
-      name.resize(half);
-    return fail(join_path(shown_, name), error.substr(at + 2));
+    return fail(shown_, "archive stream" + error.substr(error.find(':')));
   }
 
   std::string dest_;

@@ -27,7 +27,7 @@
 #include <string>
 #include <string_view>
 
-#include "agent/wide_pipe.h"  // widen_pipe, for the ends of the protocol
+#include "agent/frame_limits.h"  // sizes, check_name, check_target
 #include "base/result.h"
 
 namespace pdx {
@@ -64,11 +64,6 @@ enum class FrameType : std::uint8_t {
   delta_ops = 'O',
   delta_end = 'Y',
 };
-
-inline constexpr std::size_t kMaxPayload = 1024 * 1024 + 64 * 1024;  // a data chunk and headroom
-inline constexpr std::size_t kDataChunk = 1024 * 1024;               // bytes per data frame
-inline constexpr std::size_t kMaxName = 4096;                        // PATH_MAX
-inline constexpr std::size_t kFrameHeaderBytes = 5;                  // type byte + u32 length
 
 struct Frame {
   FrameType type{};
@@ -121,10 +116,6 @@ class FrameReader {
   std::size_t end_ = 0;             // of the end of what was read
 };
 
-/// A relative name under the destination, as sent in frames: "" (the destination itself), or
-/// components joined by '/', none empty, ".", ".."; not absolute; no NUL; at most kMaxName bytes.
-Result<void> check_name(std::string_view name);
-
 enum class EntryKind : std::uint8_t {
   missing = 'n',
   file = 'f',
@@ -132,10 +123,6 @@ enum class EntryKind : std::uint8_t {
   symlink = 'l',
   other = 'o'
 };
-
-/// A symlink's target as sent in frames, kept verbatim (it may point anywhere: the agent never
-/// follows it): not empty, no NUL, at most kMaxName bytes.
-Result<void> check_target(std::string_view target);
 
 struct FileHeader {
   std::string name;

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "agent/agent_protocol.h"
+#include "agent/frame_limits.h"
 #include "base/result.h"
 
 namespace pdx {

@@ -11,7 +11,7 @@
 #include <mutex>
 #include <set>
 
-#include "agent/agent_protocol.h"
+#include "agent/frame_limits.h"
 
 namespace pdx {
 

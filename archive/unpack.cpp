@@ -221,8 +221,8 @@ class Unpacker {
     // Closing applies the deferred directory modes and times by relative name: it must run
     // here, in the directory, on failure too, and after the last file is written.
     bool closed = archive_write_close(writer_.get()) == ARCHIVE_OK;
-    if (!extracted) return Error{extracted.error(), extracted.error_kind()};
-    if (!written) return Error{written.error(), written.error_kind()};
+    if (!extracted) return ended_by(Error{extracted.error(), extracted.error_kind()});
+    if (!written) return ended_by(Error{written.error(), written.error_kind()});
     if (!closed) return Error{options_.directory + ": " + archive_message(writer_.get())};
     return stats_;
   }
@@ -248,6 +248,25 @@ class Unpacker {
   // "PART: entry NAME": where an entry's errors happened.
   std::string at(const std::string& original) const {
     return input_.stream.current_part() + ": entry " + original;
+  }
+
+  // An entry that could not be created, written or put in place (`reason`): its Error, the
+  // entry kept apart for on_entry_failure.
+  Error entry_failed(const std::string& original, const std::string& reason) {
+    failed_entry_ = EntryFailure{original, reason};
+    return Error{at(original) + ": " + reason};
+  }
+
+  // The Error that ends the run, told to on_entry_failure where it is an entry's (the reading
+  // thread's, or the first of the writers' when it came from them).
+  Error ended_by(const Error& error) {
+    std::optional<EntryFailure> entry = failed_entry_;
+    if (!entry && writers_) entry = writers_->failed_entry();
+    if (entry && options_.on_entry_failure &&
+        error.message.find(": entry " + entry->entry + ": ") != std::string::npos &&
+        error.message.ends_with(entry->reason))
+      options_.on_entry_failure(*entry);
+    return error;
   }
 
   // A read or decode error (ErrorKind::bad_input unless reading failed), named by the part the
@@ -360,7 +379,7 @@ class Unpacker {
     if (archive_write_header(writer_.get(), entry) < ARCHIVE_WARN) {
       // A system error is a failure to write; else one of libarchive's safety checks refused.
       if (int error = archive_errno(writer_.get()); error > 0) {
-        return Error{at(original) + ": cannot create: " + std::strerror(error)};
+        return entry_failed(original, std::string("cannot create: ") + std::strerror(error));
       }
       return Error{at(original) + ": refused: " + archive_message(writer_.get()),
                    ErrorKind::bad_input};
@@ -418,11 +437,11 @@ class Unpacker {
       count_file(entry);
       return writers_->write(std::move(file), std::move(data));
     }
-    auto out = TRY(create_file(file, creation_));
+    auto out = TRY(create_file(file, creation_, failed_entry_));
     if (has_data) {
       TRY(copy_file_data(out, entry, original));
     }
-    TRY(finish_file(out, file, creation_));
+    TRY(finish_file(out, file, creation_, failed_entry_));
     count_file(entry);
     return {};
   }
@@ -450,6 +469,7 @@ class Unpacker {
     file.base = base;
     file.temp_name = "." + base + ".pdx-" + pid_ + "-" + std::to_string(stats_.entries);
     file.origin = at(original);
+    file.entry = original;
     file.name = name;
     file.mode = archive_entry_perm(entry);
     if (root_) {
@@ -507,8 +527,9 @@ class Unpacker {
         original, [&](const char* block, size_t size, la_int64_t offset) -> Result<void> {
           if (archive_write_data_block(writer_.get(), block, size, offset) >= ARCHIVE_OK) return {};
           int error = archive_errno(writer_.get());
-          return Error{at(original) + ": cannot write: " +
-                       (error ? std::strerror(error) : archive_message(writer_.get()))};
+          return entry_failed(original,
+                              std::string("cannot write: ") +
+                                  (error ? std::strerror(error) : archive_message(writer_.get())));
         });
   }
 
@@ -519,10 +540,10 @@ class Unpacker {
     auto copied = for_each_block(original, [&](const char* block, size_t size, la_int64_t offset) {
       end = std::max(end, offset + static_cast<la_int64_t>(size));
       auto ok = out.write({block, size}, offset);
-      return ok ? ok : Result<void>{Error{at(original) + ": " + ok.error()}};
+      return ok ? ok : Result<void>{entry_failed(original, ok.error())};
     });
     if (!copied) return copied;
-    if (auto ok = out.extend_to(end); !ok) return Error{at(original) + ": " + ok.error()};
+    if (auto ok = out.extend_to(end); !ok) return entry_failed(original, ok.error());
     return {};
   }
 
@@ -547,6 +568,7 @@ class Unpacker {
   std::unordered_set<std::string> queued_names_;
   // Last: destroyed (the threads joined) first, while what their files need is still there.
   std::optional<UnpackWriters> writers_;
+  std::optional<EntryFailure> failed_entry_;  // the reading thread's last (entry_failed)
 };
 
 }  // namespace

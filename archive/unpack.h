@@ -17,6 +17,14 @@ enum class Ownership {
          // the user's, root's too, with no set-user/group-ID bits, and device files are refused
 };
 
+/// An entry unpack could not create, write or put in place, apart from the Error that says so
+/// (which names the part too): the entry as the archive names it, and why ("cannot write:
+/// REASON", "cannot create: REASON", "cannot put in place: REASON").
+struct EntryFailure {
+  std::string entry;
+  std::string reason;
+};
+
 struct UnpackOptions {
   std::vector<std::string> parts;  // in stream order (archive/part_name.h resolve_parts)
   std::string directory = ".";     // created if missing
@@ -26,6 +34,9 @@ struct UnpackOptions {
   std::function<void(const std::string&)> on_entry;
   /// Called for what does not stop unpacking (a malformed but readable header, say).
   std::function<void(const std::string&)> on_warning;
+  /// Called, before unpack returns its Error, when that Error is an entry's that could not be
+  /// created, written or put in place.
+  std::function<void(const EntryFailure&)> on_entry_failure;
   /// Called now and then with the stream bytes read so far and their total (0 if unknown).
   std::function<void(std::uint64_t, std::uint64_t)> on_progress;
 };

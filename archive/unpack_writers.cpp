@@ -37,14 +37,25 @@ void UnpackDirectory::forget_file_gid() {
   file_gid_.store(-1, std::memory_order_relaxed);
 }
 
-Result<UnpackFile> create_file(const FileToWrite& file, const FileCreation& creation) {
+Error entry_error(const FileToWrite& file, const std::string& shown, const std::string& reason,
+                  std::optional<EntryFailure>& failed) {
+  failed = EntryFailure{file.entry, reason};
+  return Error{file.origin + ": " + shown};
+}
+
+Result<UnpackFile> create_file(const FileToWrite& file, const FileCreation& creation,
+                               std::optional<EntryFailure>& failed) {
   auto created = UnpackFile::create(file.directory->fd(), file.base, file.temp_name,
                                     file.mode & 0777, creation.hiding);
-  if (!created) return Error{file.origin + ": cannot create: " + created.error()};
+  if (!created) {
+    std::string reason = "cannot create: " + created.error();
+    return entry_error(file, reason, reason, failed);
+  }
   return created;
 }
 
-Result<void> finish_file(UnpackFile& out, const FileToWrite& file, const FileCreation& creation) {
+Result<void> finish_file(UnpackFile& out, const FileToWrite& file, const FileCreation& creation,
+                         std::optional<EntryFailure>& failed) {
   mode_t mode = file.mode;
   if (file.owner) {
     UnpackDirectory& directory = *file.directory;
@@ -61,7 +72,8 @@ Result<void> finish_file(UnpackFile& out, const FileToWrite& file, const FileCre
                                 file.mtime.value_or(timespec{0, UTIME_NOW})};
     ::futimens(out.fd(), times);
   }
-  if (auto ok = out.commit(); !ok) return Error{file.origin + ": " + file.name + ": " + ok.error()};
+  if (auto ok = out.commit(); !ok)
+    return entry_error(file, file.name + ": " + ok.error(), ok.error(), failed);
   return {};
 }
 
@@ -134,10 +146,17 @@ Result<void> UnpackWriters::wait() {
   return {};
 }
 
+std::optional<EntryFailure> UnpackWriters::failed_entry() {
+  std::lock_guard lock(mutex_);
+  return failed_entry_;
+}
+
 void UnpackWriters::work() {
   while (auto job = next_job()) {
     std::size_t bytes = job->bytes;
-    job_done(bytes, write_job(std::move(*job)));
+    std::optional<EntryFailure> failed;
+    Result<void> written = write_job(std::move(*job), failed);
+    job_done(bytes, written, std::move(failed));
   }
 }
 
@@ -155,24 +174,28 @@ std::optional<UnpackWriters::Job> UnpackWriters::next_job() {
 }
 
 // Writes the job's file; its memory is freed on return.
-Result<void> UnpackWriters::write_job(Job job) const {
+Result<void> UnpackWriters::write_job(Job job, std::optional<EntryFailure>& failed) const {
   try {
-    auto out = TRY(create_file(job.file, creation_));
-    if (auto ok = out.write(job.data, 0); !ok) return Error{job.file.origin + ": " + ok.error()};
+    auto out = TRY(create_file(job.file, creation_, failed));
+    if (auto ok = out.write(job.data, 0); !ok)
+      return entry_error(job.file, ok.error(), ok.error(), failed);
     if (auto ok = out.extend_to(static_cast<std::int64_t>(job.data.size())); !ok) {
-      return Error{job.file.origin + ": " + ok.error()};
+      return entry_error(job.file, ok.error(), ok.error(), failed);
     }
-    return finish_file(out, job.file, creation_);
+    return finish_file(out, job.file, creation_, failed);
   } catch (const std::bad_alloc&) {  // not to end the process from a thread
-    return Error{job.file.origin + ": cannot write: out of memory"};
+    return entry_error(job.file, "cannot write: out of memory", "cannot write: out of memory",
+                       failed);
   }
 }
 
-void UnpackWriters::job_done(std::size_t bytes, const Result<void>& written) {
+void UnpackWriters::job_done(std::size_t bytes, const Result<void>& written,
+                             std::optional<EntryFailure> failed) {
   std::lock_guard lock(mutex_);
   bytes_ -= bytes;
   if (!written && !failure_) {
     failure_ = written.error();
+    failed_entry_ = std::move(failed);
     drop_queued();
   }
   if (waiting_ && (bytes_ <= *waiting_ || failure_)) work_done_.notify_one();

@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "archive/unpack.h"
 #include "archive/unpack_file.h"
 #include "base/result.h"
 
@@ -60,6 +61,7 @@ struct FileToWrite {
   std::string base;            // its name in `directory`
   std::string temp_name;       // unique in `directory`, for UnpackFile::create
   std::string origin;          // "PART: entry NAME" (as the archive names it), for errors
+  std::string entry;           // NAME, as the archive names it: an EntryFailure's
   std::string name;            // its name under the unpack directory, for errors of commit
   mode_t mode = 0;             // permission and set-id bits to end with
   std::optional<Owner> owner;  // set when run as root
@@ -75,14 +77,22 @@ struct FileCreation {
   uid_t uid = 0;
 };
 
-/// Creates the file out of sight (UnpackFile::create). An Error: "ORIGIN: cannot create: ...".
-Result<UnpackFile> create_file(const FileToWrite& file, const FileCreation& creation);
+/// An entry's failure: its Error (the message `shown`, after the file's origin) and, into
+/// `failed`, the entry and `reason` apart (archive/unpack.h's EntryFailure).
+Error entry_error(const FileToWrite& file, const std::string& shown, const std::string& reason,
+                  std::optional<EntryFailure>& failed);
+
+/// Creates the file out of sight (UnpackFile::create). An Error: "ORIGIN: cannot create: ...",
+/// the entry apart into `failed`.
+Result<UnpackFile> create_file(const FileToWrite& file, const FileCreation& creation,
+                               std::optional<EntryFailure>& failed);
 
 /// Sets owner (root only), mode and times on the written file, each only where creating it did
 /// not already (best effort, as libarchive does: a failure is no error, but set-id bits are kept
 /// only for an owner that was set), then gives it its name (UnpackFile::commit). An Error:
-/// "NAME: cannot write: ..." or "NAME: cannot put in place: ...".
-Result<void> finish_file(UnpackFile& out, const FileToWrite& file, const FileCreation& creation);
+/// "NAME: cannot write: ..." or "NAME: cannot put in place: ...", the entry apart into `failed`.
+Result<void> finish_file(UnpackFile& out, const FileToWrite& file, const FileCreation& creation,
+                         std::optional<EntryFailure>& failed);
 
 /// Threads writing whole files whose data the caller read into memory, in any order, while the
 /// caller goes on. Memory stays bounded: write() waits, where a file would take the files queued
@@ -112,6 +122,9 @@ class UnpackWriters {
   /// Waits until every queued file is written, or dropped after a failure and those being
   /// written are done; an Error: the first failure.
   Result<void> wait();
+  /// The first failure's entry, where it was one's that could not be created, written or put
+  /// in place.
+  std::optional<EntryFailure> failed_entry();
 
  private:
   struct Job {
@@ -122,8 +135,8 @@ class UnpackWriters {
   void stop();
   void work();
   std::optional<Job> next_job();
-  Result<void> write_job(Job job) const;
-  void job_done(std::size_t bytes, const Result<void>& written);
+  Result<void> write_job(Job job, std::optional<EntryFailure>& failed) const;
+  void job_done(std::size_t bytes, const Result<void>& written, std::optional<EntryFailure> failed);
   void drop_queued();
   void wake_for_queued();
 
@@ -138,7 +151,8 @@ class UnpackWriters {
   std::size_t idle_ = 0;                // workers waiting for a job
   std::optional<std::size_t> waiting_;  // the caller's, until bytes_ is down to it
   bool stopping_ = false;
-  std::optional<std::string> failure_;  // the first
+  std::optional<std::string> failure_;        // the first
+  std::optional<EntryFailure> failed_entry_;  // its entry, where it was one's
   std::vector<std::thread> threads_;
 };
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "base/error.h"
 #include "base/fd.h"
 #include "core/hostset.h"
 #include "distribute/file_input.h"
@@ -60,6 +61,19 @@ std::optional<std::string> shell_preamble(const ReplySink::Reply& reply) {
     if ((c < 0x20 && !(c >= '\t' && c <= '\r')) || c == 0x7f || c > 0xf4) return std::nullopt;
   }
   return shell_preamble_said(out, n);
+}
+
+PreparedAgent prepare_agent(const std::string& installed, bool no_agent) {
+  PreparedAgent prepared;
+  if (no_agent) return prepared;
+  auto located = locate_agent(installed);
+  if (!located) throw FatalError(located.error());
+  prepared.location = std::move(*located);
+  if (prepared.location.installed.empty()) {
+    prepared.binary.reset(::open(prepared.location.binary.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!prepared.binary) throw FatalError("cannot read this pdx binary to deploy it");
+  }
+  return prepared;
 }
 
 std::string agent_replaced_warning(const std::vector<std::string>& labels) {

@@ -12,10 +12,22 @@
 #include <string>
 #include <vector>
 
+#include "base/fd.h"
 #include "distribute/remote_agent.h"
 #include "distribute/reply_sink.h"
 
 namespace pdx {
+
+/// The agent a push, sync or verify starts on its hosts.
+struct PreparedAgent {
+  AgentLocation location;  // nothing with no_agent
+  Fd binary;  // this pdx, read by each upload at its own offset (self-deploy only); else none
+};
+
+/// `--agent PATH` (`installed`, nothing read here), or this pdx to self-deploy (locate_agent),
+/// opened for its uploads; with `no_agent` (--no-agent) nothing: this binary is not read, nor
+/// hashed for its name. Throws FatalError where pdx cannot read or hash its own binary.
+PreparedAgent prepare_agent(const std::string& installed, bool no_agent);
 
 /// Why the agent cannot run on a host, from the reply to its command; nullopt when it ran (or
 /// failed in a way of its own). The shell could not execute it (exit 126 or 127 with nothing on

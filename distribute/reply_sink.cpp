@@ -100,4 +100,12 @@ Receipt read_receipt(const ReplySink::Reply& reply) {
   return receipt;
 }
 
+Summary take_receipt(const ReplySink::Reply& reply, std::string& error,
+                     std::vector<Failed>& failed) {
+  Receipt receipt = read_receipt(reply);
+  for (auto& f : receipt.failed) failed.push_back(std::move(f));
+  if (!receipt.error.empty()) error = std::move(receipt.error);
+  return receipt.summary;
+}
+
 }  // namespace pdx

@@ -60,5 +60,8 @@ struct Receipt {
   std::string error;  // "" when whole; else a malformed reply, or what the host said
 };
 Receipt read_receipt(const ReplySink::Reply& reply);
+/// read_receipt's failures added to `failed`, its error (if any) into `error`; its summary.
+Summary take_receipt(const ReplySink::Reply& reply, std::string& error,
+                     std::vector<Failed>& failed);
 
 }  // namespace pdx

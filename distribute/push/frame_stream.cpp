@@ -9,6 +9,7 @@
 #include <cstring>
 #include <span>
 
+#include "agent/wide_pipe.h"
 #include "archive/part_reader.h"
 #include "base/quiet_threads.h"
 #include "hash/xxh3.h"

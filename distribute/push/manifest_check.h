@@ -2,7 +2,7 @@
 // `pdx push --extract -m MANIFEST`: what each host unpacked against what the archive holds, as
 // `pdx pack -m` wrote it (archive/manifest.h).
 #include "archive/manifest.h"
-#include "distribute/push/push.h"
+#include "distribute/push/push_report.h"
 
 namespace pdx {
 

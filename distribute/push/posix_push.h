@@ -18,8 +18,8 @@
 
 #include "base/fd.h"
 #include "base/result.h"
-#include "distribute/push/push.h"
 #include "distribute/push/push_plan.h"
+#include "distribute/push/push_report.h"
 #include "distribute/remote_commands.h"
 #include "distribute/reply_sink.h"
 

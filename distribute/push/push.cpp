@@ -1,7 +1,5 @@
 #include "distribute/push/push.h"
 
-#include <fcntl.h>
-
 #include "base/awaitable.h"
 
 #include <algorithm>
@@ -28,6 +26,7 @@
 #include "distribute/relay/relay_group.h"
 #include "distribute/remote_agent.h"
 #include "distribute/reply_sink.h"
+#include "distribute/staging_run.h"
 #include "distribute/wave.h"
 #include "transport/broadcast.h"
 
@@ -38,27 +37,12 @@ namespace {
 namespace asio = boost::asio;
 using Reply = ReplySink::Reply;
 
-HostResult interrupted() {
-  HostResult r;
-  r.failure = Failure::interrupted;
-  r.error = "interrupted";
-  return r;
-}
-
 // How a host's task ends, for the run's sink (and the progress meter): its transport failure,
 // else exit 1 when the host or a file of it failed.
 HostResult ended_as(const PushedHost& outcome, HostResult ran) {
   if (ran.failure == Failure::none)
     ran.exit_status = outcome.error.empty() && outcome.failed.empty() ? 0 : 1;
   return ran;
-}
-
-// What a receiving agent replied (distribute/reply_sink.h), into the host's outcome.
-void take_receipt(const Reply& reply, PushedHost& outcome) {
-  Receipt receipt = read_receipt(reply);
-  for (auto& f : receipt.failed) outcome.failed.push_back(std::move(f));
-  outcome.written = receipt.summary;
-  if (!receipt.error.empty()) outcome.error = std::move(receipt.error);
 }
 
 // Hosts of a wave that get the same stream: equal plans, and all with the agent (one
@@ -82,13 +66,9 @@ struct Group {
 
 // What every host's task of one push shares. Each host's PushedHost is written by its own
 // task only, or by its wave's plan while the host waits at the barrier.
-struct PushRun {
-  const std::vector<Host>& hosts;
-  const JobTemplate& tmpl;
+struct PushRun : StagingRun {
   PushSources& sources;  // --checksum: hashes added by each wave's plan (under plan_mutex)
   const PushOptions& options;
-  const AgentLocation& agent;
-  int binary;  // this pdx, read by each upload at its own offset (self-deploy only)
   std::uint64_t archive_bytes;  // --extract: the parts' size
   // The agent's commands, as typed (list: DEST without its trailing '/': a file there is one).
   std::string list_command, receive_command, relay_command;
@@ -96,36 +76,11 @@ struct PushRun {
   std::string posix_list;    // posix_list_command, as typed
   PushReport& report;
 
-  std::mutex plan_mutex;     // one wave's plan at a time: `sources` is shared
-  std::mutex mutex;          // for what follows
-  std::exception_ptr fatal;  // a stream could not be made: push() throws it
+  std::mutex plan_mutex;  // one wave's plan at a time: `sources` is shared
+  // Under StagingRun::mutex:
   std::vector<std::pair<std::string, std::string>> posix;  // (label, why): the warning's
   std::vector<std::string> unlisted;                       // hosts whose find cannot list
-  std::vector<std::string> replaced;  // hosts whose cached agent was not to be trusted
-  std::vector<std::pair<std::string, std::string>> statics;  // (label, why): pdx-static sent
-  std::vector<std::string> called_off;                       // hosts whose relay was sent from here
-  std::string called_off_reason;                             // the first one's
-  std::vector<std::pair<std::size_t, std::string>> forwarded;  // (host, what it said of a link
-                                                               // it bridged around), a warning
-  std::vector<std::string> bridged_heads;                      // RelayGroup::head_bridged()'s lines
-
-  void note_local(std::vector<std::string> errors);  // report.local, each error once
-  void note_called_off(RelayGroup::CalledOff off) {  // one line for the run, as sync's
-    std::lock_guard lock(mutex);
-    if (called_off.empty()) called_off_reason = std::move(off.reason);
-    called_off.insert(called_off.end(), off.hosts.begin(), off.hosts.end());
-  }
-  // `command` as host i runs it: %h %n substituted (DEST is as typed), over ssh too.
-  std::string command_for(std::size_t i, const std::string& command) const {
-    const Host& host = hosts[i];
-    return substitute_exec(command, host, host.user.empty() ? tmpl.default_user : host.user, i);
-  }
 };
-
-void PushRun::note_local(std::vector<std::string> errors) {
-  std::lock_guard lock(mutex);
-  add_once(report.local, std::move(errors));
-}
 
 // The bytes one host of a plan takes (an archive's parts' size with --extract).
 std::uint64_t bytes_of(const PushRun& run, const HostPushPlan& plan) {
@@ -171,11 +126,9 @@ void relay_group(PushRun& run, std::size_t first, Group& group) {
 }
 
 // The stream of a plan, read from the start (an archive's parts with --extract).
-std::unique_ptr<FrameStream> stream_of(const PushRun& run, const HostPushPlan& plan) {
-  auto stream = run.options.extract ? FrameStream::archive(run.options.sources)
-                                    : FrameStream::files(layout_of(run.sources, plan), plan);
-  if (!stream) throw FatalError(stream.error());
-  return std::move(*stream);
+Result<std::unique_ptr<FrameStream>> stream_of(const PushRun& run, const HostPushPlan& plan) {
+  if (run.options.extract) return FrameStream::archive(run.options.sources);
+  return FrameStream::files(layout_of(run.sources, plan), plan);
 }
 
 // A host of a wave to plan: its position, whether it has the agent, and what it has (the
@@ -224,7 +177,9 @@ std::vector<Group> plan_wave(PushRun& run, std::size_t first, std::vector<ToPlan
   }
   for (auto group = groups.begin(); group != groups.end();) {
     if (!group->no_agent) {
-      group->stream = stream_of(run, group->plan);
+      auto stream = stream_of(run, group->plan);
+      if (!stream) throw FatalError(stream.error());  // the run's fatal error (PushWave::plan)
+      group->stream = std::move(*stream);
     } else {
       auto made = run.options.extract
                       ? PosixPush::archive(run.options.sources, run.options.dest)
@@ -283,17 +238,7 @@ std::vector<Group> PushWave::plan(const std::vector<std::size_t>& arrived) {
       run.posix.emplace_back(run.hosts[first + k].label(), *posix[k]);
     }
   }
-  try {
-    {
-      std::lock_guard fatal(run.mutex);
-      if (run.fatal) return {};
-    }
-    return plan_wave(run, first, std::move(hosts));
-  } catch (...) {
-    std::lock_guard fatal(run.mutex);
-    run.fatal = std::current_exception();
-    return {};
-  }
+  return run.unless_fatal([&] { return plan_wave(run, first, std::move(hosts)); });
 }
 
 // A host's listing, or why there is none: a command that did not run to its end (`ran`), or a
@@ -337,18 +282,9 @@ asio::awaitable<Listed> list_host(PushRun& run, Session& session, const Job& job
   if (run.options.no_agent) co_return co_await list_posix(run, session, job, "--no-agent", stop);
   PushedHost& outcome = run.report.hosts[job.index];
   const std::string list = run.command_for(job.index, run.list_command);
-  AgentStarted started = co_await start_agent(
-      session, job, run.agent, run.binary,
-      [&]() { return run_command(session, job, list, nullptr, stop); }, stop);
+  AgentStarted started = co_await run.start_agent(
+      session, job, [&]() { return run_command(session, job, list, nullptr, stop); }, stop);
   Reply& reply = started.reply;
-  if (started.replaced) {
-    std::lock_guard lock(run.mutex);
-    run.replaced.push_back(run.hosts[job.index].label());
-  }
-  if (started.static_needed) {
-    std::lock_guard lock(run.mutex);
-    run.statics.emplace_back(run.hosts[job.index].label(), *started.static_needed);
-  }
   if (reply.result.failure != Failure::none) co_return Listed{reply.result, {}, {}};
   if (started.cannot_run)
     co_return co_await list_posix(run, session, job, std::move(*started.cannot_run), stop);
@@ -380,12 +316,10 @@ struct OwnStream {
 };
 Result<OwnStream> own_stream(PushRun& run, const HostPushPlan& plan) {
   OwnStream own;
-  try {
+  {
     std::lock_guard plan_lock(run.plan_mutex);  // `sources` is shared with later waves' plans
-    own.stream = stream_of(run, plan);
-    own.source = broadcast(run, own.stream->input(), 1);
-  } catch (const FatalError& e) {
-    return Error{e.what()};
+    own.stream = TRY(stream_of(run, plan));
+    own.source = TRY(Broadcast::start(own.stream->input(), 1, broadcast_options(run)));
   }
   if (run.options.progress) run.options.progress->add_total(bytes_of(run, plan));
   return own;
@@ -432,12 +366,7 @@ asio::awaitable<HostResult> receive_host(PushRun& run, Session& session, const J
       outcome.error = std::move(error);
       co_return HostResult{};
     }
-    {
-      std::lock_guard lock(run.mutex);
-      if (started.replaced) run.replaced.push_back(run.hosts[job.index].label());
-      if (started.static_needed)
-        run.statics.emplace_back(run.hosts[job.index].label(), *started.static_needed);
-    }
+    run.note_agent(job.index, started);
     if (started.reply.result.failure != Failure::none) co_return started.reply.result;
     if (started.cannot_run || !started.error.empty()) {
       outcome.error = started.cannot_run ? "the agent cannot run there since DEST was listed: " +
@@ -448,7 +377,7 @@ asio::awaitable<HostResult> receive_host(PushRun& run, Session& session, const J
     reply = std::move(started.reply);
   }
   if (reply.result.failure != Failure::none) co_return reply.result;
-  take_receipt(reply, outcome);
+  outcome.written = take_receipt(reply, outcome.error, outcome.failed);
   co_return HostResult{};
 }
 
@@ -476,11 +405,9 @@ asio::awaitable<std::optional<HostResult>> relay_host(PushRun& run, Session& ses
   if (!ran->error.empty())
     outcome.error = std::move(ran->error);
   else
-    take_receipt(ran->reply, outcome);
-  if (outcome.error.empty() && !ran->forwarded.empty()) {  // a failed host's own line says it
-    std::lock_guard lock(run.mutex);
-    run.forwarded.emplace_back(job.index, std::move(ran->forwarded));
-  }
+    outcome.written = take_receipt(ran->reply, outcome.error, outcome.failed);
+  if (outcome.error.empty() && !ran->forwarded.empty())  // a failed host's own line says it
+    run.note_forwarded(job.index, std::move(ran->forwarded));
   co_return HostResult{};
 }
 
@@ -534,13 +461,7 @@ asio::awaitable<HostResult> push_host(PushWave& wave, std::size_t k, Session& se
 // read, then their errors and relays noted.
 void PushWave::finish(std::vector<Group> done) {
   for (auto& group : done) {
-    if (group.chain) {
-      if (auto off = group.chain->called_off()) run.note_called_off(std::move(*off));
-      if (auto line = group.chain->head_bridged()) {
-        std::lock_guard lock(run.mutex);
-        run.bridged_heads.push_back(std::move(*line));
-      }
-    }
+    if (group.chain) run.note_relay(*group.chain);
     group.source.reset();
     group.chain.reset();
   }
@@ -555,13 +476,16 @@ void PushWave::finish(std::vector<Group> done) {
 // still drawn.
 void warn(PushRun& run) {
   std::string text;
-  if (!run.called_off.empty())
-    text += "pdx: warning: " + called_off_line(run.called_off, run.called_off_reason) + "\n";
+  if (std::string off = run.called_off_text(); !off.empty()) text += "pdx: warning: " + off + "\n";
   std::sort(run.forwarded.begin(), run.forwarded.end());
   for (const auto& [i, said] : run.forwarded)
     text += "pdx: warning: " + run.hosts[i].label() + ": " + said + "\n";
   for (const auto& line : run.bridged_heads) text += "pdx: warning: " + line + "\n";
-  text += agent_replaced_warning(run.replaced) + agent_static_warning(run.statics);
+  std::vector<std::string> replaced;
+  for (std::size_t i : run.replaced) replaced.push_back(run.hosts[i].label());
+  std::vector<std::pair<std::string, std::string>> statics;
+  for (const auto& [i, why] : run.statics) statics.emplace_back(run.hosts[i].label(), why);
+  text += agent_replaced_warning(replaced) + agent_static_warning(statics);
   if (!run.posix.empty())
     text += agent_fallback_warning(run.posix, "pushing with the host's sh and tar");
   text += posix_unlisted_warning(run.unlisted);
@@ -585,14 +509,7 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
     sources = std::move(*scanned);
   }
   std::fputs(source_warnings(sources).c_str(), stderr);
-  auto agent =
-      options.no_agent ? Result<AgentLocation>(AgentLocation{}) : locate_agent(options.agent);
-  if (!agent) throw FatalError(agent.error());
-  Fd binary;
-  if (agent->installed.empty() && !options.no_agent) {
-    binary.reset(::open(agent->binary.c_str(), O_RDONLY | O_CLOEXEC));
-    if (!binary) throw FatalError("cannot read this pdx binary to deploy it");
-  }
+  PreparedAgent agent = prepare_agent(options.agent, options.no_agent);
 
   PushReport report;
   report.hosts.resize(hosts.size());
@@ -606,29 +523,18 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
   if (bare != options.dest) {
     std::vector<std::string> through = list_args;
     through[0] = "--list=" + options.dest;
-    list_through = agent_command(*agent, through);
+    list_through = agent_command(agent.location, through);
   }
-  PushRun run{hosts,
-              tmpl,
+  PushRun run{{hosts, tmpl, agent.location, agent.binary.get(), report.local},
               sources,
               options,
-              *agent,
-              binary.get(),
               archive_bytes,
-              agent_command(*agent, list_args),
-              agent_command(*agent, {"--receive=" + options.dest}),
-              agent_command(*agent, {"--relay=" + options.dest}),
+              agent_command(agent.location, list_args),
+              agent_command(agent.location, {"--receive=" + options.dest}),
+              agent_command(agent.location, {"--relay=" + options.dest}),
               list_through,
               posix_list_command(options.dest, sources.tops),
               report,
-              {},
-              {},
-              {},
-              {},
-              {},
-              {},
-              {},
-              {},
               {},
               {},
               {}};
@@ -639,7 +545,7 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
   auto results = execute_waves(transport, make_jobs(hosts, tmpl), waves, size, sink, push_host);
   for (std::size_t i = 0; i < hosts.size(); ++i)
     if (results[i].failure != Failure::none) report.hosts[i].result = results[i];
-  if (run.fatal) std::rethrow_exception(run.fatal);
+  run.rethrow_fatal();
   warn(run);
   if (options.manifest) check_manifest(*options.manifest, report);
   return report;

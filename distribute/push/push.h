@@ -23,50 +23,15 @@
 // the sources again, so no stream is ever kept for hosts that have not started.
 // With --extract, the plan is the same for every host: the archive's parts, streamed once a wave.
 // Warnings (hosts without the agent, relays called off) are said once, after the run.
-#include <cstddef>
-#include <optional>
-#include <string>
 #include <vector>
 
-#include "agent/agent_protocol.h"
-#include "archive/manifest.h"
 #include "core/hostset.h"
 #include "core/jobs.h"
-#include "distribute/relay/relay_chain.h"
+#include "distribute/push/push_options.h"
+#include "distribute/push/push_report.h"
 #include "transport/transport.h"
 
 namespace pdx {
-
-class ProgressMeter;
-
-struct PushOptions {
-  std::vector<std::string> sources;
-  std::string dest;  // as typed: %h %n substituted per host, a trailing '/' kept
-  bool extract = false;
-  std::string agent;      // --agent PATH; empty: self-deploy
-  bool no_agent = false;  // --no-agent: every host through sh and tar (push/posix_push.h)
-  std::size_t fanout = 64;
-
-  bool checksum = false;             // --checksum: files compared by XXH3-128, not mtime
-  bool safe_links = false;           // --safe-links: symlinks out of their SRC not sent
-  std::optional<Manifest> manifest;  // -m, with extract: each host's counts checked against it
-  bool relay = false;                // --relay: host to host (distribute/relay/relay_chain.h)
-  RelayOptions relay_options;
-  ProgressMeter* progress = nullptr;  // told of the bytes hosts take and the hosts that end
-};
-
-struct PushedHost {
-  HostResult result;           // the host's transport failure, if any (the step it ended)
-  std::string error;           // the host failed as a whole: agent missing, malformed reply, ...
-  std::vector<Failed> failed;  // files that failed
-  Summary written;             // what was written this run
-  bool up_to_date = false;     // nothing needed sending
-};
-
-struct PushReport {
-  std::vector<PushedHost> hosts;   // by host index
-  std::vector<std::string> local;  // what could not be read here
-};
 
 /// Runs the push. `tmpl` holds what is common to every job (env, user, timeouts); its command
 /// and stdin are the push's own. Throws UsageError for bad sources (before any host is touched),

@@ -30,6 +30,7 @@
 #include "distribute/relay/relay_group.h"
 #include "distribute/remote_agent.h"
 #include "distribute/reply_sink.h"
+#include "distribute/staging_run.h"
 #include "distribute/sync/delta_stream.h"
 #include "distribute/sync/sync_needs.h"
 #include "distribute/sync/sync_plan.h"
@@ -43,13 +44,6 @@ namespace {
 namespace asio = boost::asio;
 using Reply = ReplySink::Reply;
 using Indices = std::vector<std::size_t>;
-
-HostResult interrupted() {
-  HostResult r;
-  r.failure = Failure::interrupted;
-  r.error = "interrupted";
-  return r;
-}
 
 // Bytes in an unnamed memory file, to be read as a host's stdin.
 Fd memory_file(const std::string& bytes) {
@@ -65,19 +59,6 @@ std::string reply_error(const Reply& reply, const std::string& malformed) {
   if (reply.result.exit_status != 0) return "agent failed: " + host_said(reply);
   if (reply.overflow) return "the agent's reply is over its limit";
   return "malformed reply from the agent: " + malformed;
-}
-
-// What a receiving, patching or deleting agent replied (distribute/reply_sink.h): its failures,
-// into the host's outcome, and its summary.
-Summary take_receipt(const Reply& reply, SyncedHost& host, std::vector<Failed>& failed) {
-  Receipt receipt = read_receipt(reply);
-  for (auto& f : receipt.failed) failed.push_back(std::move(f));
-  if (!receipt.error.empty()) host.error = std::move(receipt.error);
-  return receipt.summary;
-}
-
-bool complete(const SyncedHost& h) {
-  return h.result.failure == Failure::none && h.error.empty() && h.failed.empty();
 }
 
 // The hosts of `which` for which `key_of(i)` gives something (not nullptr), grouped by equal
@@ -98,45 +79,15 @@ std::vector<std::pair<const Key*, Indices>> equal_groups(const Indices& which, K
 
 // What every host's task of one sync shares. Each host's SyncedHost is written by its own task
 // only, or by its wave's end once every task of the wave is over.
-struct SyncRun {
-  const std::vector<Host>& hosts;
-  const JobTemplate& tmpl;
+struct SyncRun : StagingRun {
   const SyncOptions& options;
-  const AgentLocation& agent;
-  int binary;  // this pdx, read by each upload at its own offset (self-deploy only)
   const PushSources& sources;
   const ExcludeRules& excludes;
   const std::vector<SignatureRequest>& asked;
   int requests;  // the asked frames, a memory file each host reads at its own offset
   std::string signatures, list, patch, relay_patch, receive, relay, remove;  // as typed
   SyncReport& report;
-
-  std::mutex mutex;                     // report.local, report.called_off and what follows
-  std::exception_ptr fatal;             // a stream could not be made: sync() throws it
-  std::vector<std::string> called_off;  // the hosts of every relay called off
-  std::string called_off_reason;        // the first one's
-
-  // `command` as host i runs it: %h %n substituted, over ssh too.
-  std::string command_for(std::size_t i, const std::string& command) const {
-    const Host& host = hosts[i];
-    return substitute_exec(command, host, host.user.empty() ? tmpl.default_user : host.user, i);
-  }
-  void note_local(std::vector<std::string> errors);  // report.local, each error once
-  void note_called_off(RelayGroup::CalledOff off);   // one line for the run
 };
-
-void SyncRun::note_local(std::vector<std::string> errors) {
-  std::lock_guard lock(mutex);
-  add_once(report.local, std::move(errors));
-}
-
-// The patch's and the whole files' meetings, and every wave, may call off a relay: one line.
-void SyncRun::note_called_off(RelayGroup::CalledOff off) {
-  std::lock_guard lock(mutex);
-  if (called_off.empty()) called_off_reason = std::move(off.reason);
-  called_off.insert(called_off.end(), off.hosts.begin(), off.hosts.end());
-  report.called_off = called_off_line(called_off, called_off_reason);
-}
 
 // Hosts of a wave that take one stream at a meeting (distribute/wave.h): the deltas against
 // their equal old files (meeting 0), or the same files whole (meeting 1).
@@ -199,11 +150,7 @@ struct SyncWave {
 
 template <class Key, class KeyOf, class Start>
 std::vector<Group> SyncWave::seat(const Indices& arrived, KeyOf key_of, Start start) {
-  {
-    std::lock_guard lock(run.mutex);
-    if (run.fatal) return {};  // sync() throws it once the run is over: nothing more is sent
-  }
-  try {
+  return run.unless_fatal([&] {
     std::vector<Group> groups;
     for (auto& [key, members] : equal_groups<Key>(arrived, key_of)) {
       groups.emplace_back();
@@ -221,11 +168,7 @@ std::vector<Group> SyncWave::seat(const Indices& arrived, KeyOf key_of, Start st
       }
     }
     return groups;
-  } catch (...) {
-    std::lock_guard lock(run.mutex);
-    run.fatal = std::current_exception();
-    return {};
-  }
+  });
 }
 
 std::vector<Group> SyncWave::seat_deltas(const Indices& arrived) {
@@ -262,11 +205,7 @@ void SyncWave::finish(std::vector<Group> done) {
   for (auto& group : done) {
     group.source.reset();
     if (!group.relay) continue;
-    if (auto off = group.relay->called_off()) run.note_called_off(std::move(*off));
-    if (auto line = group.relay->head_bridged()) {
-      std::lock_guard lock(run.mutex);
-      run.report.bridged_heads.push_back(std::move(*line));
-    }
+    run.note_relay(*group.relay);
     group.relay.reset();
   }
   for (auto& group : done) {
@@ -296,12 +235,9 @@ asio::awaitable<HostResult> signatures_step(SyncRun& run, Session& session, cons
                                             std::optional<HostNeeds>& needs, StopSignal& stop) {
   SyncedHost& host = run.report.hosts[job.index];
   const std::string command = run.command_for(job.index, run.signatures);
-  AgentStarted started = co_await start_agent(
-      session, job, run.agent, run.binary,
-      [&]() { return run_asking(run, session, job, command, stop); }, stop);
+  AgentStarted started = co_await run.start_agent(
+      session, job, [&]() { return run_asking(run, session, job, command, stop); }, stop);
   Reply& reply = started.reply;
-  host.agent_replaced = started.replaced;
-  host.agent_static = started.static_needed;
   if (reply.result.failure != Failure::none) co_return reply.result;
   if (started.cannot_run)
     started.error = "the agent cannot run there (" + *started.cannot_run + ")";
@@ -353,8 +289,7 @@ asio::awaitable<std::optional<Reply>> stream_step(SyncRun& run, SyncWave& wave, 
   if (seat.group->relay) {
     const std::string relay = run.command_for(job.index, relay_command);
     got = co_await seat.group->relay->run(session, job, seat.reader, relay, star, stop);
-    std::string& forwarded = run.report.hosts[job.index].forwarded;  // the patch's, the files'
-    if (!got.forwarded.empty()) forwarded += (forwarded.empty() ? "" : "; ") + got.forwarded;
+    if (!got.forwarded.empty()) run.note_forwarded(job.index, std::move(got.forwarded));
   } else {
     BroadcastInput input(*seat.group->source, seat.reader);
     got.reply = co_await run_command(session, job, star, &input, stop);
@@ -380,7 +315,7 @@ asio::awaitable<HostResult> patch_step(SyncRun& run, SyncWave& wave, std::size_t
   if (!reply) co_return ran;
   SyncedHost& host = run.report.hosts[job.index];
   std::vector<Failed> failed;
-  host.patched = take_receipt(*reply, host, failed);
+  host.patched = take_receipt(*reply, host.error, failed);
   resend_failed(run.sources, run.command_for(job.index, run.options.dest), failed, wave.needs[k],
                 host);
   co_return ran;
@@ -394,7 +329,7 @@ asio::awaitable<HostResult> whole_step(SyncRun& run, SyncWave& wave, std::size_t
       co_await stream_step(run, wave, 1, k, session, job, run.receive, run.relay, ran, stop);
   if (!reply) co_return ran;
   SyncedHost& host = run.report.hosts[job.index];
-  host.written = take_receipt(*reply, host, host.failed);
+  host.written = take_receipt(*reply, host.error, host.failed);
   co_return ran;
 }
 
@@ -405,7 +340,7 @@ asio::awaitable<HostResult> delete_step(SyncRun& run, SyncWave& wave, std::size_
                                         Session& session, const Job& job, StopSignal& stop) {
   SyncedHost& host = run.report.hosts[job.index];
   const std::vector<Entry>& extras = wave.needs[k].extras;
-  if (extras.empty() || !complete(host)) co_return HostResult{};
+  if (extras.empty() || !sync_complete(host)) co_return HostResult{};
   for (std::size_t m = 0; m < 2; ++m)
     if (Group* group = wave.wave.seat(m, k).group; group && !group->errors().empty()) {
       run.note_local({"nothing deleted on the hosts: a source could not be read here"});
@@ -419,7 +354,7 @@ asio::awaitable<HostResult> delete_step(SyncRun& run, SyncWave& wave, std::size_
   const std::string command = run.command_for(job.index, run.remove);
   Reply reply = co_await run_command(session, job, command, &input, stop);
   if (reply.result.failure != Failure::none) co_return reply.result;
-  host.deleted = take_receipt(reply, host, host.failed).files;
+  host.deleted = take_receipt(reply, host.error, host.failed).files;
   co_return HostResult{};
 }
 
@@ -448,10 +383,6 @@ asio::awaitable<HostResult> sync_host(SyncWave& wave, std::size_t k, Session& se
   co_return co_await delete_step(run, wave, k, session, job, stop);
 }
 
-std::string files(std::uint64_t n) {
-  return std::to_string(n) + (n == 1 ? " file" : " files");
-}
-
 }  // namespace
 
 SyncReport sync(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
@@ -463,13 +394,7 @@ SyncReport sync(Transport& transport, const std::vector<Host>& hosts, const JobT
   if (!scanned) throw UsageError(scanned.error());
   PushSources& sources = *scanned;
   exclude_sources(sources, *excludes);
-  auto agent = locate_agent(options.agent);
-  if (!agent) throw FatalError(agent.error());
-  Fd binary;
-  if (agent->installed.empty()) {
-    binary.reset(::open(agent->binary.c_str(), O_RDONLY | O_CLOEXEC));
-    if (!binary) throw FatalError("cannot read this pdx binary to deploy it");
-  }
+  PreparedAgent agent = prepare_agent(options.agent, false);
 
   SyncReport report;
   report.dry_run = options.dry_run;
@@ -483,105 +408,40 @@ SyncReport sync(Transport& transport, const std::vector<Host>& hosts, const JobT
   Fd requests_file = memory_file(frames);
   std::vector<std::string> list_args = {"--list=" + options.dest};
   for (const auto& top : sources.tops) list_args.push_back("--under=" + top);
-  auto command = [&](const char* mode) { return agent_command(*agent, {mode + options.dest}); };
-  SyncRun run{hosts,
-              tmpl,
+  auto command = [&](const char* mode) {
+    return agent_command(agent.location, {mode + options.dest});
+  };
+  SyncRun run{{hosts, tmpl, agent.location, agent.binary.get(), report.local},
               options,
-              *agent,
-              binary.get(),
               sources,
               *excludes,
               asked,
               requests_file.get(),
               command("--signatures="),
-              agent_command(*agent, list_args),
+              agent_command(agent.location, list_args),
               command("--patch="),
               command("--relay-patch="),
               command("--receive="),
               command("--relay="),
               command("--delete="),
-              report,
-              {},
-              {},
-              {},
-              {}};
+              report};
   std::size_t size = std::max<std::size_t>(options.fanout, 1);
   std::deque<SyncWave> waves = make_waves<SyncWave>(hosts.size(), size, run);
   WaveEnds<SyncWave> ends(waves, size);
   auto results = execute_waves(transport, make_jobs(hosts, tmpl), waves, size, ends, sync_host);
   for (std::size_t i = 0; i < hosts.size(); ++i)
     if (results[i].failure != Failure::none) report.hosts[i].result = results[i];
-  if (run.fatal) std::rethrow_exception(run.fatal);
+  run.rethrow_fatal();
+  // What the run's warnings say (sync_text), on each host's report.
+  report.called_off = run.called_off_text();
+  report.bridged_heads = std::move(run.bridged_heads);
+  for (std::size_t i : run.replaced) report.hosts[i].agent_replaced = true;
+  for (auto& [i, why] : run.statics) report.hosts[i].agent_static = std::move(why);
+  for (auto& [i, said] : run.forwarded) {  // the patch's, the files'
+    std::string& forwarded = report.hosts[i].forwarded;
+    forwarded += (forwarded.empty() ? "" : "; ") + said;
+  }
   return report;
-}
-
-PushText sync_text(const std::vector<std::string>& labels, const SyncReport& report) {
-  std::vector<std::string> out_labels, outs, err_labels, errs;
-  auto say = [](std::vector<std::string>& to_labels, std::vector<std::string>& to,
-                const std::string& label, std::string what) {
-    to_labels.push_back(label);
-    to.push_back(std::move(what));
-  };
-  for (std::size_t i = 0; i < report.hosts.size(); ++i) {
-    const SyncedHost& h = report.hosts[i];
-    if (h.result.failure != Failure::none) say(err_labels, errs, labels[i], describe(h.result));
-    if (!h.error.empty()) say(err_labels, errs, labels[i], h.error);
-    for (const auto& f : h.failed) say(err_labels, errs, labels[i], f.reason + " (" + f.path + ")");
-    if (report.dry_run) {
-      auto would = [&](const char* verb, const std::vector<std::string>& names) {
-        for (const auto& n : names)
-          say(out_labels, outs, labels[i], verb + (n.empty() ? std::string("DEST") : n));
-      };
-      would("would patch ", h.to_patch);
-      would("would send ", h.to_send);
-      would("would delete ", h.to_delete);
-      if (complete(h) && h.to_patch.empty() && h.to_send.empty() && h.to_delete.empty())
-        say(out_labels, outs, labels[i], "up to date");
-      continue;
-    }
-    if (!complete(h)) continue;
-    std::vector<std::string> parts;
-    if (h.patched.files)
-      parts.push_back(files(h.patched.files) + " patched (" + human_size(h.patched.bytes) + ", " +
-                      human_size(h.delta_bytes) + " sent)");
-    if (h.written.files)
-      parts.push_back(files(h.written.files) + " sent whole (" + human_size(h.written.bytes) + ")");
-    if (h.deleted) parts.push_back(std::to_string(h.deleted) + " deleted");
-    // A source that could not be read here (or changed while read) was sent to no host.
-    const char* none = report.local.empty() ? "up to date" : "nothing sent";
-    say(out_labels, outs, labels[i], parts.empty() ? none : join(parts, ", "));
-  }
-  PushText text{folded_lines(out_labels, outs), folded_lines(err_labels, errs)};
-  text.err += report.warnings;
-  if (!report.called_off.empty()) text.err += "pdx: warning: " + report.called_off + "\n";
-  for (const auto& line : report.bridged_heads) text.err += "pdx: warning: " + line + "\n";
-  std::vector<std::string> replaced;
-  for (std::size_t i = 0; i < report.hosts.size(); ++i)
-    if (report.hosts[i].agent_replaced) replaced.push_back(labels[i]);
-  text.err += agent_replaced_warning(replaced);
-  std::vector<std::pair<std::string, std::string>> statics;
-  for (std::size_t i = 0; i < report.hosts.size(); ++i)
-    if (report.hosts[i].agent_static)
-      statics.emplace_back(labels[i], *report.hosts[i].agent_static);
-  text.err += agent_static_warning(statics);
-  for (std::size_t i = 0; i < report.hosts.size(); ++i) {  // a failed host's own line says it
-    const SyncedHost& h = report.hosts[i];
-    if (!h.forwarded.empty() && h.result.failure == Failure::none && h.error.empty())
-      text.err += "pdx: warning: " + labels[i] + ": " + h.forwarded + "\n";
-  }
-  for (const auto& e : report.local) text.err += "pdx: error: " + e + "\n";
-  return text;
-}
-
-int sync_exit_status(const SyncReport& report) {
-  int status = report.local.empty() ? kExitOk : kExitFailure;
-  for (const auto& h : report.hosts) {
-    if (h.result.failure != Failure::none)
-      status = std::max(status, exit_status_of(h.result));
-    else if (!complete(h))
-      status = std::max(status, int(kExitFailure));
-  }
-  return status;
 }
 
 }  // namespace pdx

@@ -10,7 +10,7 @@
 
 #include "agent/delta_protocol.h"
 #include "distribute/push/push_plan.h"
-#include "distribute/sync/sync.h"
+#include "distribute/sync/sync_report.h"
 
 namespace pdx {
 

@@ -1,7 +1,5 @@
 #include "distribute/verify/verify.h"
 
-#include <fcntl.h>
-
 #include "base/awaitable.h"
 
 #include <algorithm>
@@ -263,21 +261,13 @@ VerifyReport verify(Transport& transport, const std::vector<Host>& hosts, const 
         hash_reference(*reference, options.no_agent ? FileDigest::sha256 : FileDigest::xxh3);
     if (!hashed) throw FatalError(hashed.error());
   }
-  // With --no-agent nothing is deployed: this binary is not read (nor hashed for its name).
-  auto agent =
-      options.no_agent ? Result<AgentLocation>(AgentLocation{}) : locate_agent(options.agent);
-  if (!agent) throw FatalError(agent.error());
-  Fd binary;
-  if (agent->installed.empty() && !options.no_agent) {
-    binary.reset(::open(agent->binary.c_str(), O_RDONLY | O_CLOEXEC));
-    if (!binary) throw FatalError("cannot read this pdx binary to deploy it");
-  }
+  PreparedAgent agent = prepare_agent(options.agent, options.no_agent);
   std::vector<std::string> list_args = {"--list=" + options.remote_dir, "--under=."};
   if (options.hash) list_args.push_back("--checksum");
   VerifyRun run{options,
-                *agent,
-                binary.get(),
-                agent_command(*agent, list_args),
+                agent.location,
+                agent.binary.get(),
+                agent_command(agent.location, list_args),
                 verify_command(options.remote_dir, options.hash),
                 std::vector<HostOutcome>(hosts.size()),
                 std::vector<FileDigest>(hosts.size(), FileDigest::xxh3),

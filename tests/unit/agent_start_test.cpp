@@ -74,5 +74,18 @@ TEST(AgentStart, HostsSentTheStaticBuildAreNamedOncePerReason) {
                 "); its static build was uploaded instead, and runs there from now on\n");
 }
 
+TEST(AgentStart, NoAgentPreparesNothing) {
+  PreparedAgent none = prepare_agent("", true);  // this binary not read, nor hashed
+  EXPECT_TRUE(none.location.binary.empty());
+  EXPECT_TRUE(none.location.sha256.empty());
+  EXPECT_FALSE(none.binary);
+}
+
+TEST(AgentStart, AnInstalledAgentIsNotUploaded) {
+  PreparedAgent installed = prepare_agent("/opt/pdx/bin/pdx", false);
+  EXPECT_EQ(installed.location.installed, "/opt/pdx/bin/pdx");
+  EXPECT_FALSE(installed.binary);
+}
+
 }  // namespace
 }  // namespace pdx

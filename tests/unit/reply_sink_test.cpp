@@ -30,5 +30,22 @@ TEST(ReplySink, LastLine) {
   EXPECT_EQ(last_line("a\x1b[0mb"), "a?[0mb");
 }
 
+TEST(ReplySink, AReceiptsFailuresAndErrorGoToTheHostsReport) {
+  ReplySink::Reply reply;
+  reply.out = encode_frame(FrameType::failed, encode(Failed{"a", "cannot write"})) +
+              encode_frame(FrameType::summary, encode(Summary{2, 10, 1}));
+  std::string error;
+  std::vector<Failed> failed{{"z", "earlier"}};
+  Summary summary = take_receipt(reply, error, failed);
+  EXPECT_EQ(summary.files, 2u);
+  EXPECT_EQ(summary.bytes, 10u);
+  EXPECT_EQ(error, "");
+  ASSERT_EQ(failed.size(), 2u);
+  EXPECT_EQ(failed[1].path, "a");
+  reply.out = "x";
+  take_receipt(reply, error, failed);
+  EXPECT_NE(error, "");
+}
+
 }  // namespace
 }  // namespace pdx

@@ -279,4 +279,37 @@ TEST(Unpack, AWriteFailureNamesTheArchiveAndTheEntry) {
   EXPECT_EQ(stats.error_kind(), ErrorKind::failure);
 }
 
+TEST(Unpack, AnEntryThatCannotBePutInPlaceIsToldApart) {
+  test::TempDir dir;
+  write_tar(dir / "a.tar", {{"f", "data\n"}});
+  ASSERT_EQ(::mkdir((dir / "out").c_str(), 0755), 0);
+  ASSERT_EQ(::mkdir((dir / "out/f").c_str(), 0755), 0);
+  test::write_file(dir / "out/f/in", "a directory where the archive has a file\n");
+  std::vector<EntryFailure> told;
+  UnpackOptions options;
+  options.parts = {dir / "a.tar"};
+  options.directory = dir / "out";
+  options.on_entry_failure = [&](const EntryFailure& failed) { told.push_back(failed); };
+  auto stats = unpack(options);
+  ASSERT_FALSE(stats.ok());
+  EXPECT_EQ(stats.error(), dir / "a.tar: entry f: f: cannot put in place: Is a directory");
+  ASSERT_EQ(told.size(), 1u);
+  EXPECT_EQ(told[0].entry, "f");
+  EXPECT_EQ(told[0].reason, "cannot put in place: Is a directory");
+}
+
+TEST(Unpack, AnErrorOfNoEntrysOwnIsNotToldAsOne) {
+  test::TempDir dir;
+  write_tar(dir / "a.tar", {{"sub/file", "data\n"}});
+  ASSERT_EQ(::mkdir((dir / "out").c_str(), 0755), 0);
+  test::write_file(dir / "out/sub", "a file where the archive has a directory\n");
+  bool told = false;
+  UnpackOptions options;
+  options.parts = {dir / "a.tar"};
+  options.directory = dir / "out";
+  options.on_entry_failure = [&](const EntryFailure&) { told = true; };
+  ASSERT_FALSE(unpack(options).ok());
+  EXPECT_FALSE(told);
+}
+
 }  // namespace pdx

@@ -1,0 +1,60 @@
+#include "distribute/staging_run.h"
+
+#include "core/run_env.h"
+#include "distribute/host_outcome.h"
+
+namespace pdx {
+
+std::string StagingRun::command_for(std::size_t i, const std::string& command) const {
+  const Host& host = hosts[i];
+  return substitute_exec(command, host, host.user.empty() ? tmpl.default_user : host.user, i);
+}
+
+void StagingRun::note_local(std::vector<std::string> errors) {
+  std::lock_guard lock(mutex);
+  add_once(local, std::move(errors));
+}
+
+boost::asio::awaitable<AgentStarted> StagingRun::start_agent(
+    Session& session, const Job& job, std::function<boost::asio::awaitable<ReplySink::Reply>()> run,
+    StopSignal& stop) {
+  AgentStarted started =
+      co_await pdx::start_agent(session, job, agent, binary, std::move(run), stop);
+  note_agent(job.index, started);
+  co_return started;
+}
+
+void StagingRun::note_agent(std::size_t i, const AgentStarted& started) {
+  std::lock_guard lock(mutex);
+  if (started.replaced) replaced.push_back(i);
+  if (started.static_needed) statics.emplace_back(i, *started.static_needed);
+}
+
+void StagingRun::note_relay(RelayGroup& relay) {
+  auto off = relay.called_off();
+  auto line = relay.head_bridged();
+  std::lock_guard lock(mutex);
+  if (off) {
+    if (called_off.empty()) called_off_reason = std::move(off->reason);
+    called_off.insert(called_off.end(), off->hosts.begin(), off->hosts.end());
+  }
+  if (line) bridged_heads.push_back(std::move(*line));
+}
+
+void StagingRun::note_forwarded(std::size_t i, std::string said) {
+  std::lock_guard lock(mutex);
+  forwarded.emplace_back(i, std::move(said));
+}
+
+std::string StagingRun::called_off_text() const {
+  return called_off.empty() ? "" : called_off_line(called_off, called_off_reason);
+}
+
+HostResult interrupted() {
+  HostResult r;
+  r.failure = Failure::interrupted;
+  r.error = "interrupted";
+  return r;
+}
+
+}  // namespace pdx

@@ -1,0 +1,88 @@
+#pragma once
+// What every host's task of one push or sync shares (distribute/push/push.cpp,
+// distribute/sync/sync.cpp): the hosts and the agent to start there, what could not be read here,
+// the run's fatal error, and what its warnings say once the run is over (cached agents replaced,
+// pdx-static sent, relays called off, links bridged around), each noted from any host's task.
+#include <cstddef>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/hostset.h"
+#include "core/jobs.h"
+#include "distribute/agent_start.h"
+#include "distribute/relay/relay_group.h"
+#include "distribute/remote_agent.h"
+#include "transport/transport.h"
+
+namespace pdx {
+
+struct StagingRun {
+  StagingRun(const std::vector<Host>& hosts_, const JobTemplate& tmpl_, const AgentLocation& agent_,
+             int binary_, std::vector<std::string>& local_)
+      : hosts(hosts_), tmpl(tmpl_), agent(agent_), binary(binary_), local(local_) {}
+
+  const std::vector<Host>& hosts;
+  const JobTemplate& tmpl;
+  const AgentLocation& agent;
+  int binary;  // this pdx, read by each upload at its own offset (self-deploy only)
+  std::vector<std::string>& local;  // the report's: what could not be read here
+
+  std::mutex mutex;          // `local` and what follows
+  std::exception_ptr fatal;  // a stream could not be made: rethrow_fatal() once the run is over
+  std::vector<std::size_t> replaced;  // hosts whose cached agent was not to be trusted
+  std::vector<std::pair<std::size_t, std::string>> statics;  // (host, why): pdx-static sent
+  std::vector<std::string> called_off;                       // the hosts of every relay called off
+  std::string called_off_reason;                             // the first one's
+  // (host, what it said of a link it bridged around), in the order said.
+  std::vector<std::pair<std::size_t, std::string>> forwarded;
+  std::vector<std::string> bridged_heads;  // RelayGroup::head_bridged()'s lines
+
+  /// `command` as host i runs it: %h %n substituted (DEST is as typed), over ssh too.
+  std::string command_for(std::size_t i, const std::string& command) const;
+  /// Into `local`, each error once.
+  void note_local(std::vector<std::string> errors);
+  /// start_agent (distribute/agent_start.h) with this run's agent, on host `job.index`, what it
+  /// replaced or sent there noted (note_agent).
+  boost::asio::awaitable<AgentStarted> start_agent(
+      Session& session, const Job& job,
+      std::function<boost::asio::awaitable<ReplySink::Reply>()> run, StopSignal& stop);
+  /// Whether host i's agent was replaced, or pdx-static sent there.
+  void note_agent(std::size_t i, const AgentStarted& started);
+  /// A relay group whose hosts have all ended: called off (one line for the run), or its head
+  /// bridged around.
+  void note_relay(RelayGroup& relay);
+  /// What host i said of a link it bridged around.
+  void note_forwarded(std::size_t i, std::string said);
+  /// "HOSTS: the relay could not link up (...)": every relay called off, with the first
+  /// reason; "" when none.
+  std::string called_off_text() const;
+
+  /// `seat()` (a wave's seating, which must not throw) unless the run has failed already; what
+  /// it throws is the run's fatal error, and nobody is seated.
+  template <class Seat>
+  auto unless_fatal(Seat seat) -> decltype(seat()) {
+    {
+      std::lock_guard lock(mutex);
+      if (fatal) return {};  // thrown once the run is over: nothing more is sent
+    }
+    try {
+      return seat();
+    } catch (...) {
+      std::lock_guard lock(mutex);
+      fatal = std::current_exception();
+      return {};
+    }
+  }
+  void rethrow_fatal() const {
+    if (fatal) std::rethrow_exception(fatal);
+  }
+};
+
+/// A host's task ended by Ctrl-C before its next step.
+HostResult interrupted();
+
+}  // namespace pdx
