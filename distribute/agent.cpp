@@ -19,6 +19,7 @@
 #include "archive/unpack_file.h"
 #include "archive/xxh3.h"
 #include "base/fd.h"
+#include "distribute/extract_record.h"
 
 namespace pdx {
 
@@ -125,7 +126,7 @@ Result<void> list_tree(const fs::path& path, const std::string& name, ListingOut
 }  // namespace
 
 Result<void> agent_list(const std::string& path, const std::vector<std::string>& under, int out,
-                        Hashed hashed) {
+                        Hashed hashed, const std::string& set) {
   Summary summary;
   struct stat st;
   if (::lstat(path.c_str(), &st) != 0) {
@@ -143,6 +144,7 @@ Result<void> agent_list(const std::string& path, const std::vector<std::string>&
     }
   }
   TRY(listing.flush());
+  if (!set.empty() && holds_extracted(path, set)) TRY(write_frame(out, FrameType::extracted, set));
   return write_frame(out, FrameType::summary, encode(summary));
 }
 
@@ -277,11 +279,23 @@ void remove_hidden(const std::string& hidden) {
   fs::remove_all(hidden, ec);
 }
 
+// Every name below `dir` (relative, parents first), symlinks not followed; nullopt when one
+// cannot be read.
+std::optional<std::vector<std::string>> names_below(const std::string& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(dir, ec), end;
+  for (; !ec && it != end; it.increment(ec))
+    names.push_back(it->path().lexically_relative(dir).string());
+  if (ec) return std::nullopt;
+  return names;
+}
+
 class Receiver {
  public:
   // dest: absolute; shown: as given, for messages.
-  Receiver(std::string dest, std::string shown, int out)
-      : dest_(std::move(dest)), shown_(std::move(shown)), out_(out) {}
+  Receiver(std::string dest, std::string shown, int out, std::string set)
+      : dest_(std::move(dest)), shown_(std::move(shown)), out_(out), set_(std::move(set)) {}
   ~Receiver() {
     if (extraction_) abandon_extraction();
   }
@@ -497,6 +511,7 @@ class Receiver {
 
   Result<void> begin_archive() {
     if (incoming_ || extraction_) return Error{"archive frame inside another stream"};
+    forget_extracted(dest_);  // whatever DEST held is about to change
     char host[256] = "";
     ::gethostname(host, sizeof host - 1);
     std::string hidden =
@@ -563,7 +578,12 @@ class Receiver {
         fail(join_path(shown_, name), std::move(reason));
       };
       merge_into(from.get(), *top, "", named, false);
+      std::optional<std::vector<std::string>> placed;
+      if (!set_.empty()) placed = names_below(hidden);
       if (summary_.failures == failures) merge_into(from.get(), *top, "", named, true);
+      // A record that cannot be written only costs the next push of this set a resend.
+      if (summary_.failures == failures && placed)
+        (void)record_extracted(dest_, set_, std::move(*placed));
     }
     abandon_extraction();
     if (summary_.failures == failures) {
@@ -597,6 +617,7 @@ class Receiver {
   std::string dest_;
   std::string shown_;
   int out_;
+  std::string set_;  // --set: the archive's, recorded once placed whole
   Fd root_;
   std::optional<Incoming> incoming_;
   std::optional<Extraction> extraction_;
@@ -609,10 +630,10 @@ class Receiver {
 
 }  // namespace
 
-Result<Summary> agent_receive(const std::string& dest, int in, int out) {
+Result<Summary> agent_receive(const std::string& dest, int in, int out, const std::string& set) {
   std::error_code ec;
   // unpack changes directory: every path is made absolute first.
-  Receiver receiver(fs::absolute(dest, ec).string(), dest, out);
+  Receiver receiver(fs::absolute(dest, ec).string(), dest, out, set);
   widen_pipe(in);  // sshd's pipe
   FrameReader reader(in);
   while (!receiver.done()) {

@@ -29,6 +29,7 @@ bool known_type(std::uint8_t t) {
       FrameType::archive_end,
       FrameType::done,
       FrameType::entry,
+      FrameType::extracted,
       FrameType::written,
       FrameType::failed,
       FrameType::summary,

@@ -13,7 +13,9 @@
 //                   archive data* archive_end                      an archive stream, unpacked;
 //                                                                  placed only at archive_end
 //                   done                                           nothing more: reply summary
-//   from it:        entry (Entry)* summary                         `pdx agent --list [--checksum]`
+//   from it:        entry (Entry)* [extracted] summary             `pdx agent --list [--checksum]
+//                                                                  [--set=ID]`; extracted (the ID):
+//                                                                  DEST holds that set unpacked
 //                   written (Written) | failed (Failed) per file, then summary (Summary)
 //
 // A payload is at most kMaxPayload bytes. Every frame is untrusted, both ways: a host's agent may
@@ -50,6 +52,7 @@ enum class FrameType : std::uint8_t {
   relay_go = 'g',
   // from the agent
   entry = 'L',
+  extracted = 'U',  // --list --set=ID: DEST holds set ID unpacked (distribute/extract_record.h)
   written = 'W',
   failed = 'X',
   summary = 'S',

@@ -18,6 +18,7 @@
 #include "core/executor.h"
 #include "core/run_env.h"
 #include "distribute/agent_start.h"
+#include "distribute/extract_set.h"
 #include "distribute/frame_stream.h"
 #include "distribute/host_outcome.h"
 #include "distribute/manifest_check.h"
@@ -90,6 +91,7 @@ struct PushRun {
   const AgentLocation& agent;
   int binary;  // this pdx, read by each upload at its own offset (self-deploy only)
   std::uint64_t archive_bytes;       // --extract: the parts' size
+  std::string set;                   // --extract: the parts' identity (extract_set_id), or ""
   std::string list, receive, relay;  // the agent's commands, as typed (list: DEST without a
                                      // trailing '/', so that a file there is seen as one)
   std::string list_through;          // for a DEST/ that `list` finds a symlink: listed through it
@@ -211,7 +213,8 @@ std::vector<Group> plan_wave(PushRun& run, std::size_t first, std::vector<ToPlan
       outcome.error = plan.error();
       continue;
     }
-    if (plan->empty() && !run.options.extract) {
+    bool holds_set = !host.tar && !run.set.empty() && host.listing.extracted == run.set;
+    if (plan->empty() && (!run.options.extract || holds_set)) {
       outcome.up_to_date = true;
       continue;
     }
@@ -573,10 +576,12 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
                 const PushOptions& options) {
   PushSources sources;
   std::uint64_t archive_bytes = 0;
+  std::string set;
   if (options.extract) {
     PartReader parts(options.sources);
     if (auto checked = parts.check(); !checked) throw UsageError(checked.error());
     archive_bytes = parts.total_size();
+    set = extract_set_id(options.sources, parts, options.manifest);
   } else {
     auto scanned =
         scan_sources(options.sources, options.dest, options.safe_links ? Links::safe : Links::all);
@@ -601,6 +606,14 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
   std::vector<std::string> list_args = {"--list=" + bare};
   for (const auto& top : sources.tops) list_args.push_back("--under=" + top);
   if (options.checksum) list_args.push_back("--checksum");
+  std::vector<std::string> set_arg;
+  if (!set.empty()) set_arg.push_back("--set=" + set);
+  list_args.insert(list_args.end(), set_arg.begin(), set_arg.end());
+  auto with_set = [&](std::string arg) {
+    std::vector<std::string> args = {std::move(arg)};
+    args.insert(args.end(), set_arg.begin(), set_arg.end());
+    return args;
+  };
   std::string list_through;
   if (bare != options.dest) {
     std::vector<std::string> through = list_args;
@@ -614,9 +627,10 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
               *agent,
               binary.get(),
               archive_bytes,
+              set,
               agent_command(*agent, list_args),
-              agent_command(*agent, {"--receive=" + options.dest}),
-              agent_command(*agent, {"--relay=" + options.dest}),
+              agent_command(*agent, with_set("--receive=" + options.dest)),
+              agent_command(*agent, with_set("--relay=" + options.dest)),
               list_through,
               posix_list_command(options.dest, sources.tops),
               report,

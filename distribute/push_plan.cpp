@@ -211,7 +211,11 @@ Result<HostListing> parse_listing(std::string_view reply) {
       summary = true;
       continue;
     }
-    if (frame->type != FrameType::entry)
+    if (frame->type == FrameType::extracted && !first) {
+      listing.extracted = frame->payload;  // compared with what was asked, never trusted further
+      continue;
+    }
+    if (frame->type != FrameType::entry || !listing.extracted.empty())
       return Error{"unexpected frame in a listing", ErrorKind::bad_input};
     Entry entry = TRY(decode_entry(frame->payload));
     if (first != entry.name.empty()) return Error{"listing out of order", ErrorKind::bad_input};

@@ -95,9 +95,11 @@ bool leaves_tree(std::string_view target, std::size_t depth);
 struct HostListing {
   Entry dest;                                      // name ""
   std::unordered_map<std::string, Entry> entries;  // by name under DEST
+  std::string extracted;  // --set=ID: the ID when the host holds that set unpacked as recorded
 };
 
-/// Decodes a listing reply. An Error for anything but Entry frames ending in one Summary.
+/// Decodes a listing reply. An Error for anything but Entry frames, then at most one Extracted,
+/// ending in one Summary.
 Result<HostListing> parse_listing(std::string_view reply);
 
 /// --checksum: compare by content from now on. Hashes, on all cores, each local file that some
