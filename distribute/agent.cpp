@@ -19,6 +19,7 @@
 #include "archive/unpack_file.h"
 #include "archive/xxh3.h"
 #include "base/fd.h"
+#include "distribute/extract_leftovers.h"
 #include "distribute/extract_record.h"
 
 namespace pdx {
@@ -512,11 +513,8 @@ class Receiver {
   Result<void> begin_archive() {
     if (incoming_ || extraction_) return Error{"archive frame inside another stream"};
     forget_extracted(dest_);  // whatever DEST held is about to change
-    char host[256] = "";
-    ::gethostname(host, sizeof host - 1);
-    std::string hidden =
-        join_path(dest_, ".extract.pdx-" + std::string(host) + "-" + std::to_string(::getpid()) +
-                             "-" + std::to_string(++files_started_));
+    TRY(remove_leftovers());
+    std::string hidden = join_path(dest_, hidden_name(++files_started_));
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) return Error{std::string("pipe: ") + std::strerror(errno)};
     Fd source(fds[0]);
@@ -591,6 +589,19 @@ class Receiver {
       summary_.bytes += result->file_bytes;
     }
     return {};
+  }
+
+  // What agents killed while unpacking into DEST left there, removed, and said once in a note.
+  Result<void> remove_leftovers() {
+    auto top = root();
+    if (!top) return {};  // the unpack says why DEST cannot be written
+    std::vector<std::string> left = leftovers_in(*top);
+    if (left.empty()) return {};
+    for (const auto& name : left) remove_hidden(join_path(dest_, name));
+    std::string more = left.size() > 1 ? " and " + std::to_string(left.size() - 1) + " more" : "";
+    return write_frame(out_, FrameType::note,
+                       "removed what an unpack killed before its end left in " + shown_ + " (" +
+                           left.front() + more + ")");
   }
 
   // unpack's error, named after the pipe it read: "/proc/self/fd/N: entry NAME: cannot write:

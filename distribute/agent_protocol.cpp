@@ -31,6 +31,7 @@ bool known_type(std::uint8_t t) {
       FrameType::entry,
       FrameType::extracted,
       FrameType::written,
+      FrameType::note,
       FrameType::failed,
       FrameType::summary,
       FrameType::relay_setup,

@@ -16,7 +16,8 @@
 //   from it:        entry (Entry)* [extracted] summary             `pdx agent --list [--checksum]
 //                                                                  [--set=ID]`; extracted (the ID):
 //                                                                  DEST holds that set unpacked
-//                   written (Written) | failed (Failed) per file, then summary (Summary)
+//                   written (Written) | failed (Failed) per file, then summary (Summary);
+//                   a note (text) anywhere before the summary: said as a warning
 //
 // A payload is at most kMaxPayload bytes. Every frame is untrusted, both ways: a host's agent may
 // be broken or hostile. A frame that does not decode (unknown type, oversize, truncated fields,
@@ -54,6 +55,7 @@ enum class FrameType : std::uint8_t {
   entry = 'L',
   extracted = 'U',  // --list --set=ID: DEST holds set ID unpacked (distribute/extract_record.h)
   written = 'W',
+  note = 'N',  // something the agent did unasked, to be said once (a text)
   failed = 'X',
   summary = 'S',
   relay_listening = 'l',

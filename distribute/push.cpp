@@ -54,9 +54,11 @@ HostResult ended_as(const PushedHost& outcome, HostResult ran) {
   return ran;
 }
 
-// What a receiving agent replied (distribute/reply_sink.h), into the host's outcome.
-void take_receipt(const Reply& reply, PushedHost& outcome) {
+// What a receiving agent replied (distribute/reply_sink.h), into the host's outcome; its notes
+// into `notes`.
+void take_receipt(const Reply& reply, PushedHost& outcome, std::vector<std::string>& notes) {
   Receipt receipt = read_receipt(reply);
+  notes = std::move(receipt.notes);
   for (auto& f : receipt.failed) outcome.failed.push_back(std::move(f));
   outcome.written = receipt.summary;
   if (!receipt.error.empty()) outcome.error = std::move(receipt.error);
@@ -110,6 +112,14 @@ struct PushRun {
   std::vector<std::pair<std::size_t, std::string>> forwarded;  // (host, what it said of a link
                                                                // it bridged around), a warning
   std::vector<std::string> bridged_heads;                      // RelayGroup::head_bridged()'s lines
+  std::vector<std::pair<std::size_t, std::string>> notes;      // (host, what its agent noted)
+
+  void take(const Reply& reply, std::size_t i) {  // take_receipt into host i's outcome
+    std::vector<std::string> noted;
+    take_receipt(reply, report.hosts[i], noted);
+    std::lock_guard lock(mutex);
+    for (auto& note : noted) notes.emplace_back(i, std::move(note));
+  }
 
   void note_local(std::vector<std::string> errors);  // report.local, each error once
   void note_called_off(RelayGroup::CalledOff off) {  // one line for the run, as sync's
@@ -450,7 +460,7 @@ asio::awaitable<HostResult> receive_host(PushRun& run, Session& session, const J
     reply = std::move(started.reply);
   }
   if (reply.result.failure != Failure::none) co_return reply.result;
-  take_receipt(reply, outcome);
+  run.take(reply, job.index);
   co_return HostResult{};
 }
 
@@ -478,7 +488,7 @@ asio::awaitable<std::optional<HostResult>> relay_host(PushRun& run, Session& ses
   if (!ran->error.empty())
     outcome.error = std::move(ran->error);
   else
-    take_receipt(ran->reply, outcome);
+    run.take(ran->reply, job.index);
   if (outcome.error.empty() && !ran->forwarded.empty()) {  // a failed host's own line says it
     std::lock_guard lock(run.mutex);
     run.forwarded.emplace_back(job.index, std::move(ran->forwarded));
@@ -563,6 +573,9 @@ void warn(PushRun& run) {
   for (const auto& [i, said] : run.forwarded)
     text += "pdx: warning: " + run.hosts[i].label() + ": " + said + "\n";
   for (const auto& line : run.bridged_heads) text += "pdx: warning: " + line + "\n";
+  std::sort(run.notes.begin(), run.notes.end());
+  for (const auto& [i, note] : run.notes)
+    text += "pdx: warning: " + run.hosts[i].label() + ": " + note + "\n";
   text += agent_replaced_warning(run.replaced) + agent_static_warning(run.statics);
   if (!run.posix.empty())
     text += agent_fallback_warning(run.posix, "pushing with the host's sh and tar");
@@ -634,6 +647,7 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
               list_through,
               posix_list_command(options.dest, sources.tops),
               report,
+              {},
               {},
               {},
               {},

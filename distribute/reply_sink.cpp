@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "distribute/host_outcome.h"
+
 namespace pdx {
 
 void ReplySink::output(std::size_t, Stream stream, std::string_view bytes) {
@@ -80,6 +82,9 @@ Receipt read_receipt(const ReplySink::Reply& reply) {
         receipt.failed.push_back(std::move(*f));
       else
         ok = Error{f.error()};
+    } else if ((*frame)->type == FrameType::note) {
+      std::string note = printable((*frame)->payload.substr(0, 1024));
+      if (receipt.notes.size() < 16) receipt.notes.push_back(std::move(note));
     } else if ((*frame)->type == FrameType::summary) {
       auto s = decode_summary((*frame)->payload);
       if (s)

@@ -56,6 +56,7 @@ std::string shell_preamble_said(std::string_view out, std::size_t n);
 /// What a receiving (or patching) agent replied: the files that failed, then its summary.
 struct Receipt {
   std::vector<Failed> failed;
+  std::vector<std::string> notes;  // what the agent did unasked (printable, at most 1 KiB each)
   Summary summary;
   std::string error;  // "" when whole; else a malformed reply, or what the host said
 };
