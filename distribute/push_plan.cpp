@@ -274,7 +274,6 @@ Result<HostPushPlan> plan_host(const PushSources& sources, const HostListing& li
   bool agent = lister == Lister::agent;
   auto changes_parent = [&](const std::string& name) {  // its directory's mtime is set again
     auto slash = name.rfind('/');
-    if (!agent) return;  // find: directories' mtimes are neither listed nor set
     if (slash == std::string::npos) return;
     auto it = dir_at.find(std::string_view(name).substr(0, slash));
     if (it != dir_at.end()) needed[it->second] = true;
@@ -285,7 +284,7 @@ Result<HostPushPlan> plan_host(const PushSources& sources, const HostListing& li
     if (!have || have->kind != EntryKind::directory) {
       needed[i] = true;
       changes_parent(d.name);
-    } else if (agent && (have->mode != d.mode || have->mtime_sec != d.mtime_sec)) {
+    } else if (have->mode != d.mode || have->mtime_sec != d.mtime_sec) {
       needed[i] = true;
     }
   }

@@ -49,7 +49,7 @@ FakeExec posix_received() {
 
 // What a host's find lists (remote_commands.h, posix_list_command) where DEST does not exist.
 FakeExec nothing_found() {
-  return agent_reply("n 0 0 \0"s);
+  return agent_reply("n 0 0 0 \0"s);
 }
 
 FakeExec agent_missing() {
