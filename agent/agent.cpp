@@ -20,6 +20,8 @@
 #include "base/fd.h"
 #include "hash/hash_files.h"
 #include "hash/xxh3.h"
+#include "agent/extract_leftovers.h"
+#include "agent/extract_record.h"
 
 namespace pdx {
 
@@ -126,7 +128,7 @@ Result<void> list_tree(const fs::path& path, const std::string& name, ListingOut
 }  // namespace
 
 Result<void> agent_list(const std::string& path, const std::vector<std::string>& under, int out,
-                        Hashed hashed) {
+                        Hashed hashed, const std::string& set) {
   Summary summary;
   struct stat st;
   if (::lstat(path.c_str(), &st) != 0) {
@@ -144,6 +146,7 @@ Result<void> agent_list(const std::string& path, const std::vector<std::string>&
     }
   }
   TRY(listing.flush());
+  if (!set.empty() && holds_extracted(path, set)) TRY(write_frame(out, FrameType::extracted, set));
   return write_frame(out, FrameType::summary, encode(summary));
 }
 
@@ -279,11 +282,23 @@ void remove_hidden(const std::string& hidden) {
   fs::remove_all(hidden, ec);
 }
 
+// Every name below `dir` (relative, parents first), symlinks not followed; nullopt when one
+// cannot be read.
+std::optional<std::vector<std::string>> names_below(const std::string& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(dir, ec), end;
+  for (; !ec && it != end; it.increment(ec))
+    names.push_back(it->path().lexically_relative(dir).string());
+  if (ec) return std::nullopt;
+  return names;
+}
+
 class Receiver {
  public:
   // dest: absolute; shown: as given, for messages.
-  Receiver(std::string dest, std::string shown, int out)
-      : dest_(std::move(dest)), shown_(std::move(shown)), out_(out) {}
+  Receiver(std::string dest, std::string shown, int out, std::string set)
+      : dest_(std::move(dest)), shown_(std::move(shown)), out_(out), set_(std::move(set)) {}
   ~Receiver() {
     if (extraction_) abandon_extraction();
   }
@@ -499,11 +514,9 @@ class Receiver {
 
   Result<void> begin_archive() {
     if (incoming_ || extraction_) return Error{"archive frame inside another stream"};
-    char host[256] = "";
-    ::gethostname(host, sizeof host - 1);
-    std::string hidden =
-        join_path(dest_, ".extract.pdx-" + std::string(host) + "-" + std::to_string(::getpid()) +
-                             "-" + std::to_string(++files_started_));
+    forget_extracted(dest_);  // whatever DEST held is about to change
+    TRY(remove_leftovers());
+    std::string hidden = join_path(dest_, hidden_name(++files_started_));
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) return Error{std::string("pipe: ") + std::strerror(errno)};
     Fd source(fds[0]);
@@ -569,7 +582,12 @@ class Receiver {
         fail(join_path(shown_, name), std::move(reason));
       };
       merge_into(from.get(), *top, "", named, false);
+      std::optional<std::vector<std::string>> placed;
+      if (!set_.empty()) placed = names_below(hidden);
       if (summary_.failures == failures) merge_into(from.get(), *top, "", named, true);
+      // A record that cannot be written only costs the next push of this set a resend.
+      if (summary_.failures == failures && placed)
+        (void)record_extracted(dest_, set_, std::move(*placed));
     }
     abandon_extraction();
     if (summary_.failures == failures) {
@@ -577,6 +595,19 @@ class Receiver {
       summary_.bytes += result->file_bytes;
     }
     return {};
+  }
+
+  // What agents killed while unpacking into DEST left there, removed, and said once in a note.
+  Result<void> remove_leftovers() {
+    auto top = root();
+    if (!top) return {};  // the unpack says why DEST cannot be written
+    std::vector<std::string> left = leftovers_in(*top);
+    if (left.empty()) return {};
+    for (const auto& name : left) remove_hidden(join_path(dest_, name));
+    std::string more = left.size() > 1 ? " and " + std::to_string(left.size() - 1) + " more" : "";
+    return write_frame(out_, FrameType::note,
+                       "removed what an unpack killed before its end left in " + shown_ + " (" +
+                           left.front() + more + ")");
   }
 
   // unpack's error other than an entry's (end_archive), named after the pipe it read
@@ -589,6 +620,7 @@ class Receiver {
   std::string dest_;
   std::string shown_;
   int out_;
+  std::string set_;  // --set: the archive's, recorded once placed whole
   Fd root_;
   std::optional<Incoming> incoming_;
   std::optional<Extraction> extraction_;
@@ -601,10 +633,10 @@ class Receiver {
 
 }  // namespace
 
-Result<Summary> agent_receive(const std::string& dest, int in, int out) {
+Result<Summary> agent_receive(const std::string& dest, int in, int out, const std::string& set) {
   std::error_code ec;
   // unpack changes directory: every path is made absolute first.
-  Receiver receiver(fs::absolute(dest, ec).string(), dest, out);
+  Receiver receiver(fs::absolute(dest, ec).string(), dest, out, set);
   widen_pipe(in);  // sshd's pipe
   FrameReader reader(in);
   while (!receiver.done()) {

@@ -18,9 +18,11 @@ enum class Hashed { no, yes };
 /// for each NAME in `under` and everything below it ("." for all of PATH; symlinks listed as
 /// `other`, never followed), then a Summary. With Hashed::yes (--checksum), each regular file's
 /// Entry carries its XXH3-128, hashed on all cores a batch at a time ("" for one that cannot be
-/// read). An Error: `out` could not be written.
+/// read). With a `set` (--set, push --extract's), an `extracted` frame before the Summary when
+/// PATH holds that set as an earlier receive unpacked and recorded it, unchanged since
+/// (agent/extract_record.h). An Error: `out` could not be written.
 Result<void> agent_list(const std::string& path, const std::vector<std::string>& under, int out,
-                        Hashed hashed = Hashed::no);
+                        Hashed hashed = Hashed::no, const std::string& set = "");
 
 /// `pdx agent --receive DEST`: reads frames from `in` until `done`, writing what they carry
 /// under DEST (made as needed):
@@ -31,13 +33,16 @@ Result<void> agent_list(const std::string& path, const std::vector<std::string>&
 ///    pipe, into a hidden directory in DEST, whose entries go into place only after archive_end
 ///    and a clean unpack (merged into DEST's directories, never through a symlink; nothing moved
 ///    if any would not go); without archive_end, nothing is placed and the host fails "the
-///    stream from pdx was cut short; nothing was placed".
+///    stream from pdx was cut short; nothing was placed". With a `set` (--set), DEST's record of
+///    the set it holds is dropped when the archive starts and written again, naming `set`,
+///    once it is placed whole without a failure.
 /// A file that fails (a directory not writable, a full disk, a bad checksum) is left out, and
 /// the rest goes on; one the sender abandons (kAbandoned) is dropped without a word. After
 /// `done`, a Failed reply per reason, naming the first DEST/NAME that failed so ("DEST/NAME and
 /// 3 more" when others did), then a Summary. Returns the Summary; an
 /// Error for the stream itself (a malformed frame, the input ending before `done`, `out` not
 /// writable): whatever file was being written is dropped, nothing is left under its name.
-Result<Summary> agent_receive(const std::string& dest, int in, int out);
+Result<Summary> agent_receive(const std::string& dest, int in, int out,
+                              const std::string& set = "");
 
 }  // namespace pdx

@@ -13,8 +13,11 @@
 //                   archive data* archive_end                      an archive stream, unpacked;
 //                                                                  placed only at archive_end
 //                   done                                           nothing more: reply summary
-//   from it:        entry (Entry)* summary                         `pdx agent --list [--checksum]`
-//                   written (Written) | failed (Failed) per file, then summary (Summary)
+//   from it:        entry (Entry)* [extracted] summary             `pdx agent --list [--checksum]
+//                                                                  [--set=ID]`; extracted (the ID):
+//                                                                  DEST holds that set unpacked
+//                   written (Written) | failed (Failed) per file, then summary (Summary);
+//                   a note (text) anywhere before the summary: said as a warning
 //
 // A payload is at most kMaxPayload bytes. Every frame is untrusted, both ways: a host's agent may
 // be broken or hostile. A frame that does not decode (unknown type, oversize, truncated fields,
@@ -50,7 +53,9 @@ enum class FrameType : std::uint8_t {
   relay_go = 'g',
   // from the agent
   entry = 'L',
+  extracted = 'U',  // --list --set=ID: DEST holds set ID unpacked (agent/extract_record.h)
   written = 'W',
+  note = 'N',  // something the agent did unasked, to be said once (a text)
   failed = 'X',
   summary = 'S',
   relay_listening = 'l',

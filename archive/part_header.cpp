@@ -105,11 +105,15 @@ std::optional<PartHeader> decode_part_header(std::span<const char> head) {
 }
 
 std::string short_id(const PackId& id) {
+  return hex_id(id).substr(0, 8);
+}
+
+std::string hex_id(const PackId& id) {
   static const char kHex[] = "0123456789abcdef";
   std::string out;
-  for (int i = 0; i < 4; ++i) {
-    out.push_back(kHex[id[static_cast<std::size_t>(i)] >> 4]);
-    out.push_back(kHex[id[static_cast<std::size_t>(i)] & 15]);
+  for (std::size_t i = 0; i < id.size(); ++i) {
+    out.push_back(kHex[id[i] >> 4]);
+    out.push_back(kHex[id[i] & 15]);
   }
   return out;
 }

@@ -38,5 +38,7 @@ std::string encode_part_header(PartFraming framing, const PartHeader& header);
 std::optional<PartHeader> decode_part_header(std::span<const char> head);
 /// The first 8 hex digits of an id, for messages.
 std::string short_id(const PackId& id);
+/// All 32 hex digits of an id.
+std::string hex_id(const PackId& id);
 
 }  // namespace pdx

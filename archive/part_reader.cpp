@@ -161,7 +161,10 @@ Result<void> PartReader::check_set() {
     }
     at += header->length;
     if (header->last) {
-      if (at == total) return {};
+      if (at == total) {
+        pack_id_ = id;
+        return {};
+      }
       return bad(parts_[locate(at).first].name + ": follows the last part of " + set + " (part " +
                  std::to_string(index) + "): it does not belong to the set");
     }

@@ -31,6 +31,8 @@ class PartReader {
   /// part as long as its header says, the last part last. A foreign, missing, misordered or
   /// truncated part is an Error naming it. (Not when a part is a pipe.)
   Result<void> check();
+  /// After a check() that found a framed set whole: its pack id.
+  const std::optional<PackId>& pack_id() const { return pack_id_; }
   /// As check() without the set check: for reading one part on its own (hashing it).
   Result<void> check_files();
   /// Up to size bytes of the stream; 0 at the end of the last part.
@@ -65,6 +67,7 @@ class PartReader {
   std::size_t index_ = 0;
   int fd_ = -1;
   std::uint64_t position_ = 0;
+  std::optional<PackId> pack_id_;
 };
 
 }  // namespace pdx

@@ -11,6 +11,7 @@
 #include "agent/agent.h"
 #include "agent/agent_delta.h"
 #include "agent/agent_relay.h"
+#include "agent/extract_record.h"
 #include "base/error.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
@@ -18,13 +19,13 @@
 namespace pdx {
 
 int cmd_agent(int argc, char** argv) {
-  std::string list, receive, relay, signatures, patch, relay_patch, remove;
+  std::string list, receive, relay, signatures, patch, relay_patch, remove, set;
   std::vector<std::string> under;
   CLI::App app(
       "The remote side of pdx push and pdx sync: run by pdx on each host, not by hand.\n"
-      "Usage: pdx agent --list=PATH [--under=NAME]... [--checksum] | --receive=DEST |\n"
-      "       --relay=DEST | --signatures=DEST | --patch=DEST | --relay-patch=DEST |\n"
-      "       --delete=DEST",
+      "Usage: pdx agent --list=PATH [--under=NAME]... [--checksum] [--set=ID] |\n"
+      "       --receive=DEST [--set=ID] | --relay=DEST [--set=ID] | --signatures=DEST |\n"
+      "       --patch=DEST | --relay-patch=DEST | --delete=DEST",
       "pdx agent");
   auto* list_opt = app.add_option("--list", list, "List PATH (and what is under it) on stdout");
   app.add_option("--under", under, "With --list: list PATH/NAME and below ('.': all of PATH)")
@@ -34,6 +35,10 @@ int cmd_agent(int argc, char** argv) {
   app.add_flag("--checksum", checksum,
                "With --list: the XXH3-128 of every regular file listed, hashed on all cores")
       ->needs(list_opt);
+  app.add_option("--set", set,
+                 "push --extract's set of parts: with --list, say whether PATH holds it unpacked "
+                 "and unchanged; with --receive or --relay, record it once unpacked whole")
+      ->check([](const std::string& id) { return valid_set_id(id) ? "" : "not a set id"; });
   app.add_option("--receive", receive, "Write what stdin carries under DEST");
   app.add_option("--relay", relay, "As --receive, from the previous host, forwarding to the next");
   app.add_option("--signatures", signatures,
@@ -52,7 +57,8 @@ int cmd_agent(int argc, char** argv) {
 
   std::signal(SIGPIPE, SIG_IGN);  // pdx gone: a failed write, and the file being written dropped
   if (!list.empty()) {
-    if (auto listed = agent_list(list, under, STDOUT_FILENO, checksum ? Hashed::yes : Hashed::no);
+    if (auto listed =
+            agent_list(list, under, STDOUT_FILENO, checksum ? Hashed::yes : Hashed::no, set);
         !listed)
       fail(listed);
     return kExitOk;
@@ -74,12 +80,13 @@ int cmd_agent(int argc, char** argv) {
     return removed->failures ? kExitFailure : kExitOk;
   }
   auto received =
-      !relay.empty() ? agent_relay(STDIN_FILENO, STDOUT_FILENO,
-                                   [&](int in, int out) { return agent_receive(relay, in, out); })
+      !relay.empty()
+          ? agent_relay(STDIN_FILENO, STDOUT_FILENO,
+                        [&](int in, int out) { return agent_receive(relay, in, out, set); })
       : !relay_patch.empty()
           ? agent_relay(STDIN_FILENO, STDOUT_FILENO,
                         [&](int in, int out) { return agent_patch(relay_patch, in, out); })
-          : agent_receive(receive, STDIN_FILENO, STDOUT_FILENO);
+          : agent_receive(receive, STDIN_FILENO, STDOUT_FILENO, set);
   if (!received) fail(received);
   return received->failures ? kExitFailure : kExitOk;
 }

@@ -93,16 +93,16 @@ std::string posix_list_command(const std::string& dest, const std::vector<std::s
       "\n"
       "t=$(find \"$D\" -maxdepth 0 -printf %y 2> /dev/null) || t=\n"
       "if [ -z \"$t\" ]; then\n"
-      "  find \"$B\" -maxdepth 0 -printf '%y %s %T@ \\0' 2> /dev/null || printf 'n 0 0 \\0'\n"
+      "  find \"$B\" -maxdepth 0 -printf '%y %m %s %T@ \\0' 2> /dev/null || printf 'n 0 0 0 \\0'\n"
       "  exit 0\n"
       "fi\n"
-      "find \"$D\" -maxdepth 0 -printf '%y %s %T@ \\0' || exit 1\n"
+      "find \"$D\" -maxdepth 0 -printf '%y %m %s %T@ \\0' || exit 1\n"
       "[ \"$t\" = d ] || exit 0\n"
       "cd -- \"$D\" || exit 1\n";
   for (const auto& top : tops)
     command +=
         (top == "." ? std::string("find . -mindepth 1") : "find " + shell_quote("./" + top)) +
-        " -printf '%y %s %T@ %p\\0' 2> /dev/null\n";
+        " -printf '%y %m %s %T@ %p\\0' 2> /dev/null\n";
   return command + "exit 0\n";
 }
 
@@ -217,14 +217,18 @@ constexpr const char* kPlace =
     "  done\n"
     "}\n";
 
-// Once all is placed, the modes a directory could not have while it was filled ("modes": MODE
-// and NAME, NUL-ended, deepest first), each only where no symlink is on the way to it.
+// Once all is placed, each directory's mode and mtime ("modes": MODE, STAMP and NAME, NUL-ended,
+// deepest first; STAMP a file in $t with the directory's mtime), a new one's or one that was
+// there, each only where no symlink is on the way to it.
 constexpr const char* kModes =
-    "[ ! -s \"$t/modes\" ] || xargs -0 -n 2 sh -c '\n"
-    "  q=$3\n"
+    "[ ! -s \"$t/modes\" ] || xargs -0 -n 3 sh -c '\n"
+    "  q=$5\n"
     "  while [ -d \"$1/$q\" ] && [ ! -L \"$1/$q\" ]; do\n"
-    "    case $q in */*) q=${q%/*} ;; *) exec chmod -- \"$2\" \"$1/$3\" ;; esac\n"
-    "  done' sh \"$D\" < \"$t/modes\"\n";
+    "    case $q in\n"
+    "      */*) q=${q%/*} ;;\n"
+    "      *) chmod -- \"$3\" \"$1/$5\"; exec touch -r \"$2/$4\" -- \"$1/$5\" ;;\n"
+    "    esac\n"
+    "  done' sh \"$D\" \"$t\" < \"$t/modes\"\n";
 
 }  // namespace
 

@@ -32,11 +32,11 @@ std::string verify_command(const std::string& remote_dir, bool hash);
 inline constexpr int kNoDirectoryStatus = 3;
 
 /// What a push through the host's sh and tar finds at DEST, with its find: NUL-ended records
-/// "TYPE SIZE MTIME NAME" (find -printf's %y %s %T@; symlinks not followed), first DEST itself
-/// (NAME empty; for a DEST/ that is no directory, what DEST is without the slash; "n 0 0 " when
-/// missing), then, when DEST is a directory, every entry of each TOP under it (as `pdx agent
-/// --list --under=TOP` lists them; "." for all of DEST), NAME as "./TOP/...". Exit kNoListing
-/// when the host's find has no -printf (not GNU find).
+/// "TYPE MODE SIZE MTIME NAME" (find -printf's %y %m %s %T@; symlinks not followed), first DEST
+/// itself (NAME empty; for a DEST/ that is no directory, what DEST is without the slash;
+/// "n 0 0 0 " when missing), then, when DEST is a directory, every entry of each TOP under it
+/// (as `pdx agent --list --under=TOP` lists them; "." for all of DEST), NAME as "./TOP/...". Exit
+/// kNoListing when the host's find has no -printf (not GNU find).
 std::string posix_list_command(const std::string& dest, const std::vector<std::string>& tops);
 inline constexpr int kNoListing = 4;
 
@@ -68,8 +68,9 @@ inline constexpr const char* kPosixStreamEnd = "end";
 /// failure (DEST cannot be made, tar failed, the decompressor is missing) exits non-zero with
 /// one line on stderr (for a full disk: the file, and "No space left on device"). Outside "d/",
 /// the stream may hold "skip": NUL-ended names under "d/" not to place (files that could not be
-/// read whole here), "modes": MODE and NAME, NUL-ended, deepest first, for the directories under
-/// DEST to chmod once all is placed (those not open to their owner: "d/" holds them writable),
+/// read whole here), "modes": MODE, STAMP and NAME, NUL-ended, deepest first, for each directory
+/// under DEST to take once all is placed (a new one or one that was there: its mode, and the
+/// mtime of the file STAMP in the stream, as `touch -r` copies it; "d/" holds them writable),
 /// and must end with kPosixStreamEnd. An archive has no room for a marker: the host counts the
 /// bytes it receives (tee, through a FIFO in the temporary directory, into tar) and places
 /// nothing unless they are landing.size; a stream cut short, whatever the host's tar made of it,

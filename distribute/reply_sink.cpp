@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "distribute/host_outcome.h"
+
 namespace pdx {
 
 void ReplySink::output(std::size_t, Stream stream, std::string_view bytes) {
@@ -80,6 +82,9 @@ Receipt read_receipt(const ReplySink::Reply& reply) {
         receipt.failed.push_back(std::move(*f));
       else
         ok = Error{f.error()};
+    } else if ((*frame)->type == FrameType::note) {
+      std::string note = printable((*frame)->payload.substr(0, 1024));
+      if (receipt.notes.size() < 16) receipt.notes.push_back(std::move(note));
     } else if ((*frame)->type == FrameType::summary) {
       auto s = decode_summary((*frame)->payload);
       if (s)
@@ -100,9 +105,10 @@ Receipt read_receipt(const ReplySink::Reply& reply) {
   return receipt;
 }
 
-Summary take_receipt(const ReplySink::Reply& reply, std::string& error,
-                     std::vector<Failed>& failed) {
+Summary take_receipt(const ReplySink::Reply& reply, std::string& error, std::vector<Failed>& failed,
+                     std::vector<std::string>* notes) {
   Receipt receipt = read_receipt(reply);
+  if (notes) *notes = std::move(receipt.notes);
   for (auto& f : receipt.failed) failed.push_back(std::move(f));
   if (!receipt.error.empty()) error = std::move(receipt.error);
   return receipt.summary;

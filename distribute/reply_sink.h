@@ -56,12 +56,14 @@ std::string shell_preamble_said(std::string_view out, std::size_t n);
 /// What a receiving (or patching) agent replied: the files that failed, then its summary.
 struct Receipt {
   std::vector<Failed> failed;
+  std::vector<std::string> notes;  // what the agent did unasked (printable, at most 1 KiB each)
   Summary summary;
   std::string error;  // "" when whole; else a malformed reply, or what the host said
 };
 Receipt read_receipt(const ReplySink::Reply& reply);
-/// read_receipt's failures added to `failed`, its error (if any) into `error`; its summary.
-Summary take_receipt(const ReplySink::Reply& reply, std::string& error,
-                     std::vector<Failed>& failed);
+/// read_receipt's failures added to `failed`, its error (if any) into `error`, its notes into
+/// `*notes` when given; its summary.
+Summary take_receipt(const ReplySink::Reply& reply, std::string& error, std::vector<Failed>& failed,
+                     std::vector<std::string>* notes = nullptr);
 
 }  // namespace pdx

@@ -34,6 +34,15 @@ std::optional<std::size_t> tar_preamble(std::string_view head) {
   return 0;
 }
 
+// What the host's shell wrote before an empty tar stream (its end-of-archive blocks only: the
+// host's tar found nothing to put in it), as the whole of what came: how many bytes, 0 when
+// `all` is not some text then NUL blocks.
+std::size_t text_before_empty_tar(std::string_view all) {
+  std::size_t text = all.find('\0');
+  if (text == 0 || text == std::string_view::npos || (all.size() - text) % 512 != 0) return 0;
+  return all.find_first_not_of('\0', text) == std::string_view::npos ? text : 0;
+}
+
 // One host's receiving end. Used from that host's strand only.
 struct Receiver {
   std::string head;                     // the stream's first bytes, until they look like tar
@@ -89,7 +98,12 @@ class PullSink : public OutputSink {
 
   void finished(std::size_t index, const HostResult& result) override {
     Receiver& r = receivers_[index];
-    if (!r.unpack && !r.failed && !r.head.empty()) feed(r, index, std::exchange(r.head, {}));
+    if (!r.unpack && !r.failed && !r.head.empty()) {
+      if (std::size_t before = text_before_empty_tar(r.head))
+        r.failed = Error{shell_preamble_said(r.head, before)};
+      else
+        feed(r, index, std::exchange(r.head, {}));
+    }
     if (r.unpack && !r.failed) {
       if (auto done = r.unpack->finish(); !done) r.failed = Error{done.error()};
     }

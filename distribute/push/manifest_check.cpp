@@ -15,7 +15,8 @@ std::string counts(std::uint64_t files, std::uint64_t bytes) {
 
 void check_manifest(const Manifest& manifest, PushReport& report) {
   for (PushedHost& host : report.hosts) {
-    if (host.result.failure != Failure::none || !host.error.empty() || !host.failed.empty())
+    if (host.result.failure != Failure::none || !host.error.empty() || !host.failed.empty() ||
+        host.up_to_date)  // holds the set unpacked already: nothing was unpacked this time
       continue;
     // The receiving agent's summary, not a listing of DEST afterwards: the summary counts the
     // regular files this archive stream unpacked (a hard link once, as pack counted them for the

@@ -8,7 +8,7 @@ namespace pdx {
 
 /// Fails each host that completed the push but whose agent counted other files or bytes than
 /// the manifest's: its error is "unpacked N files, B bytes; the manifest says M files, C bytes".
-/// Hosts that failed already are left as they are.
+/// Hosts that failed already, or were up to date, are left as they are.
 void check_manifest(const Manifest& manifest, PushReport& report);
 
 }  // namespace pdx

@@ -140,20 +140,21 @@ void write_files(int fd, const Layout& layout, const std::vector<std::size_t>& d
     out.symlink("d/" + link.name, link.target, link.mtime_sec, link.mtime_nsec);
   }
   // Directories after the files (the host's tar makes those it lacks on the way), so that their
-  // mtimes are set once their contents are in; each writable by its owner while mv empties it,
-  // its own mode set once placed ("modes", deepest first) when that is not.
-  std::vector<std::string> closed;
+  // mtimes are set once their contents are in; each writable by its owner while mv empties it.
+  // Once placed, each gets its mode and mtime ("modes", deepest first, the mtime from a stamp
+  // file): a new one moved whole keeps them, but one that was there takes only its contents.
+  std::vector<std::string> records;
   for (std::size_t d : dirs) {
     const LocalDir& dir = layout.dirs[d];
     out.header("d/" + dir.name, AE_IFDIR, dir.mode | 0700, 0, dir.mtime_sec, dir.mtime_nsec);
-    if ((dir.mode & 0700) != 0700) {
-      char mode[16];
-      std::snprintf(mode, sizeof mode, "%o", static_cast<unsigned>(dir.mode));
-      closed.push_back(mode + std::string(1, '\0') + dir.name + '\0');
-    }
+    std::string stamp = "s/" + std::to_string(records.size());
+    out.header(stamp, AE_IFREG, 0600, 0, dir.mtime_sec, dir.mtime_nsec);
+    char mode[16];
+    std::snprintf(mode, sizeof mode, "%o", static_cast<unsigned>(dir.mode));
+    records.push_back(mode + std::string(1, '\0') + stamp + '\0' + dir.name + '\0');
   }
   std::string modes;
-  for (auto it = closed.rbegin(); it != closed.rend(); ++it) modes += *it;
+  for (auto it = records.rbegin(); it != records.rend(); ++it) modes += *it;
   for (const auto& [name, bytes] :
        {std::pair<const char*, const std::string&>{"skip", skipped}, {"modes", modes}})
     if (!bytes.empty() && out.header(name, AE_IFREG, 0600, bytes.size()))
@@ -239,10 +240,11 @@ bool seconds_of(std::string_view text, std::int64_t& seconds) {
   return true;
 }
 
-// One record of posix_list_command: "TYPE SIZE MTIME NAME", NAME "" or "./..." (checked).
-Result<Entry> posix_entry(std::string_view record) {
+// "TYPE SIZE MTIME NAME" of a record of posix_list_command (`whole`, for messages), NAME "" or
+// "./..." (checked).
+Result<Entry> posix_entry_without_mode(std::string_view record, std::string_view whole) {
   auto malformed = [&](const std::string& why) {
-    return Error{why + " in '" + printable(record.substr(0, 80)) + "'"};
+    return Error{why + " in '" + printable(whole.substr(0, 80)) + "'"};
   };
   std::size_t size_end = record.find(' ', 2);
   std::size_t mtime_end =
@@ -265,6 +267,22 @@ Result<Entry> posix_entry(std::string_view record) {
       return malformed("an unsafe name");
   }
   entry.name = std::string(name);
+  return entry;
+}
+
+// One record of posix_list_command: "TYPE MODE SIZE MTIME NAME", MODE in octal (find's %m).
+Result<Entry> posix_entry(std::string_view record) {
+  std::size_t mode_end = record.find(' ', 2);
+  if (record.size() < 2 || record[1] != ' ' || mode_end == std::string_view::npos || mode_end > 7)
+    return Error{"not TYPE MODE SIZE MTIME NAME in '" + printable(record.substr(0, 80)) + "'"};
+  std::uint32_t mode = 0;
+  for (char c : record.substr(2, mode_end - 2)) {
+    if (c < '0' || c > '7') return Error{"a bad mode in '" + printable(record.substr(0, 80)) + "'"};
+    mode = mode * 8 + static_cast<std::uint32_t>(c - '0');
+  }
+  std::string rest = std::string(record.substr(0, 1)) + std::string(record.substr(mode_end));
+  Entry entry = TRY(posix_entry_without_mode(rest, record));
+  entry.mode = mode & 07777;
   return entry;
 }
 

@@ -19,6 +19,7 @@
 #include "distribute/agent_start.h"
 #include "distribute/host_outcome.h"
 #include "distribute/progress_meter.h"
+#include "distribute/push/extract_set.h"
 #include "distribute/push/frame_stream.h"
 #include "distribute/push/manifest_check.h"
 #include "distribute/push/posix_push.h"
@@ -70,6 +71,7 @@ struct PushRun : StagingRun {
   PushSources& sources;  // --checksum: hashes added by each wave's plan (under plan_mutex)
   const PushOptions& options;
   std::uint64_t archive_bytes;  // --extract: the parts' size
+  std::string set;              // --extract: the parts' identity (extract_set_id), or ""
   // The agent's commands, as typed (list: DEST without its trailing '/': a file there is one).
   std::string list_command, receive_command, relay_command;
   std::string list_through;  // for a DEST/ that `list` finds a symlink: listed through it
@@ -80,6 +82,16 @@ struct PushRun : StagingRun {
   // Under StagingRun::mutex:
   std::vector<std::pair<std::string, std::string>> posix;  // (label, why): the warning's
   std::vector<std::string> unlisted;                       // hosts whose find cannot list
+  std::vector<std::pair<std::size_t, std::string>> notes;  // (host, what its agent noted)
+
+  // take_receipt into host i's outcome, what its agent noted kept for the warnings.
+  void take(const Reply& reply, std::size_t i) {
+    PushedHost& outcome = report.hosts[i];
+    std::vector<std::string> noted;
+    outcome.written = take_receipt(reply, outcome.error, outcome.failed, &noted);
+    std::lock_guard lock(mutex);
+    for (auto& note : noted) notes.emplace_back(i, std::move(note));
+  }
 };
 
 // The bytes one host of a plan takes (an archive's parts' size with --extract).
@@ -164,7 +176,8 @@ std::vector<Group> plan_wave(PushRun& run, std::size_t first, std::vector<ToPlan
       outcome.error = plan.error();
       continue;
     }
-    if (plan->empty() && !run.options.extract) {
+    bool holds_set = !host.no_agent && !run.set.empty() && host.listing.extracted == run.set;
+    if (plan->empty() && (!run.options.extract || holds_set)) {
       outcome.up_to_date = true;
       continue;
     }
@@ -377,7 +390,7 @@ asio::awaitable<HostResult> receive_host(PushRun& run, Session& session, const J
     reply = std::move(started.reply);
   }
   if (reply.result.failure != Failure::none) co_return reply.result;
-  outcome.written = take_receipt(reply, outcome.error, outcome.failed);
+  run.take(reply, job.index);
   co_return HostResult{};
 }
 
@@ -405,7 +418,7 @@ asio::awaitable<std::optional<HostResult>> relay_host(PushRun& run, Session& ses
   if (!ran->error.empty())
     outcome.error = std::move(ran->error);
   else
-    outcome.written = take_receipt(ran->reply, outcome.error, outcome.failed);
+    run.take(ran->reply, job.index);
   if (outcome.error.empty() && !ran->forwarded.empty())  // a failed host's own line says it
     run.note_forwarded(job.index, std::move(ran->forwarded));
   co_return HostResult{};
@@ -481,6 +494,9 @@ void warn(PushRun& run) {
   for (const auto& [i, said] : run.forwarded)
     text += "pdx: warning: " + run.hosts[i].label() + ": " + said + "\n";
   for (const auto& line : run.bridged_heads) text += "pdx: warning: " + line + "\n";
+  std::sort(run.notes.begin(), run.notes.end());
+  for (const auto& [i, note] : run.notes)
+    text += "pdx: warning: " + run.hosts[i].label() + ": " + note + "\n";
   std::vector<std::string> replaced;
   for (std::size_t i : run.replaced) replaced.push_back(run.hosts[i].label());
   std::vector<std::pair<std::string, std::string>> statics;
@@ -498,10 +514,12 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
                 const PushOptions& options) {
   PushSources sources;
   std::uint64_t archive_bytes = 0;
+  std::string set;
   if (options.extract) {
     PartReader parts(options.sources);
     if (auto checked = parts.check(); !checked) throw UsageError(checked.error());
     archive_bytes = parts.total_size();
+    set = extract_set_id(options.sources, parts, options.manifest);
   } else {
     auto scanned =
         scan_sources(options.sources, options.dest, options.safe_links ? Links::safe : Links::all);
@@ -519,6 +537,14 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
   std::vector<std::string> list_args = {"--list=" + bare};
   for (const auto& top : sources.tops) list_args.push_back("--under=" + top);
   if (options.checksum) list_args.push_back("--checksum");
+  std::vector<std::string> set_arg;
+  if (!set.empty()) set_arg.push_back("--set=" + set);
+  list_args.insert(list_args.end(), set_arg.begin(), set_arg.end());
+  auto with_set = [&](std::string arg) {
+    std::vector<std::string> args = {std::move(arg)};
+    args.insert(args.end(), set_arg.begin(), set_arg.end());
+    return args;
+  };
   std::string list_through;
   if (bare != options.dest) {
     std::vector<std::string> through = list_args;
@@ -529,12 +555,14 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
               sources,
               options,
               archive_bytes,
+              set,
               agent_command(agent.location, list_args),
-              agent_command(agent.location, {"--receive=" + options.dest}),
-              agent_command(agent.location, {"--relay=" + options.dest}),
+              agent_command(agent.location, with_set("--receive=" + options.dest)),
+              agent_command(agent.location, with_set("--relay=" + options.dest)),
               list_through,
               posix_list_command(options.dest, sources.tops),
               report,
+              {},
               {},
               {},
               {}};

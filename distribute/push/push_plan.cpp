@@ -211,7 +211,11 @@ Result<HostListing> parse_listing(std::string_view reply) {
       summary = true;
       continue;
     }
-    if (frame->type != FrameType::entry)
+    if (frame->type == FrameType::extracted && !first) {
+      listing.extracted = frame->payload;  // compared with what was asked, never trusted further
+      continue;
+    }
+    if (frame->type != FrameType::entry || !listing.extracted.empty())
       return Error{"unexpected frame in a listing", ErrorKind::bad_input};
     Entry entry = TRY(decode_entry(frame->payload));
     if (first != entry.name.empty()) return Error{"listing out of order", ErrorKind::bad_input};
@@ -270,7 +274,6 @@ Result<HostPushPlan> plan_host(const PushSources& sources, const HostListing& li
   bool agent = lister == Lister::agent;
   auto changes_parent = [&](const std::string& name) {  // its directory's mtime is set again
     auto slash = name.rfind('/');
-    if (!agent) return;  // find: directories' mtimes are neither listed nor set
     if (slash == std::string::npos) return;
     auto it = dir_at.find(std::string_view(name).substr(0, slash));
     if (it != dir_at.end()) needed[it->second] = true;
@@ -281,7 +284,7 @@ Result<HostPushPlan> plan_host(const PushSources& sources, const HostListing& li
     if (!have || have->kind != EntryKind::directory) {
       needed[i] = true;
       changes_parent(d.name);
-    } else if (agent && (have->mode != d.mode || have->mtime_sec != d.mtime_sec)) {
+    } else if (have->mode != d.mode || have->mtime_sec != d.mtime_sec) {
       needed[i] = true;
     }
   }

@@ -95,9 +95,11 @@ bool leaves_tree(std::string_view target, std::size_t depth);
 struct HostListing {
   Entry dest;                                      // name ""
   std::unordered_map<std::string, Entry> entries;  // by name under DEST
+  std::string extracted;  // --set=ID: the ID when the host holds that set unpacked as recorded
 };
 
-/// Decodes a listing reply. An Error for anything but Entry frames ending in one Summary.
+/// Decodes a listing reply. An Error for anything but Entry frames, then at most one Extracted,
+/// ending in one Summary.
 Result<HostListing> parse_listing(std::string_view reply);
 
 /// --checksum: compare by content from now on. Hashes, on all cores, each local file that some
@@ -115,12 +117,13 @@ struct HostPushPlan {
 };
 
 /// Who listed the host: its agent (modes, mtimes and symlinks' targets), or its find (without
-/// the agent: directories' modes and symlinks' targets unknown).
+/// the agent: symlinks' targets unknown).
 enum class Lister { agent, find };
 
 /// The files missing on the host or differing (Compare); the symlinks missing or pointing
 /// elsewhere; the directories missing or of another mode or mtime, and those whose contents
-/// this plan changes (their mtime is set again after). With Lister::find only what is missing.
+/// this plan changes (their mtime is set again after). With Lister::find, a symlink there is
+/// taken as the same.
 /// An Error when DEST is a file on the host and the sources need a directory.
 Result<HostPushPlan> plan_host(const PushSources& sources, const HostListing& listing,
                                const std::string& dest, Lister lister = Lister::agent);

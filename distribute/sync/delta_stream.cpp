@@ -89,8 +89,12 @@ void DeltaStream::produce(const std::vector<DeltaJob>& jobs, int out) {
     if (delta) {
       end = DeltaEnd{delta->size, delta->hash};
     } else {
-      std::lock_guard lock(mutex_);
-      errors_.push_back(f.path + ": " + delta.error());
+      // A file that changed is read again as it is then and sent whole (the hosts' patches of it
+      // fail): that send says if it changes again.
+      if (delta.error() != kChanged) {
+        std::lock_guard lock(mutex_);
+        errors_.push_back(f.path + ": " + delta.error());
+      }
       end.size = UINT64_MAX;  // matches nothing
     }
     if (!send(FrameType::delta_end, encode(end))) return;

@@ -27,9 +27,10 @@ class DeltaStream {
  public:
   /// delta_file, delta_ops..., delta_end per job, then done. A file that cannot be read here, or
   /// that is not as scanned or changes while read (its size, mtime or ctime: the bytes may mix
-  /// two versions), is sent with a hash that cannot match, so that no host keeps it, and is
-  /// named in errors() ("PATH: changed while being sent"). The host's patch then fails and the
-  /// file goes whole at the second meeting, where it is checked the same way.
+  /// two versions), is sent with a hash that cannot match, so that no host keeps it. One that
+  /// cannot be read is named in errors(); one that changed is not: the host's patch fails and
+  /// the file goes whole at the second meeting, read again as it is then (sync's one retry),
+  /// where it is checked the same way and named if it changes again.
   static Result<std::unique_ptr<DeltaStream>> start(std::vector<DeltaJob> jobs);
 
   /// Closes the read end (a thread blocked writing gets EPIPE) and joins the thread.

@@ -25,10 +25,10 @@ done
 cmp -s "$SCRATCH/src/a" "$SCRATCH/plain/src/a" || fail "the file did not land"
 
 # A find that names what is outside DEST: the host fails, nothing is sent to it.
-fake_find 'case "$*" in *%p*) printf "f 2 0 ./../../outside\0d 0 0 /etc\0"; exit 0 ;; esac; exec "$real" "$@"'
+fake_find 'case "$*" in *%p*) printf "f 644 2 0 ./../../outside\0d 755 0 0 /etc\0"; exit 0 ;; esac; exec "$real" "$@"'
 mkdir "$SCRATCH/lied"
 PATH=$SCRATCH/bin:$PATH run_pdx -R exec -w h1 push --no-agent "$SCRATCH/src" "$SCRATCH/lied/"
 expect_status 1
 expect_eq "$out" "" "summary (a lying find)"
-expect_contains "$err" "pdx: h1: malformed listing from the host's find: an unsafe name in 'f 2 0 ./../../outside'"
+expect_contains "$err" "pdx: h1: malformed listing from the host's find: an unsafe name in 'f 644 2 0 ./../../outside'"
 [[ -z $(ls -A "$SCRATCH/lied") && ! -e $SCRATCH/outside ]] || fail "something was written"

@@ -1,7 +1,8 @@
 # A host account whose shell's startup file prints to stdout (bash reads ~/.bashrc for an ssh
-# command): push, verify, sync and pull fail that host with one line saying what its shell
-# writes before the command runs (the bytes named), not "exit 97" or "not a tar archive"; the
-# other host completes. The account's shell and ~/.bashrc are restored whatever happens.
+# command): push, verify, sync and pull (of a path there or not) fail that host with one line
+# saying what its shell writes before the command runs (the bytes named), not "exit 97" or "not a
+# tar archive"; the other host completes. The account's shell and ~/.bashrc are restored whatever
+# happens.
 source "$(dirname "$0")/../lib/ssh_common.sh"
 source "$(dirname "$0")/../lib/push_common.sh"
 [[ $EUID -eq 0 ]] || skip "changing an account's shell needs root"
@@ -52,3 +53,9 @@ chown -R "$account:" "$home/$dest"
 run_ssh -w "$hosts" pull "$dest/cached/src" "$SCRATCH/pulled"
 expect_status 1
 expect_contains "$err" "$said" "pull"
+# A path that is not there: the host's tar writes an empty archive (its end blocks only) after the
+# startup file's text; that too is named, not unpacked as an empty archive nor "not a tar archive".
+run_ssh -w "$h" pull "$dest/cached/none" "$SCRATCH/pulled"
+expect_status 1
+expect_contains "$err" "$said" "pull of nothing"
+[[ $err != *"not a tar"* ]] || fail "pull of nothing: $err"

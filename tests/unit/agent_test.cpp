@@ -11,6 +11,7 @@
 #include "archive/pack.h"
 #include "hash/sha256.h"
 #include "hash/xxh3.h"
+#include "distribute/push/push_plan.h"
 #include "tests/unit/digests.h"
 #include "tests/unit/pipe_feeder.h"
 #include "tests/unit/scratch.h"
@@ -46,12 +47,12 @@ struct Received {
   std::vector<Frame> replies;
 };
 
-Received receive(const std::string& dest, std::string input) {
+Received receive(const std::string& dest, std::string input, const std::string& set = "") {
   std::signal(SIGPIPE, SIG_IGN);  // the agent may stop reading before the feeder is done
   test::PipeFeeder in(std::move(input));
   test::TempFile out;
   Received r;
-  r.result = agent_receive(dest, in.fd(), out.fd());
+  r.result = agent_receive(dest, in.fd(), out.fd(), set);
   FrameDecoder d;
   d.feed(out.read());
   while (auto f = d.next()) {
@@ -434,6 +435,50 @@ TEST(Agent, ArchiveMergesIntoExistingDirectories) {
   EXPECT_EQ(test::read_file(dir / "out/src/sub/two"), "22");
   EXPECT_EQ(test::read_file(dir / "out/src/sub/kept"), "k");
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir / "out"), {}), 1);
+}
+
+// What `--list=DEST --set=SET` says of DEST: the set it holds, or "".
+std::string extracted_set(const std::string& dest, const std::string& set) {
+  test::TempFile out;
+  EXPECT_TRUE(agent_list(dest, {}, out.fd(), Hashed::no, set).ok());
+  auto listing = parse_listing(out.read());
+  EXPECT_TRUE(listing.ok()) << listing.error();
+  return listing ? listing->extracted : "?";
+}
+
+TEST(Agent, ArchiveUnpackedWholeIsRecordedAndListedAsHeld) {
+  test::TempDir dir;
+  test::ScratchHome home(dir);
+  std::string frames = archive_frames(dir);
+  EXPECT_EQ(extracted_set(dir / "out", "s1"), "");
+  auto r = receive(dir / "out", frames, "s1");
+  ASSERT_TRUE(r.result.ok() && r.result->failures == 0u);
+  EXPECT_EQ(extracted_set(dir / "out", "s1"), "s1");
+  EXPECT_EQ(extracted_set(dir / "out", "s2"), "");
+  EXPECT_EQ(extracted_set(dir / "out/", "s1"), "s1");
+  // An entry changed since: not held; unpacked again, held again.
+  test::write_file(dir / "out/src/sub/two", "23");
+  EXPECT_EQ(extracted_set(dir / "out", "s1"), "");
+  r = receive(dir / "out", frames, "s1");
+  ASSERT_TRUE(r.result.ok() && r.result->failures == 0u);
+  EXPECT_EQ(test::read_file(dir / "out/src/sub/two"), "22");
+  EXPECT_EQ(extracted_set(dir / "out", "s1"), "s1");
+}
+
+TEST(Agent, ArchiveNotPlacedWholeLeavesNoRecord) {
+  test::TempDir dir;
+  test::ScratchHome home(dir);
+  std::string frames = archive_frames(dir);
+  ASSERT_TRUE(receive(dir / "out", frames, "s1").result.ok());
+  ASSERT_EQ(extracted_set(dir / "out", "s1"), "s1");
+  std::filesystem::remove(dir / "out/src/one");
+  std::filesystem::create_directories(dir / "out/src/one/in the way");
+  auto r = receive(dir / "out", frames, "s1");
+  ASSERT_TRUE(r.result.ok());
+  EXPECT_EQ(r.result->failures, 1u);
+  std::filesystem::remove_all(dir / "out/src/one");
+  test::write_file(dir / "out/src/one", "1");
+  EXPECT_EQ(extracted_set(dir / "out", "s1"), "");  // the failed unpack dropped the record
 }
 
 TEST(Agent, ListsATree) {

@@ -137,9 +137,8 @@ TEST(DeltaStreamTest, AFileRewrittenWhileReadIsSentSoThatNoHostKeepsIt) {
   auto ends = ends_of(rest);
   ASSERT_EQ(ends.size(), 1u);
   EXPECT_EQ(ends[0].size, UINT64_MAX);
-  auto errors = (*stream)->errors();
-  ASSERT_EQ(errors.size(), 1u);
-  EXPECT_EQ(errors[0], (dir / "f") + ": changed while being sent");
+  // Not an error yet: the file goes again whole, read as it is then (sync's one retry).
+  EXPECT_TRUE((*stream)->errors().empty());
 }
 
 TEST(DeltaStreamTest, AFileChangedSinceItWasScannedIsNotSent) {
@@ -152,8 +151,7 @@ TEST(DeltaStreamTest, AFileChangedSinceItWasScannedIsNotSent) {
   auto ends = ends_of(drain((*stream)->input()));
   ASSERT_EQ(ends.size(), 1u);
   EXPECT_EQ(ends[0].size, UINT64_MAX);
-  EXPECT_EQ((*stream)->errors(),
-            std::vector<std::string>{(dir / "f") + ": changed while being sent"});
+  EXPECT_TRUE((*stream)->errors().empty());  // sent whole, read again, at the second meeting
 }
 
 }  // namespace

@@ -126,7 +126,7 @@ HostListing list_with_find(const test::TempDir& dir, const PushSources& sources)
 }
 
 // Pushed once, the tree is listed by the host's find as the agent would list it: a run again
-// needs nothing, and after a change only the changed file.
+// needs nothing, and after a change only the changed file (and its directory's mtime).
 TEST(PosixPush, ARunAgainSendsOnlyWhatChanged) {
   test::TempDir dir;
   test::write_file(dir / "src/sub dir/it's \"$(x)\"", "quoted");
@@ -148,7 +148,8 @@ TEST(PosixPush, ARunAgainSendsOnlyWhatChanged) {
   ASSERT_TRUE(again);
   ASSERT_EQ(again->files.size(), 1u);
   EXPECT_EQ(sources->into.files[again->files[0]].name, "src/b");
-  EXPECT_TRUE(again->dirs.empty());
+  ASSERT_EQ(again->dirs.size(), 1u);  // its directory, whose mtime is set again after
+  EXPECT_EQ(sources->into.dirs[again->dirs[0]].name, "src");
   push = PosixPush::files(*sources, *again, "dest/");
   EXPECT_EQ(run_sh(**push, dir), 0) << test::read_file(dir / "err");
   EXPECT_EQ(test::read_file(dir / "out"), "c 1 9\0"s);
@@ -204,30 +205,32 @@ TEST(PosixPush, OneFileAsDestIsFoundUpToDate) {
 
 TEST(PosixPush, AListingIsReadAsFindPrintsIt) {
   auto listing = parse_posix_listing(
-      "d 4096 1700000000.2500000000 \0f 3 -1.5000000000 ./a b\0"
-      "l 1 5 ./-n\nx\0"s);
+      "d 750 4096 1700000000.2500000000 \0f 644 3 -1.5000000000 ./a b\0"
+      "l 777 1 5 ./-n\nx\0"s);
   ASSERT_TRUE(listing) << listing.error();
   EXPECT_EQ(listing->dest.kind, EntryKind::directory);
   EXPECT_EQ(listing->dest.mtime_sec, 1700000000);
+  EXPECT_EQ(listing->dest.mode, 0750u);
   ASSERT_EQ(listing->entries.count("a b"), 1u);
   EXPECT_EQ(listing->entries["a b"].kind, EntryKind::file);
   EXPECT_EQ(listing->entries["a b"].size, 3u);
   EXPECT_EQ(listing->entries["a b"].mtime_sec, -2);  // as stat's tv_sec
   EXPECT_EQ(listing->entries["-n\nx"].kind, EntryKind::other);
-  EXPECT_EQ(parse_posix_listing("n 0 0 \0"s)->dest.kind, EntryKind::missing);
+  EXPECT_EQ(parse_posix_listing("n 0 0 0 \0"s)->dest.kind, EntryKind::missing);
 }
 
 // A host's find that lies: names outside DEST, malformed records. Its listing is refused.
 TEST(PosixPush, AListingThatLiesIsRefused) {
-  for (std::string lie :
-       {"d 0 0 \0f 1 0 ./../x\0"s, "d 0 0 \0f 1 0 /etc/passwd\0"s, "d 0 0 \0f 1 0 ./a/../../x\0"s,
-        "d 0 0 \0f 1 0 ./\0"s, "d 0 0 \0f 1 0 ./a//b\0"s, "d 0 0 \0f 1 0 a\0"s, "f 1 0 ./a\0"s,
-        "d 0 0 \0d 0 0 \0"s, "d x 0 \0"s, "d 0 1.x \0"s, "d 0 0\0"s, "d 0 0 "s, ""s}) {
+  for (std::string lie : {"d 0 0 0 \0f 0 1 0 ./../x\0"s, "d 0 0 0 \0f 0 1 0 /etc/passwd\0"s,
+                          "d 0 0 0 \0f 0 1 0 ./a/../../x\0"s, "d 0 0 0 \0f 0 1 0 ./\0"s,
+                          "d 0 0 0 \0f 0 1 0 ./a//b\0"s, "d 0 0 0 \0f 0 1 0 a\0"s, "f 0 1 0 ./a\0"s,
+                          "d 0 0 0 \0d 0 0 0 \0"s, "d 0 x 0 \0"s, "d 0 0 1.x \0"s, "d 0 0 0\0"s,
+                          "d 0 0 0 "s, "d 9 0 0 \0"s, "d 12345678 0 0 \0"s, "d 0 0 \0"s, ""s}) {
     auto listing = parse_posix_listing(lie);
     EXPECT_FALSE(listing) << printable(lie);
   }
-  EXPECT_EQ(parse_posix_listing("d 0 0 \0f 1 0 ./../x\0"s).error(),
-            "an unsafe name in 'f 1 0 ./../x'");
+  EXPECT_EQ(parse_posix_listing("d 0 0 0 \0f 0 1 0 ./../x\0"s).error(),
+            "an unsafe name in 'f 0 1 0 ./../x'");
 }
 
 TEST(PosixPush, TheUnlistedWarningFoldsHosts) {

@@ -49,7 +49,7 @@ FakeExec posix_received() {
 
 // What a host's find lists (remote_commands.h, posix_list_command) where DEST does not exist.
 FakeExec nothing_found() {
-  return agent_reply("n 0 0 \0"s);
+  return agent_reply("n 0 0 0 \0"s);
 }
 
 FakeExec agent_missing() {
@@ -243,9 +243,13 @@ TEST_F(PushSessions, ADestWithASlashThatIsASymlinkIsListedThroughIt) {
 // has the file (its size and mtime), host 2's find cannot list (it is sent everything).
 TEST_F(PushSessions, NoAgentListsWithTheHostsFindAndSkipsWhatItHas) {
   options.no_agent = true;
-  struct stat st;
+  struct stat st, src;
   ASSERT_EQ(::stat((dir_ / "src/f").c_str(), &st), 0);
-  std::string has = "d 4096 0 \0d 4096 0 ./src\0f 5 "s + std::to_string(st.st_mtim.tv_sec) +
+  ASSERT_EQ(::stat((dir_ / "src").c_str(), &src), 0);
+  char mode[16];
+  std::snprintf(mode, sizeof mode, "%o", static_cast<unsigned>(src.st_mode & 07777));
+  std::string has = "d 755 4096 0 \0d "s + mode + " 4096 " + std::to_string(src.st_mtim.tv_sec) +
+                    " ./src\0f 644 5 "s + std::to_string(st.st_mtim.tv_sec) +
                     ".5000000000 ./src/f\0"s;
   FakeTransport transport([&](const Job& job) {
     FakeExec cannot_list;
@@ -275,14 +279,13 @@ TEST_F(PushSessions, NoAgentListsWithTheHostsFindAndSkipsWhatItHas) {
 TEST_F(PushSessions, AHostWhoseFindLiesFails) {
   options.no_agent = true;
   FakeTransport transport([](const Job& job) {
-    FakeExec listed =
-        job.index == 0 ? agent_reply(std::string("d 0 0 \0f 5 0 ./../x\0", 21)) : nothing_found();
+    FakeExec listed = job.index == 0 ? agent_reply("d 0 0 0 \0f 0 5 0 ./../x\0"s) : nothing_found();
     return FakeHost{{}, {}, {}, {listed, posix_received()}};
   });
   PushReport report = push(transport, hosts(2), {}, options);
   EXPECT_EQ(steps(transport.commands(0)), (std::vector<std::string>{"find"}));
   EXPECT_EQ(report.hosts[0].error,
-            "malformed listing from the host's find: an unsafe name in 'f 5 0 ./../x'");
+            "malformed listing from the host's find: an unsafe name in 'f 0 5 0 ./../x'");
   EXPECT_EQ(report.hosts[1].written.files, 1u);
   EXPECT_EQ(push_exit_status(report), 1);
 }

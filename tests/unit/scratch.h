@@ -76,4 +76,24 @@ inline std::vector<std::string> list_dir(const std::filesystem::path& dir) {
   return names;
 }
 
+/// HOME pointed at DIR/home for the test's length (what the agent keeps in ~/.cache).
+class ScratchHome {
+ public:
+  explicit ScratchHome(const TempDir& dir) {
+    if (const char* home = std::getenv("HOME")) old_ = home;
+    ::setenv("HOME", (dir / "home").c_str(), 1);
+  }
+  ~ScratchHome() {
+    if (old_.empty())
+      ::unsetenv("HOME");
+    else
+      ::setenv("HOME", old_.c_str(), 1);
+  }
+  ScratchHome(const ScratchHome&) = delete;
+  ScratchHome& operator=(const ScratchHome&) = delete;
+
+ private:
+  std::string old_;
+};
+
 }  // namespace pdx::test
