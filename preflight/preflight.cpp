@@ -1,0 +1,112 @@
+#include "preflight/preflight.h"
+
+#include <charconv>
+#include <cmath>
+
+#include "base/strings.h"
+#include "core/executor.h"
+#include "core/summary.h"
+#include "distribute/remote_agent.h"
+#include "distribute/verify/verify.h"
+#include "preflight/probe_sink.h"
+
+namespace pdx {
+
+namespace {
+
+/// The probe's script for the host at `rank`: the master's starts a listener, the first host's
+/// tries ssh to every host.
+std::string script_for(std::size_t rank, const std::vector<Host>& hosts, const ProbeOptions& base,
+                       const PreflightOptions& o) {
+  ProbeOptions p = base;
+  p.is_master = o.checks.master && *o.checks.master == rank;
+  if (rank == 0 && o.checks.ssh) p.ssh_targets = hosts;
+  return probe_script(p);
+}
+
+CheckResult data_check(const PreflightOptions& o, const VerifyReport& report) {
+  CheckResult check{"data " + o.data_dir, {}};
+  for (const HostOutcome& h : report.hosts) {
+    if (h.status == 255) {  // not reached: said once, in "reached"
+      check.hosts.push_back(std::nullopt);
+      continue;
+    }
+    Outcome outcome = h.status == 0 ? Outcome::ok : Outcome::fail;
+    check.hosts.push_back(Verdict{outcome, printable(h.what.empty() ? h.error : h.what), ""});
+  }
+  return check;
+}
+
+}  // namespace
+
+std::optional<double> clock_offset_ms(const std::string& out,
+                                      std::chrono::system_clock::time_point came) {
+  std::string_view text = out;
+  if (!text.starts_with("clock=")) return std::nullopt;
+  text = text.substr(6, text.find('\n') - 6);
+  std::uint64_t ns = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), ns);
+  if (ec != std::errc() || end == text.data()) return std::nullopt;
+  if (end - text.data() <= 10) ns *= 1'000'000'000;  // a date without %N: seconds
+  double here = std::chrono::duration<double, std::nano>(came.time_since_epoch()).count();
+  return (static_cast<double>(ns) - here) / 1e6;
+}
+
+PreflightReport preflight(Transport& transport, const std::vector<Host>& hosts,
+                          const JobTemplate& tmpl, const PreflightOptions& o) {
+  ProbeOptions base;
+  base.python = o.python;
+  for (const auto& [dir, size] : o.checks.need_disk) base.disk_dirs.push_back(dir);
+  if (o.checks.master) {
+    base.master = o.checks.master_name;
+    base.port = o.checks.port;
+    base.hosts = hosts.size();
+    base.wait_s = o.connect_wait_s;
+    // Hosts beyond -f start their probe later: the listener waits for them too.
+    std::size_t rounds = (hosts.size() + o.fanout - 1) / std::max<std::size_t>(o.fanout, 1);
+    base.listen_s = o.connect_wait_s + 5.0 * static_cast<double>(std::max<std::size_t>(rounds, 1));
+  }
+  std::vector<Job> jobs = make_jobs(hosts, tmpl);
+  for (std::size_t i = 0; i < jobs.size(); ++i) jobs[i].command = script_for(i, hosts, base, o);
+
+  ProbeSink sink(hosts.size());
+  std::vector<HostResult> results = execute(transport, jobs, sink, {o.fanout, 0});
+
+  PreflightReport report;
+  CheckOptions checks = o.checks;
+  if (o.agent.empty() && !o.no_agent)  // the agent this pdx deploys, cached there or not
+    if (auto agent = locate_agent("")) {
+      checks.agent_sha256.push_back(agent->sha256);
+      if (agent->fallback) checks.agent_sha256.push_back(agent->fallback->sha256);
+    }
+  std::vector<HostProbe> probes;
+  for (std::size_t i = 0; i < hosts.size(); ++i) {
+    HostProbe p;
+    p.label = jobs[i].label;
+    p.slots = hosts[i].slots;
+    const HostResult& r = results[i];
+    if (r.failure != Failure::none) {
+      p.error = describe(r);
+      report.unreached = true;
+    } else if (!sink.out(i).starts_with("clock=")) {
+      std::string said = sink.err(i);
+      p.error = "the probe did not run: " + (said.empty() ? describe(r) : said);
+      if (p.error.ends_with(": ")) p.error += "no output";
+    } else {
+      p.facts = HostFacts::parse(sink.out(i));
+      if (auto came = sink.first_out(i)) p.clock_offset_ms = clock_offset_ms(sink.out(i), *came);
+    }
+    probes.push_back(std::move(p));
+  }
+  report.checks = run_checks(probes, checks);
+
+  if (!o.data_dir.empty()) {
+    VerifyOptions v{o.data_dir, o.reference, o.hash, o.agent, o.no_agent, o.fanout, nullptr};
+    VerifyReport verified = verify(transport, hosts, tmpl, v);
+    report.checks.push_back(data_check(o, verified));
+    report.warning = verified.warning;
+  }
+  return report;
+}
+
+}  // namespace pdx
