@@ -1,6 +1,6 @@
 // pdx preflight [-E NCCL_SOCKET_IFNAME=IF] [--master HOST] [--port N] [--data DIR ...]
-// [--need-disk DIR:SIZE] [--python PATH] [--json]: is every host ready for this training job
-// (pdx(1), pdx preflight)?
+// [--need-disk DIR:SIZE] [--python PATH] [--net] [--json]: is every host ready for this training
+// job (pdx(1), pdx preflight)?
 #include <unistd.h>
 
 #include <optional>
@@ -25,7 +25,9 @@ struct PreflightArgs {
   std::vector<std::string> env, need_disk;
   std::string master, python = "python3", data, against, manifest, min_shm = "1G";
   int port = 29500;
-  bool hash = false, json = false, no_ssh = false;
+  bool hash = false, json = false, no_ssh = false, net = false;
+  double net_time = 3;
+  int net_port = 0;
   std::uint64_t min_nofile = 4096;
   double max_clock_ms = 500, connect_wait = 5;
   AgentOptions agent;
@@ -58,6 +60,11 @@ void add_preflight_options(CLI::App& app, PreflightArgs& o) {
                  "Seconds each host tries the master's port (default 5)")
       ->check(CLI::PositiveNumber);
   app.add_flag("--no-ssh-check", o.no_ssh, "Do not try ssh from the first host to every host");
+  app.add_flag("--net", o.net, "Measure each host's bandwidth and latency to the next in a ring");
+  app.add_option("--net-time", o.net_time, "Seconds each host sends for --net (default 3)")
+      ->check(CLI::Range(0.1, 60.0));
+  app.add_option("--net-port", o.net_port, "The port of --net on every host (default: --port + 1)")
+      ->check(CLI::Range(1, 65535));
   app.add_flag("--json", o.json, "One JSON object per check and host on stdout");
 }
 
@@ -92,7 +99,8 @@ int cmd_preflight(int argc, char** argv) {
   CLI::App app{
       "Check that every host is ready for a training job, and name the odd host out.\n"
       "Usage: pdx preflight -w HOSTS [-E NCCL_SOCKET_IFNAME=IF] [--master HOST] [--port N]\n"
-      "       [--data DIR [--against DIR | -m MANIFEST]] [--need-disk DIR:SIZE] [--python PATH]",
+      "       [--data DIR [--against DIR | -m MANIFEST]] [--need-disk DIR:SIZE] [--python PATH]\n"
+      "       [--net [--net-time S]] [--json]",
       "pdx preflight"};
   add_preflight_options(app, o);
   if (auto status = parse_cli(app, argc, argv)) return *status;
@@ -118,6 +126,9 @@ int cmd_preflight(int argc, char** argv) {
   options.python = o.python;
   options.connect_wait_s = o.connect_wait;
   options.fanout = o.hosts.fanout;
+  options.net = o.net;
+  options.net_time = o.net_time;
+  options.net_port = o.net_port ? o.net_port : o.port % 65535 + 1;
 
   std::optional<Reference> reference;
   if (!o.against.empty() || !o.manifest.empty()) {

@@ -72,7 +72,8 @@ std::string check_json(const std::vector<std::string>& labels,
       const Verdict& v = *check.hosts[i];
       out += "{\"check\":" + json_string(check.name) + ",\"host\":" + json_string(labels[i]) +
              ",\"outcome\":\"" + json_outcome(v.outcome) + "\",\"value\":" + json_string(v.value) +
-             ",\"note\":" + json_string(v.note) + "}\n";
+             ",\"note\":" + json_string(v.note) +
+             ",\"detail\":" + (v.detail.empty() ? "null" : json_string(v.detail)) + "}\n";
     }
   return out;
 }

@@ -22,6 +22,7 @@ struct Verdict {
   Outcome outcome = Outcome::ok;
   std::string value;
   std::string note;
+  std::string detail{};  // this host's own figures, in --json only (--net)
 };
 
 /// One check across the hosts: a verdict per host by rank; nullopt where the check has nothing to
@@ -37,7 +38,8 @@ std::string check_lines(const std::vector<std::string>& labels,
                         const std::vector<CheckResult>& checks);
 
 /// One JSON object a line per check and host with a verdict:
-/// {"check":NAME,"host":LABEL,"outcome":"ok"|"fail"|"n/a","value":...,"note":...}.
+/// {"check":NAME,"host":LABEL,"outcome":"ok"|"fail"|"n/a","value":...,"note":...,
+/// "detail":null|...}.
 std::string check_json(const std::vector<std::string>& labels,
                        const std::vector<CheckResult>& checks);
 

@@ -1,5 +1,6 @@
 #include "preflight/checks.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -259,6 +260,57 @@ std::string ssh_reason(std::string_view said) {
   return said.empty() ? "failed" : std::string(said);
 }
 
+std::string rate(double mbit) {
+  char text[32];
+  if (mbit >= 1000)
+    std::snprintf(text, sizeof text, "%.1f Gbit/s", mbit / 1000);
+  else
+    std::snprintf(text, sizeof text, "%.0f Mbit/s", mbit);
+  return text;
+}
+
+/// --net: each host's bandwidth to the next in the ring against the median of all; a host at
+/// less than half of it fails, with its own figures.
+CheckResult net_check(const std::vector<HostProbe>& hosts) {
+  struct Figures {
+    double rtt = 0, mbit = 0;
+  };
+  std::vector<std::optional<Figures>> figures(hosts.size());
+  std::vector<double> rates;
+  bool loopback = false;
+  for (std::size_t i = 0; i < hosts.size(); ++i) {
+    loopback |= hosts[i].facts.has("net.loopback");
+    Figures f;
+    if (std::sscanf(hosts[i].facts.value_or("net", "").c_str(), "ok %lf %lf", &f.rtt, &f.mbit) ==
+            2 &&
+        f.mbit >= 0) {
+      figures[i] = f;
+      rates.push_back(f.mbit);
+    }
+  }
+  std::sort(rates.begin(), rates.end());
+  double median = rates.empty() ? 0 : rates[rates.size() / 2];
+  CheckResult check =
+      per_host("net ring", hosts, [&](const HostProbe& h) -> std::optional<Verdict> {
+        std::size_t i = static_cast<std::size_t>(&h - hosts.data());
+        std::string to = "to " + h.facts.value_or("net.to", "?");
+        std::string net = h.facts.value_or("net", "");
+        if (net.empty()) return std::nullopt;
+        if (net == "-") return Verdict{Outcome::na, "(no Python to measure with)", ""};
+        if (!figures[i])
+          return Verdict{Outcome::fail, to,
+                         "(" + std::string(trim(std::string_view(net).substr(4))) + ")"};
+        char rtt[32];
+        std::snprintf(rtt, sizeof rtt, "%.2f ms", figures[i]->rtt);
+        std::string own = rate(figures[i]->mbit) + " " + to + ", RTT " + rtt;
+        if (figures[i]->mbit < median / 2)
+          return Verdict{Outcome::fail, own, "(median " + rate(median) + ")", own};
+        return Verdict{Outcome::ok, "median " + rate(median), "", own};
+      });
+  if (loopback) check.name += " (loopback)";
+  return check;
+}
+
 void add_ssh_check(std::vector<CheckResult>& checks, const std::vector<HostProbe>& hosts) {
   if (hosts.empty() || !hosts[0].error.empty()) return;
   const HostFacts& first = hosts[0].facts;
@@ -360,6 +412,7 @@ std::vector<CheckResult> run_checks(const std::vector<HostProbe>& hosts, const C
         "pdx agent", hosts, [&](const HostProbe& h) { return agent_verdict(h, o.agent_sha256); }));
   if (o.master) add_master_checks(checks, hosts, o);
   if (o.ssh) add_ssh_check(checks, hosts);
+  if (o.net) checks.push_back(net_check(hosts));
   return checks;
 }
 

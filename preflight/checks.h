@@ -31,7 +31,8 @@ struct CheckOptions {
   std::optional<std::size_t> master;  // the master's rank, when the port is checked
   std::string master_name;
   int port = 29500;
-  bool ssh = true;  // the first host's ssh to every host checked
+  bool ssh = true;   // the first host's ssh to every host checked
+  bool net = false;  // --net: the facts net, net.to, net.loopback of the ring's round
   /// The SHA-256 of the agent this pdx deploys (and of its static fallback); empty: not checked.
   std::vector<std::string> agent_sha256;
 };

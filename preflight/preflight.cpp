@@ -37,6 +37,31 @@ CheckResult data_check(const PreflightOptions& o, const VerifyReport& report) {
   return check;
 }
 
+/// --net: every reached host sends to the next reached one, all at once; their facts (net,
+/// net.loopback, and net.to: whom they sent to) added to the probes'.
+void measure_ring(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
+                  const PreflightOptions& o, std::vector<HostProbe>& probes) {
+  std::vector<std::size_t> ring;
+  for (std::size_t i = 0; i < probes.size(); ++i)
+    if (probes[i].error.empty()) ring.push_back(i);
+  if (ring.size() < 2) return;
+  std::vector<Host> members;
+  for (std::size_t i : ring) members.push_back(hosts[i]);
+  std::vector<Job> jobs = make_jobs(members, tmpl);
+  for (std::size_t k = 0; k < ring.size(); ++k)
+    jobs[k].command = net_script(o.python, members[k].name, members[(k + 1) % ring.size()].name,
+                                 o.net_port, o.net_time);
+  ProbeSink sink(members.size());
+  execute(transport, jobs, sink, {std::max(o.fanout, members.size()), 0});  // all at once
+  for (std::size_t k = 0; k < ring.size(); ++k) {
+    HostProbe& p = probes[ring[k]];
+    HostFacts said = HostFacts::parse(sink.out(k));
+    p.facts.set("net", said.value_or("net", "fail no answer"));
+    if (said.has("net.loopback")) p.facts.set("net.loopback", "1");
+    p.facts.set("net.to", jobs[(k + 1) % ring.size()].label);
+  }
+}
+
 }  // namespace
 
 std::optional<double> clock_offset_ms(const std::string& out,
@@ -98,6 +123,8 @@ PreflightReport preflight(Transport& transport, const std::vector<Host>& hosts,
     }
     probes.push_back(std::move(p));
   }
+  if (o.net) measure_ring(transport, hosts, tmpl, o, probes);
+  checks.net = o.net;
   report.checks = run_checks(probes, checks);
 
   if (!o.data_dir.empty()) {

@@ -29,6 +29,9 @@ struct PreflightOptions {
   std::string agent;
   bool no_agent = false;
   std::size_t fanout = 64;
+  bool net = false;      // --net: the ring's bandwidth and latency
+  double net_time = 3;   // --net-time: seconds each host sends
+  int net_port = 29501;  // --net-port: where each host listens for its predecessor
 };
 
 struct PreflightReport {

@@ -34,7 +34,7 @@ TEST(CheckReport, HostsLeftOutAndJson) {
   EXPECT_EQ(check_lines(labels, {port}), "FAIL master port 29500 taken: n1 (in \"use\")\n");
   EXPECT_EQ(check_json(labels, {port}),
             "{\"check\":\"master port 29500\",\"host\":\"n1\",\"outcome\":\"fail\","
-            "\"value\":\"taken\",\"note\":\"(in \\\"use\\\")\"}\n");
+            "\"value\":\"taken\",\"note\":\"(in \\\"use\\\")\",\"detail\":null}\n");
   CheckResult skipped = agreement("os", {"a", "b"}, "(unknown)", labels, {true, false});
   EXPECT_EQ(check_lines(labels, {skipped}), "ok   os a: n1\n");
 }

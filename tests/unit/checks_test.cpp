@@ -131,6 +131,19 @@ TEST(Checks, SshFromTheFirstHostFoldsByReason) {
             "FAIL ssh from n1: n4 (failed)\nFAIL ssh from n1: n5 (no answer)\n");
 }
 
+TEST(Checks, NetRingNamesTheSlowHost) {
+  std::vector<HostProbe> hosts = {host("n1", "net=ok 0.05 9000\nnet.to=n2\nnet.loopback=1\n"),
+                                  host("n2", "net=ok 0.06 8000\nnet.to=n3\n"),
+                                  host("n3", "net=ok 0.40 900\nnet.to=n4\n"),
+                                  host("n4", "net=fail Connection refused\nnet.to=n1\n")};
+  CheckOptions o;
+  o.net = true;
+  EXPECT_EQ(lines_of(hosts, o, "net ring (loopback)"),
+            "ok   net ring (loopback) median 8.0 Gbit/s: n[1-2]\n"
+            "FAIL net ring (loopback) 900 Mbit/s to n4, RTT 0.40 ms: n3 (median 8.0 Gbit/s)\n"
+            "FAIL net ring (loopback) to n1: n4 (Connection refused)\n");
+}
+
 TEST(Checks, AgentCachedOrNot) {
   std::vector<HostProbe> hosts = {host("n1", "agent.0=aaa\nagent.1=bbb\n"),
                                   host("n2", "agent.0=ccc\n"), host("n3")};
