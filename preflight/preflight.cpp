@@ -62,6 +62,14 @@ void measure_ring(Transport& transport, const std::vector<Host>& hosts, const Jo
   }
 }
 
+/// Where the probe's output starts (its first line, clock=): after what the host's shell may
+/// print before running it (a startup file); npos when the probe did not run.
+std::size_t probe_start(const std::string& out) {
+  if (out.starts_with("clock=")) return 0;
+  auto at = out.find("\nclock=");
+  return at == std::string::npos ? at : at + 1;
+}
+
 }  // namespace
 
 std::optional<double> clock_offset_ms(const std::string& out,
@@ -113,13 +121,14 @@ PreflightReport preflight(Transport& transport, const std::vector<Host>& hosts,
     if (r.failure != Failure::none) {
       p.error = describe(r);
       report.unreached = true;
-    } else if (!sink.out(i).starts_with("clock=")) {
+    } else if (std::size_t start = probe_start(sink.out(i)); start == std::string::npos) {
       std::string said = sink.err(i);
       p.error = "the probe did not run: " + (said.empty() ? describe(r) : said);
       if (p.error.ends_with(": ")) p.error += "no output";
     } else {
-      p.facts = HostFacts::parse(sink.out(i));
-      if (auto came = sink.first_out(i)) p.clock_offset_ms = clock_offset_ms(sink.out(i), *came);
+      std::string out = sink.out(i).substr(start);
+      p.facts = HostFacts::parse(out);
+      if (auto came = sink.first_out(i)) p.clock_offset_ms = clock_offset_ms(out, *came);
     }
     probes.push_back(std::move(p));
   }
