@@ -17,6 +17,9 @@ int cmd_agent(int argc, char** argv);   // pdx agent --list|--receive  (cmd/agen
 int cmd_pull(int argc, char** argv);    // pdx pull REMOTE... LOCAL    (cmd/pull.cpp)
 int cmd_verify(int argc, char** argv);  // pdx verify REMOTE_DIR       (cmd/verify.cpp)
 
+// pdx preflight [-E NCCL_SOCKET_IFNAME=IF] ...: is every host ready for the job (cmd/preflight.cpp)
+int cmd_preflight(int argc, char** argv);
+
 // pdx started under another name (a link): main() picks these by argv[0], which they keep; a
 // usage error under these names exits 1, as the tools' own do.
 int cmd_pdsh(int argc, char** argv);    // pdsh [-S] -w HOSTS ARGS...  (cmd/pdsh.cpp)

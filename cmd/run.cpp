@@ -81,7 +81,7 @@ int cmd_run(int argc, char** argv) {
   CLI::App app(
       "Run a command on many hosts at once.\n"
       "Usage: pdx -w HOSTS [options] COMMAND...\n"
-      "       pdx hosts|push|sync|pull|verify|pack|unpack|join|split --help",
+      "       pdx hosts|push|sync|pull|verify|preflight|pack|unpack|join|split --help",
       "pdx");
   app.set_version_flag("--version", "pdx " PDX_VERSION);
   app.prefix_command();  // COMMAND and everything after it belong to the remote command
@@ -89,9 +89,14 @@ int cmd_run(int argc, char** argv) {
   if (auto status = parse_cli(app, argc, argv)) return *status;
 
   std::vector<std::string> words = app.remaining();
-  // `pdx -w HOSTS push|sync|pull|verify ...`: the host options may come before the subcommand.
+  // `pdx -w HOSTS push|sync|pull|verify|preflight ...`: the host options may come before the
+  // subcommand.
   static constexpr std::pair<const char*, int (*)(int, char**)> kAfterHosts[] = {
-      {"push", cmd_push}, {"sync", cmd_sync}, {"pull", cmd_pull}, {"verify", cmd_verify}};
+      {"push", cmd_push},
+      {"sync", cmd_sync},
+      {"pull", cmd_pull},
+      {"verify", cmd_verify},
+      {"preflight", cmd_preflight}};
   for (const auto& [name, subcommand] : kAfterHosts) {
     if (words.empty() || words.front() != name) continue;
     std::vector<char*> args(argv, argv + argc);
