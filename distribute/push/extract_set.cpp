@@ -6,9 +6,10 @@
 
 namespace pdx {
 
-std::string extract_set_id(const std::vector<std::string>& parts, const PartReader& checked,
-                           const std::optional<Manifest>& manifest) {
-  if (!checked.seekable()) return std::string();
+namespace {
+
+std::string parts_id(const std::vector<std::string>& parts, const PartReader& checked,
+                     const std::optional<Manifest>& manifest) {
   if (checked.pack_id())
     return "pack-" + hex_id(*checked.pack_id()) + "-" + std::to_string(checked.total_size());
   if (manifest) {
@@ -25,6 +26,19 @@ std::string extract_set_id(const std::vector<std::string>& parts, const PartRead
     sums += part.digest + "\n";
   }
   return "xxh3-" + hex(strong_hash(sums.data(), sums.size()));
+}
+
+}  // namespace
+
+std::string extract_set_id(const std::vector<std::string>& parts, const PartReader& checked,
+                           const std::optional<Manifest>& manifest) {
+  if (!checked.seekable()) return std::string();
+  std::string id = parts_id(parts, checked, manifest);
+  // The counts -m checks after an unpack: a host holding the set as another manifest counted
+  // it is not up to date, so that it is unpacked and checked against this one.
+  if (!id.empty() && manifest)
+    id += "-m" + std::to_string(manifest->files) + "-" + std::to_string(manifest->bytes);
+  return id;
 }
 
 }  // namespace pdx

@@ -15,7 +15,8 @@ namespace pdx {
 /// carry, after `parts.check()`), else "sha256-..." of the -m manifest's part sizes and hashes
 /// (checked against the parts already), else "xxh3-..." of the parts' XXH3-128s (each
 /// part read once more, on all cores). "" when a part is not a regular file (standard input) or
-/// cannot be read whole (the push names it): no identity, the set is always sent.
+/// cannot be read whole (the push names it): no identity, the set is always sent. With -m, the
+/// manifest's file and byte counts are part of it.
 std::string extract_set_id(const std::vector<std::string>& parts, const PartReader& checked,
                            const std::optional<Manifest>& manifest);
 
