@@ -8,7 +8,6 @@
 #include "transport/local_transport.h"
 
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,6 +31,7 @@
 #include "transport/broadcast.h"
 #include "transport/seconds.h"
 #include "transport/signals.h"
+#include "transport/spawn_sh.h"
 #include "transport/transport.h"
 
 extern char** environ;
@@ -129,32 +129,12 @@ struct Pipes {
 // Starts /bin/sh -c command in a new process group with default SIGPIPE/SIGINT/SIGTERM.
 // Returns 0 or an errno value.
 int spawn(const ExecRequest& request, Pipes& pipes, pid_t& pid) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, pipes.in[0], 0);
-  posix_spawn_file_actions_adddup2(&actions, pipes.out[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, pipes.err[1], 2);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t defaults, none;
-  sigemptyset(&defaults);
-  for (int s : {SIGPIPE, SIGINT, SIGTERM, SIGQUIT}) sigaddset(&defaults, s);
-  sigemptyset(&none);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
   std::vector<std::string> env = child_environment(request.env);
   std::vector<char*> envp;
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
-  std::string sh = "/bin/sh", dash_c = "-c", command = request.command;
-  char* argv[] = {sh.data(), dash_c.data(), command.data(), nullptr};
-  int rc = posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  return rc;
+  return spawn_sh(request.command, pipes.in[0], pipes.out[1], pipes.err[1], envp.data(),
+                  {SIGPIPE, SIGINT, SIGTERM, SIGQUIT}, pid);
 }
 
 // Takes ownership of fd; closes it even if the descriptor cannot be registered.

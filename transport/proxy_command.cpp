@@ -1,12 +1,11 @@
 #include "transport/proxy_command.h"
 
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
+#include "base/awaitable.h"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -18,6 +17,7 @@
 #include <csignal>
 #include <cstring>
 
+#include "transport/spawn_sh.h"
 #include "transport/ssh_config.h"
 
 extern char** environ;
@@ -124,28 +124,8 @@ class ProxyProcess final : public Conduit {
 // Starts `sh -c 'exec COMMAND'` in a process group of its own, its stdin and stdout `io`, its
 // stderr `err`, SIGPIPE and the rest at their defaults. 0 or an errno value.
 int spawn(const std::string& command, int io, int err, pid_t& pid) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, io, 0);
-  posix_spawn_file_actions_adddup2(&actions, io, 1);
-  posix_spawn_file_actions_adddup2(&actions, err, 2);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t defaults, none;
-  sigemptyset(&defaults);
-  for (int s : {SIGPIPE, SIGINT, SIGTERM, SIGQUIT, SIGHUP}) sigaddset(&defaults, s);
-  sigemptyset(&none);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  std::string sh = "/bin/sh", dash_c = "-c", line = "exec " + command;
-  char* argv[] = {sh.data(), dash_c.data(), line.data(), nullptr};
-  int rc = posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  return rc;
+  return spawn_sh("exec " + command, io, io, err, environ,
+                  {SIGPIPE, SIGINT, SIGTERM, SIGQUIT, SIGHUP}, pid);
 }
 
 class ProxyCommandRoute final : public Route {

@@ -2,7 +2,7 @@
 
 #include <sys/socket.h>
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange unincluded
+#include "base/awaitable.h"
 
 #include <algorithm>
 #include <boost/asio/co_spawn.hpp>
