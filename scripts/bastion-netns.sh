@@ -14,7 +14,8 @@
 #
 # Nothing forwards between the namespaces; this machine has a route to 198.18.200.0/30 and
 # "unreachable" ones for the rest (so no packet leaves by its default route), and one setup at a
-# time (the addresses are fixed: a lock on /run/lock/pdx-bastion-netns while it runs).
+# time (the addresses are fixed: a lock on /run/lock/pdx-bastion-netns while it runs); a start
+# first removes what a setup never stopped (its test killed) left.
 # The hosts are thus reached through bastion1 (one hop) or bastion1 then bastion2 (two hops).
 # The bastions' sshds log at INFO to DIR/bastion1.log and DIR/bastion2.log (one "Accepted" line a
 # login); the hosts' to DIR/sshd.log. Accounts and keys are loopback-cluster.sh's (pdx001...);
@@ -98,12 +99,26 @@ answers_in() {  # namespace address: true once an sshd there sends its banner
     2> /dev/null | grep -q SSH-
 }
 
+# A setup of another DIR that was never stopped (its test killed at its timeout) holds the
+# fixed addresses: its namespaces, what runs in them, and this machine's end of its link go.
+stale_stop() {
+  local ns pid link
+  for ns in $(ip netns list | awk '{print $1}' | grep -E '^pb[0-9a-f]{6}-[oi]$' || true); do
+    for pid in $(ip netns pids "$ns"); do kill -9 "$pid" 2> /dev/null || true; done
+    ip netns del "$ns" 2> /dev/null || true
+  done
+  for link in $(ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E '^pb[0-9a-f]{6}a$' || true); do
+    ip link del "$link" 2> /dev/null || true
+  done
+}
+
 bastion_start() {
   [[ $EUID -eq 0 ]] || die "needs root (network namespaces)"
   (( N >= 2 && N <= 15 )) || die "N must be 2..15 (one sshd serves them)"
   mkdir -p "$DIR"
   DIR=$(cd "$DIR" && pwd)
   bastion_stop
+  stale_stop
   mkdir -p /run/sshd
   make_accounts
   make_keys
