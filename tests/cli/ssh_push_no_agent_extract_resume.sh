@@ -7,11 +7,7 @@ n=$(( CLUSTER_SIZE < 3 ? CLUSTER_SIZE : 3 ))
 (( n >= 3 )) || skip "needs 3 hosts"
 hosts=$(head -n "$n" "$HOSTFILE" | paste -sd,)
 dest=$TEST_NAME
-clean_on_hosts "$n" "$dest"
-for i in $(seq "$n"); do  # the sh's records of DEST
-  key=$(printf '%s\n' "$(home_of "$i")/$dest" | sha256sum | cut -c1-64)
-  at_exit "rm -f '$(home_of "$i")/.cache/pdx/extracted/posix-$key'"
-done
+clean_extracted_on_hosts "$n" "$dest"
 make_tree "$SCRATCH/src"
 (cd "$SCRATCH" && "$PDX" pack src -o data.tar.gz --split 1M) > /dev/null || fail "pack failed"
 parts=("$SCRATCH"/data.tar.gz.part-*)
