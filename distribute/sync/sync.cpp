@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 
 #include "base/awaitable.h"
 
@@ -45,6 +44,10 @@ namespace {
 namespace asio = boost::asio;
 using Reply = ReplySink::Reply;
 using Indices = std::vector<std::size_t>;
+
+// Times a file sent whole is read again, as it is then, when it changed while it was read (or
+// since the scan: a delta of it failed so). Then it fails, named, and no host keeps it.
+constexpr int kRereads = 2;
 
 // Bytes in an unnamed memory file, to be read as a host's stdin.
 Fd memory_file(const std::string& bytes) {
@@ -95,8 +98,7 @@ struct SyncRun : StagingRun {
 struct Group {
   std::vector<std::size_t> members;     // positions in the wave; reader j is members[j]
   std::unique_ptr<DeltaStream> deltas;  // meeting 0's stream, or
-  std::unique_ptr<Layout> fresh;        // meeting 1's files as they are then, which
-  std::unique_ptr<FrameStream> whole;   // meeting 1's stream reads
+  std::unique_ptr<FrameStream> whole;   // meeting 1's
   std::unique_ptr<RelayGroup> relay;    // --relay, two hosts or more: host to host
   std::unique_ptr<Broadcast> source;    // else from here; last: destroyed before what it reads
 
@@ -108,24 +110,6 @@ struct Group {
     if (relay) relay->ended(j);
   }
 };
-
-// `layout` with the files of `plan` as they are now: one that changed since the scan (its delta
-// failed: it changed while read) is read again as it is, once (a change while it is read fails
-// it). One no longer a regular file stays as scanned, for the stream to say why it cannot go.
-Layout restated(const Layout& layout, const HostPushPlan& plan) {
-  Layout now = layout;
-  for (std::size_t i : plan.files) {
-    LocalFile& f = now.files[i];
-    struct stat st;
-    if (::lstat(f.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-    f.mode = static_cast<std::uint32_t>(st.st_mode & 07777);
-    f.mtime_sec = st.st_mtim.tv_sec;
-    f.mtime_nsec = static_cast<std::uint32_t>(st.st_mtim.tv_nsec);
-    f.size = static_cast<std::uint64_t>(st.st_size);
-    f.allocated = static_cast<std::uint64_t>(st.st_blocks) * 512;
-  }
-  return now;
-}
 
 // A broadcast of `input` to `readers` hosts, all running; `streams` broadcasts share the
 // memory of one window.
@@ -215,8 +199,7 @@ std::vector<Group> SyncWave::seat_whole(const Indices& arrived) {
         return needs[k].whole.empty() ? nullptr : &needs[k].whole;
       },
       [&](const HostPushPlan& plan, Group& group) {
-        group.fresh = std::make_unique<Layout>(restated(layout_of(run.sources, plan), plan));
-        auto stream = FrameStream::files(*group.fresh, plan);
+        auto stream = FrameStream::files(layout_of(run.sources, plan), plan, kRereads);
         if (!stream) throw FatalError(stream.error());
         group.whole = std::move(*stream);
       });
