@@ -33,5 +33,5 @@ job_dirs() {
 remove_job_dirs() {
   local name=$1 n
   shift
-  for n in "$@"; do rm -rf "$(home_of "$n")/$name"; done
+  for n in "$@"; do rm -rf "$(home_of "$n")/${name:?}"; done
 }
