@@ -82,13 +82,14 @@ std::uint64_t next_hole(int fd, std::uint64_t at, std::uint64_t size) {
 
 // Sends the data of one file, hashed on the way, its holes as hole frames (zeros not sent,
 // hashed all the same), and returns why it could not be sent as it was scanned ("" if it was):
-// it cannot be read, or its size or mtime changed before or while it was read (the bytes sent
-// may then mix two versions of it).
+// it cannot be read, or its size or mtime changed before or while it was read, or its ctime
+// while it was read (the bytes sent may then mix two versions of it).
 std::string send_data(FrameWriter& out, const LocalFile& f, std::string& buffer, StreamHash& hash) {
   Fd in(::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
   struct stat st;
   if (!in || ::fstat(in.get(), &st) != 0) return std::strerror(errno);
   if (!as_scanned(st, f)) return kChanged;
+  const struct timespec ctime = st.st_ctim;  // a rewrite whose mtime is put back moves it
   // Only a file with fewer blocks than its size needs is looked at for holes.
   bool sparse = static_cast<std::uint64_t>(st.st_blocks) * 512 < f.size;
   for (std::uint64_t sent = 0; sent < f.size;) {
@@ -115,7 +116,8 @@ std::string send_data(FrameWriter& out, const LocalFile& f, std::string& buffer,
     }
   }
   if (::fstat(in.get(), &st) != 0) return std::strerror(errno);
-  return as_scanned(st, f) ? "" : kChanged;
+  bool same_ctime = st.st_ctim.tv_sec == ctime.tv_sec && st.st_ctim.tv_nsec == ctime.tv_nsec;
+  return as_scanned(st, f) && same_ctime ? "" : kChanged;
 }
 
 // Sends one file; returns why it could not be sent as it was scanned ("" if it was): then its

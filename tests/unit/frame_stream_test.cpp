@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fstream>
+
 #include "hash/xxh3.h"
 #include "tests/unit/scratch.h"
 
@@ -134,6 +136,43 @@ TEST(FrameStream, FileTouchedSinceTheScanIsAbandoned) {
   f.mtime_nsec = (f.mtime_nsec + 1) % 1000000000;
   auto [frames, errors] = send_one(f);
   expect_abandoned(frames, errors, (dir / "a") + ": changed while being sent");
+}
+
+TEST(FrameStream, FileRewrittenInPlaceWhileReadIsAbandonedThoughItsMtimeIsPutBack) {
+  test::TempDir dir;
+  const std::string path = dir / "a";
+  test::write_file(path, std::string(16 * kDataChunk, 'a'));
+  LocalFile f = scanned(path, "a");
+  Layout layout;
+  layout.files = {f};
+  HostPushPlan plan;
+  plan.files = {0};
+  auto stream = FrameStream::files(layout, plan);
+  ASSERT_TRUE(stream.ok());
+  // Read until a data frame came: the file is open and being read; the pipe then holds the
+  // stream up while the file is rewritten at the same size, its mtime put back.
+  int fd = (*stream)->input();
+  FrameDecoder d;
+  std::vector<Frame> frames;
+  char buf[4096];
+  bool rewritten = false;
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n <= 0) break;
+    d.feed(std::string_view(buf, static_cast<std::size_t>(n)));
+    while (auto frame = d.next()) {
+      if (!*frame) break;
+      frames.push_back(std::move(**frame));
+    }
+    if (!rewritten && !frames.empty() && frames.back().type == FrameType::data) {
+      std::ofstream(path, std::ios::binary | std::ios::in) << std::string(16 * kDataChunk, 'b');
+      struct timespec times[2] = {{0, UTIME_OMIT}, {f.mtime_sec, long(f.mtime_nsec)}};
+      ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), times, 0), 0);
+      rewritten = true;
+    }
+  }
+  ASSERT_TRUE(rewritten);
+  expect_abandoned(frames, (*stream)->errors(), path + ": changed while being sent");
 }
 
 TEST(FrameStream, ChangedFileIsSentAgainAsItIsNowWhenAsked) {
