@@ -150,6 +150,18 @@ void add_host_options(CLI::App& app, HostOptions& o) {
   app.add_option("-J", o.ssh.jump_hosts,
                  "Jump hosts [user@]host[:port][,...], as ssh -J: one login to each for all hosts");
   app.add_flag("--askpass", o.ssh.askpass, "Prompt once for a password used on every host");
+  app.add_option("-O", o.ssh.control_op,
+                 "check|exit: ask the hosts' ControlMaster holders, as ssh -O; runs nothing")
+      ->check(CLI::IsMember({"check", "exit"}));
+}
+
+int run_control_op(const HostOptions& o, const std::string& command) {
+  if (!command.empty())
+    throw UsageError("-O " + o.ssh.control_op + " runs no command; drop '" + command + "'");
+  std::vector<Endpoint> endpoints;
+  for (const auto& host : pick_hosts(o.include, o.exclude, o.genders, ""))
+    endpoints.push_back(Endpoint{host.name, host.user, host.port});
+  return run_control_command(o.ssh, endpoints);
 }
 
 std::vector<std::string> HostRun::labels() const {
