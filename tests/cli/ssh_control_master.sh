@@ -1,6 +1,7 @@
 # Warm connections: with ControlMaster auto and ControlPersist, the first run leaves a holder
 # (pdx, detached) answering on each host's ControlPath; later runs (pdx, push, the pdsh name)
-# go through it with no new login and the same output and exit status as a cold run; Ctrl-C
+# go through it with no new login and the same output and exit status as a cold run (pull
+# too); a held session that dropped is logged in again; Ctrl-C
 # through it kills the remote command; -O check|exit; a holder killed -9 leaves stale sockets
 # that are removed; an unsafe socket directory is refused once and the run connects directly;
 # another user is refused by the holder; ControlPersist's time ends it.
@@ -54,17 +55,34 @@ at_exit "rm -rf $dest"
 run_pdx "${warm[@]}" -w 127.0.0.231 push "$SCRATCH/payload" "$dest/"
 expect_status 0
 cmp -s "$SCRATCH/payload" "$dest/payload" || fail "push: $dest/payload differs: $err"
+run_pdx "${warm[@]}" -w 127.0.0.231 pull "$dest/payload" "$SCRATCH/pulled"
+expect_status 0
+pulled=$(find "$SCRATCH/pulled" -type f -name payload)
+[[ -n $pulled ]] && cmp -s "$SCRATCH/payload" "$pulled" || fail "pull through the holder: $err"
 mkdir -p "$SCRATCH/bin"
 ln -s "$PDX" "$SCRATCH/bin/pdsh"
 out=$(PDSH_SSH_ARGS_APPEND="${warm[*]}" "$SCRATCH/bin/pdsh" -w "$hosts" 'echo pdsh' < /dev/null | sort)
 expect_eq "$out" "$(printf '127.0.0.%s: pdsh\n' 231 232 233)" "pdsh through the holder"
-expect_eq "$(logins)" "$before" "logins made by push and pdsh through the holder"
+expect_eq "$(logins)" "$before" "logins made by push, pull and pdsh through the holder"
 expect_eq "$(holders)" "$holder" "the holder after push and pdsh"
 
 # -O check
 run_pdx "${warm[@]}" -O check -w "$hosts"
 expect_status 0
 expect_eq "$(grep -c "Master running (pid=$holder)" <<< "$err")" 3 "-O check"
+
+# A held session that dropped (its sshd killed) is replaced by a new login; the others stay.
+sessions=$(pgrep -P "$(cat "$SCRATCH/warm.pid")")
+[[ $(wc -l <<< "$sessions") -eq 3 ]] || fail "not 3 held sessions: $sessions"
+first=$(head -n 1 <<< "$sessions")
+kill -KILL "$first" $(pgrep -P "$first")  # the connection's sshd, privileged and not
+sleep 0.5
+before=$(logins)
+run_pdx "${warm[@]}" -w "$hosts" 'echo again'
+expect_status 0
+expect_eq "$(sort <<< "$out")" "$(printf '127.0.0.%s: again\n' 231 232 233)" "output after a session dropped"
+expect_eq "$(( $(logins) - before ))" 1 "logins after one held session dropped"
+expect_eq "$(holders)" "$holder" "the holder after a session dropped"
 
 # Ctrl-C through the holder kills the command on the host.
 "$PDX" "${warm[@]}" -w 127.0.0.231 "sleep 345.$$" < /dev/null > /dev/null 2>&1 &
