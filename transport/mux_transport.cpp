@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -375,12 +376,18 @@ std::vector<std::string> holder_arguments(const SshOptions& o) {
   auto add = [&](const char* flag, const std::string& value) {
     if (!value.empty()) args.insert(args.end(), {flag, value});
   };
+  // Files as absolute paths: the holder serves runs started in other directories.
+  auto absolute = [](const std::string& file) {
+    if (file.empty() || file.front() == '/' || file.front() == '~') return file;
+    char cwd[PATH_MAX];
+    return ::getcwd(cwd, sizeof cwd) ? std::string(cwd) + "/" + file : file;
+  };
   add("-l", o.user);
   add("-p", o.port ? std::to_string(o.port) : "");
-  for (const auto& file : o.identity_files) add("-i", file);
+  for (const auto& file : o.identity_files) add("-i", absolute(file));
   for (const auto& option : o.options) add("-o", option);
   add("-J", o.jump_hosts);
-  add("-F", o.config_file);
+  add("-F", absolute(o.config_file));
   return args;
 }
 
@@ -418,26 +425,42 @@ std::string fingerprint(const std::vector<std::string>& args) {
 
 int control_command(const std::string& op, const std::vector<Endpoint>& hosts,
                     const ControlLookup& lookup) {
+  // Every host is checked first: one holder may hold many of them, and it is told to exit once,
+  // when all were found.
+  struct Found {
+    std::string host;
+    Fd fd;
+    std::uint64_t pid = 0;
+  };
+  std::vector<Found> found;
   int status = 0;
   for (const auto& host : hosts) {
-    ControlTarget target = lookup(host);
-    auto path = expand_control_path(target);
+    auto path = expand_control_path(lookup(host));
     if (path) {
       if (auto safe = check_control_path(*path); !safe) path = Error{safe.error()};
     }
     Fd fd = path ? connect_control(*path) : Fd();
-    auto pid = fd ? ask(fd.get(), op == "exit" ? Type::exit : Type::check) : std::nullopt;
+    auto pid = fd ? ask(fd.get(), Type::check) : std::nullopt;
     if (!pid) {
       std::fprintf(stderr, "%s: %s\n", host.host.c_str(),
                    !path ? path.error().c_str()
                          : ("Control socket connect(" + *path + "): no holder answers").c_str());
       status = 255;
-    } else if (op == "exit") {
-      std::fprintf(stderr, "%s: Exit request sent.\n", host.host.c_str());
-    } else {
-      std::fprintf(stderr, "%s: Master running (pid=%llu)\n", host.host.c_str(),
-                   static_cast<unsigned long long>(*pid));
+      continue;
     }
+    found.push_back({host.host, std::move(fd), *pid});
+  }
+  std::vector<std::uint64_t> told;
+  for (auto& f : found) {
+    if (op == "exit" && std::find(told.begin(), told.end(), f.pid) == told.end()) {
+      ask(f.fd.get(), Type::exit);
+      told.push_back(f.pid);
+    }
+    if (op == "exit")
+      std::fprintf(stderr, "%s: Exit request sent.\n", f.host.c_str());
+    else
+      std::fprintf(stderr, "%s: Master running (pid=%llu)\n", f.host.c_str(),
+                   static_cast<unsigned long long>(f.pid));
   }
   return status;
 }

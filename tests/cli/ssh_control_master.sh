@@ -122,9 +122,9 @@ expect_eq "$err" "" "stderr after a stale socket"
 [[ $(holders | wc -l) -eq 1 && $(holders) != "$holder" ]] || fail "no new holder: $(holders)"
 
 # -O exit: the holder ends and removes its sockets.
-run_pdx "${warm[@]}" -O exit -w 127.0.0.231
+run_pdx "${warm[@]}" -O exit -w "$hosts"
 expect_status 0
-expect_contains "$err" "127.0.0.231: Exit request sent."
+expect_eq "$(grep -c ': Exit request sent\.$' <<< "$err")" 3 "-O exit"
 for _ in $(seq 50); do [[ -z $(holders) ]] && break; sleep 0.1; done
 expect_eq "$(holders)" "" "holders after -O exit"
 expect_eq "$(ls "$SCRATCH/cm")" "" "sockets left after -O exit"
