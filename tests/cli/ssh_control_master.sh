@@ -3,7 +3,7 @@
 # go through it with no new login and the same output and exit status as a cold run (pull
 # too); a held session that dropped is logged in again; Ctrl-C
 # through it kills the remote command; -O check|exit; a holder killed -9 leaves stale sockets
-# that are removed; an unsafe socket directory is refused once and the run connects directly;
+# that are removed; a host no holder has is handed to one; an unsafe socket directory is refused once and the run connects directly;
 # another user is refused by the holder; ControlPersist's time ends it.
 source "$(dirname "$0")/../lib/ssh_common.sh"
 
@@ -161,4 +161,15 @@ expect_status 0
 sleep 4
 expect_eq "$(holders)" "" "holders 4s after ControlPersist=2 ran out"
 expect_eq "$(ls "$SCRATCH/cm")" "" "sockets left after ControlPersist ran out"
+
+# A host no holder has is logged in to once, by a holder: the run after that logs in nowhere.
+run_pdx "${warm[@]}" -w '127.0.0.[231-232]' true
+expect_status 0
+for expected_logins in 1 0; do
+  before=$(logins)
+  run_pdx "${warm[@]}" -w "$hosts" 'echo mixed'
+  expect_status 0
+  expect_eq "$(sort <<< "$out")" "$(printf '127.0.0.%s: mixed\n' 231 232 233)" "output, mixed hosts"
+  expect_eq "$(( $(logins) - before ))" "$expected_logins" "logins, mixed hosts"
+done
 exit 0
