@@ -180,6 +180,9 @@ HostRun host_run(const CLI::App& app, const HostOptions& o) {
     throw UsageError("no hosts to run '" + words.front() + "' on; for pdx's own " + words.front() +
                      ", give no host options: pdx " + words.front() + " ...");
   }
+  if (!o.ssh.control_op.empty())
+    throw UsageError("-O " + o.ssh.control_op + " runs nothing: pdx -O " + o.ssh.control_op +
+                     " -w HOSTS, alone");
   if (o.rcmd == "exec" && !o.ssh.jump_hosts.empty())
     throw UsageError("-J reaches hosts over ssh; -R exec runs commands here: drop one");
   run.transport = o.rcmd == "exec" ? make_local_transport() : make_ssh_transport(o.ssh);

@@ -70,6 +70,10 @@ expect_eq "$(holders)" "$holder" "the holder after push and pdsh"
 run_pdx "${warm[@]}" -O check -w "$hosts"
 expect_status 0
 expect_eq "$(grep -c "Master running (pid=$holder)" <<< "$err")" 3 "-O check"
+run_pdx "${warm[@]}" -O check -w "$hosts" hostname
+expect_usage_error
+run_pdx "${warm[@]}" -O exit -w "$hosts" push "$SCRATCH/payload" /tmp/nowhere
+expect_usage_error
 
 # A held session that dropped (its sshd killed) is replaced by a new login; the others stay.
 sessions=$(pgrep -P "$(cat "$SCRATCH/warm.pid")")
