@@ -132,6 +132,9 @@ class Session {
   /// a local session goes on.
   virtual boost::asio::awaitable<HostResult> exec(const ExecRequest& request, JobIo& io,
                                                   StopSignal& stop) = 0;
+  /// False if the connection is known to be down (the host closed it while idle): a session
+  /// kept for later (transport/mux_holder.h) is then replaced. Cheap; on the session's strand.
+  virtual bool alive() const { return true; }
 };
 
 /// What Transport::open() came to: a session, or why there is none.
