@@ -33,7 +33,7 @@ work=$(mktemp -d)
 mkdir -m 700 "$work/cm"
 config=$CLUSTER/ssh_config
 hosts=$(head -n "$N" "$CLUSTER/hostfile" | paste -sd,)
-pdx_control=(-o ControlMaster=auto -o ControlPersist=600 -o "ControlPath=$work/cm/pdx-%C")
+pdx_control=(-o ControlMaster=auto -o ControlPersist=600 -o "ControlPath=$work/cm/%C")
 ssh_control="-o ControlMaster=auto -o ControlPersist=600 -o ControlPath=$work/cm/ssh-%C"
 cleanup() {
   "$PDX" -F "$config" "${pdx_control[@]}" -O exit -w "$hosts" 2> /dev/null || true

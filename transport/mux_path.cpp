@@ -91,6 +91,7 @@ Result<std::string> expand_control_path(const ControlTarget& t) {
                      "' is not one pdx expands (%h %p %r %n %u %d %i %l %L %C %%)"};
     }
   }
+  out += kHolderSuffix;
   if (out.size() >= sizeof(sockaddr_un::sun_path))
     return Error{"ControlPath '" + out + "' is too long for a Unix socket"};
   return out;

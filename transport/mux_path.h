@@ -13,7 +13,10 @@
 namespace pdx {
 
 /// ControlPath's default when ControlMaster and ControlPersist are set without it.
-constexpr const char* kDefaultControlPath = "~/.ssh/pdx-%C";
+constexpr const char* kDefaultControlPath = "~/.ssh/%C";
+/// What the holder's socket adds to the expanded ControlPath: ssh's own master may answer on
+/// the path itself (the same ssh_config), and the two do not speak each other's protocol.
+constexpr const char* kHolderSuffix = ".pdx";
 
 /// What ssh_config and the command line say of one host's warm connection.
 struct ControlTarget {
@@ -25,8 +28,9 @@ struct ControlTarget {
   std::string home, local_user;       // ~ and %d, %u
 };
 
-/// `target.path` with `~` and `%h %p %r %n %u %d %l %L %C %i %%` expanded (%C: the hex SHA-1
-/// of %l%h%p%r, as ssh(1) before 9.6). Error: an unknown token.
+/// The holder's socket: `target.path` with `~` and `%h %p %r %n %u %d %l %L %C %i %%` expanded
+/// (%C: the hex SHA-1 of %l%h%p%r, as ssh(1) before 9.6), then kHolderSuffix. Error: an unknown
+/// token, or a path too long for a Unix socket.
 Result<std::string> expand_control_path(const ControlTarget& target);
 
 /// Checks that `path`'s directory is a directory (not a symlink) owned by this user and that

@@ -4,7 +4,8 @@
 # too); a held session that dropped is logged in again; Ctrl-C
 # through it kills the remote command; -O check|exit; a holder killed -9 leaves stale sockets
 # that are removed; a host no holder has is handed to one; an unsafe socket directory is refused once and the run connects directly;
-# another user is refused by the holder; ControlPersist's time ends it.
+# another user is refused by the holder; ControlPersist's time ends it; ssh's own master on the
+# same ControlPath and pdx's holder (PATH.pdx) both keep answering, each to its own.
 source "$(dirname "$0")/../lib/ssh_common.sh"
 
 [[ $EUID -eq 0 ]] || skip "needs root (its own sshd, and another uid to try the holder as)"
@@ -41,7 +42,7 @@ for round in first second; do
   expect_eq "$(sort "$SCRATCH/warm.out")" "$(sort "$SCRATCH/cold.out")" "$round warm run's output"
   expect_eq "$(sort "$SCRATCH/warm.err")" "$(sort "$SCRATCH/cold.err")" "$round warm run's stderr"
   [[ $(holders | wc -l) -eq 1 ]] || fail "$round warm run: not one holder: $(holders)"
-  [[ -S $SCRATCH/cm/$user@127.0.0.231:$(grep -m1 Port "$SCRATCH/warm.ssh_config" | awk '{print $2}') ]] ||
+  [[ -S $SCRATCH/cm/$user@127.0.0.231:$(grep -m1 Port "$SCRATCH/warm.ssh_config" | awk '{print $2}').pdx ]] ||
     fail "no control socket for 127.0.0.231: $(ls "$SCRATCH/cm")"
 done
 expect_eq "$(logins)" "$before" "logins made by the second warm run"
@@ -176,4 +177,18 @@ for expected_logins in 1 0; do
   expect_eq "$(sort <<< "$out")" "$(printf '127.0.0.%s: mixed\n' 231 232 233)" "output, mixed hosts"
   expect_eq "$(( $(logins) - before ))" "$expected_logins" "logins, mixed hosts"
 done
+
+# ssh's master on a host's ControlPath (the same ssh_config for both): pdx neither talks to it
+# nor disturbs it, and ssh still finds its own master, not pdx's holder.
+ssh_control=(-F "$SCRATCH/warm.ssh_config" -l "$user" "${control[@]}")
+ssh "${ssh_control[@]}" 127.0.0.233 true < /dev/null || fail "ssh could not start its master"
+at_exit "ssh ${ssh_control[*]@Q} -O exit 127.0.0.233 2> /dev/null"
+before=$(logins)
+run_pdx "${warm[@]}" -w "$hosts" 'echo beside'
+expect_status 0
+expect_eq "$(( $(logins) - before ))" 0 "logins with ssh's master beside the holder"
+ssh "${ssh_control[@]}" -O check 127.0.0.233 2>&1 | grep -q "Master running" ||
+  fail "ssh's master no longer answers on its ControlPath"
+expect_eq "$(ssh "${ssh_control[@]}" 127.0.0.233 'echo through ssh' 2>&1 < /dev/null)" "through ssh" \
+  "ssh through its master, with pdx's holder beside it"
 exit 0

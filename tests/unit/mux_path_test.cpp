@@ -25,20 +25,21 @@ ControlTarget target(std::string path) {
 
 TEST(MuxPath, ExpandsSshTokens) {
   EXPECT_EQ(*expand_control_path(target("~/.ssh/cm-%r@%h:%p")),
-            "/home/me/.ssh/cm-bob@node01.cluster:2222");
-  EXPECT_EQ(*expand_control_path(target("/s/%n-%u-%d-100%%")), "/s/node01-me-/home/me-100%");
-  EXPECT_EQ(*expand_control_path(target("/s/%i")), "/s/" + std::to_string(::getuid()));
+            "/home/me/.ssh/cm-bob@node01.cluster:2222.pdx");
+  EXPECT_EQ(*expand_control_path(target("/s/%n-%u-%d-100%%")), "/s/node01-me-/home/me-100%.pdx");
+  EXPECT_EQ(*expand_control_path(target("/s/%i")), "/s/" + std::to_string(::getuid()) + ".pdx");
   char name[256] = {};
   ::gethostname(name, sizeof name - 1);
   std::string local = name;
-  EXPECT_EQ(*expand_control_path(target("%l|%L")), local + "|" + local.substr(0, local.find('.')));
+  EXPECT_EQ(*expand_control_path(target("%l|%L")),
+            local + "|" + local.substr(0, local.find('.')) + ".pdx");
 }
 
 TEST(MuxPath, HashTokenIsSshs) {
   // ssh's %C: the SHA-1 of %l%h%p%r in hex, the same for the same connection only.
   std::string c = *expand_control_path(target("%C"));
-  EXPECT_EQ(c.size(), 40u);
-  EXPECT_EQ(c.find_first_not_of("0123456789abcdef"), std::string::npos);
+  EXPECT_EQ(c.size(), 44u);
+  EXPECT_EQ(c.find_first_not_of("0123456789abcdef"), 40u);  // then ".pdx"
   auto other = target("%C");
   other.port = 22;
   EXPECT_NE(*expand_control_path(other), c);
