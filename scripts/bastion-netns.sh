@@ -21,6 +21,8 @@
 # login); the hosts' to DIR/sshd.log. Accounts and keys are loopback-cluster.sh's (pdx001...);
 # DIR gets ssh_config (Host bastion1, bastion2, and every host with its account, port 2222),
 # known_hosts (every address, the bastions' too), hosts1 and hosts2 (one address a line).
+# BASTION_SSHD_OPTIONS: sshd_config lines for the bastions' sshds, ahead of the setup's own (sshd
+# takes a keyword's first value), e.g. "ClientAliveInterval 1".
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/loopback-cluster.sh"
@@ -52,10 +54,12 @@ bastion_stop() {
 }
 
 # sshd NAME NAMESPACE LOG LOGLEVEL ADDRESS...: an sshd in NAMESPACE on ADDRESSes, port 2222.
+# A bastion's config starts with BASTION_SSHD_OPTIONS.
 start_sshd() {
   local name=$1 ns=$2 log=$3 level=$4
   shift 4
   {
+    if [[ $name == bastion* && -n ${BASTION_SSHD_OPTIONS:-} ]]; then echo "$BASTION_SSHD_OPTIONS"; fi
     echo "Port $PORT"
     printf 'ListenAddress %s\n' "$@"
     sshd_settings "$name" | sed "s/^LogLevel .*/LogLevel $level/"

@@ -1,10 +1,6 @@
 # ProxyJump (-J, ssh_config, -o, PDSH_SSH_ARGS_APPEND under the pdsh name): hosts this machine
 # has no route to are reached through one jump host, or two, with ONE login to each jump host
 # for all the hosts behind it; run and push (the agent's stream) both work through it.
-# Skipped until a known hang is fixed (issue 23's note): now and then a run through the jump host
-# never ends (pdx keeps waking on the jump socket), which holds the suite for its whole timeout.
-# Run it by hand with PDX_RUN_HANGING=1.
-[[ ${PDX_RUN_HANGING:-} == 1 ]] || exit 77
 source "$(dirname "$0")/../lib/bastion_common.sh"
 bastion_start 8
 
