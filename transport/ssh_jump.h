@@ -16,7 +16,8 @@
 //   pump:   on the link's strand, woken by the link's socket or a tunnel's socketpair end; the
 //           socket is waited on for reading only while a round would read it (libssh2 reads it
 //           for a channel only): a link with nothing to read, its tunnels ended, would otherwise
-//           find it readable for ever (the jump host's late channel close, its keepalives) and spin.
+//           find it readable for ever (the jump host's late channel close, its keepalives)
+//           and spin.
 //   lost:   the link's connection failing fails every tunnel on it with "via NAME: ..." and
 //           their hosts report that instead of their own "connection lost".
 //   more:   a link that refuses a channel (resource shortage, administratively prohibited)
