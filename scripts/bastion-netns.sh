@@ -2,14 +2,16 @@
 # Hosts this machine cannot reach but through jump hosts, for the tests of ProxyJump and
 # ProxyCommand. Root only; network namespaces, 198.18.0.0/15 addresses only.
 #
-#   bastion-netns.sh start DIR N   N hosts (2..15) behind one jump host, N behind two
+#   bastion-netns.sh start DIR N   N hosts (2..500) behind one jump host, N behind two
 #   bastion-netns.sh stop DIR      sshds, namespaces and links gone
 #
 #   this machine  198.18.200.1 --veth-- 198.18.200.2  namespace "outer": bastion1's sshd there,
 #                                                     hosts 198.18.202.1..N on its loopback
+#                                                     (past 250: 198.18.205.1..)
 #                                       198.18.201.1 --veth-- 198.18.201.2  namespace "inner":
 #                                                     bastion2's sshd there (reached from outer
 #                                                     only), hosts 198.18.203.1..N
+#                                                     (past 250: 198.18.206.1..)
 # 198.18.204.0/24 stands for hosts down behind bastion1: their SYNs go unanswered.
 #
 # Nothing forwards between the namespaces; this machine has a route to 198.18.200.0/30 and
@@ -18,9 +20,12 @@
 # first removes what a setup never stopped (its test killed) left.
 # The hosts are thus reached through bastion1 (one hop) or bastion1 then bastion2 (two hops).
 # The bastions' sshds log at INFO to DIR/bastion1.log and DIR/bastion2.log (one "Accepted" line a
-# login); the hosts' to DIR/sshd.log. Accounts and keys are loopback-cluster.sh's (pdx001...);
+# login); the hosts' to DIR/sshd.log, an sshd per 15 hosts (the first ones' is "hosts1",
+# "hosts2"). Accounts and keys are loopback-cluster.sh's (pdx001...);
 # DIR gets ssh_config (Host bastion1, bastion2, and every host with its account, port 2222),
 # known_hosts (every address, the bastions' too), hosts1 and hosts2 (one address a line).
+# BASTION_SSHD_OPTIONS: sshd_config lines for the bastions' sshds, ahead of the setup's own (sshd
+# takes a keyword's first value), e.g. "ClientAliveInterval 1".
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/loopback-cluster.sh"
@@ -29,7 +34,13 @@ die() { echo "bastion-netns: $*" >&2; exit 1; }
 
 readonly PORT=2222 BASTION1=198.18.200.2 BASTION2=198.18.201.2
 # Refused here at once, never sent along this machine's default route.
-readonly UNREACHABLE="198.18.201.0/24 198.18.202.0/24 198.18.203.0/24 198.18.204.0/24"
+readonly UNREACHABLE="198.18.201.0/24 198.18.202.0/24 198.18.203.0/24 198.18.204.0/24
+  198.18.205.0/24 198.18.206.0/24"
+readonly HOSTS_PER_SSHD=15  # addresses an sshd listens on (OpenSSH takes at most 16)
+
+# Host i (1-based) behind one hop, behind two: 250 a /24.
+address1() { if (( $1 <= 250 )); then echo "198.18.202.$1"; else echo "198.18.205.$(($1 - 250))"; fi; }
+address2() { if (( $1 <= 250 )); then echo "198.18.203.$1"; else echo "198.18.206.$(($1 - 250))"; fi; }
 
 prefix() { echo "pb$(echo -n "$DIR" | md5sum | cut -c1-6)"; }
 
@@ -52,10 +63,12 @@ bastion_stop() {
 }
 
 # sshd NAME NAMESPACE LOG LOGLEVEL ADDRESS...: an sshd in NAMESPACE on ADDRESSes, port 2222.
+# A bastion's config starts with BASTION_SSHD_OPTIONS.
 start_sshd() {
   local name=$1 ns=$2 log=$3 level=$4
   shift 4
   {
+    if [[ $name == bastion* && -n ${BASTION_SSHD_OPTIONS:-} ]]; then echo "$BASTION_SSHD_OPTIONS"; fi
     echo "Port $PORT"
     printf 'ListenAddress %s\n' "$@"
     sshd_settings "$name" | sed "s/^LogLevel .*/LogLevel $level/"
@@ -70,8 +83,8 @@ write_files() {
   : > "$DIR/hosts1"
   : > "$DIR/hosts2"
   for i in $(seq "$N"); do
-    echo "198.18.202.$i" >> "$DIR/hosts1"
-    echo "198.18.203.$i" >> "$DIR/hosts2"
+    address1 "$i" >> "$DIR/hosts1"
+    address2 "$i" >> "$DIR/hosts2"
   done
   for a in "$BASTION1" "$BASTION2" $(cat "$DIR/hosts1" "$DIR/hosts2"); do
     echo "[$a]:$PORT $key"
@@ -80,7 +93,7 @@ write_files() {
     printf 'Host bastion1\n  HostName %s\n  User %s\n' "$BASTION1" "$(account 1)"
     printf 'Host bastion2\n  HostName %s\n  User %s\n' "$BASTION2" "$(account 2)"
     for i in $(seq "$N"); do
-      printf 'Host 198.18.202.%s 198.18.203.%s\n  User %s\n' "$i" "$i" "$(account "$i")"
+      printf 'Host %s %s\n  User %s\n' "$(address1 "$i")" "$(address2 "$i")" "$(account "$i")"
     done
     cat << EOF
 Host *
@@ -114,7 +127,7 @@ stale_stop() {
 
 bastion_start() {
   [[ $EUID -eq 0 ]] || die "needs root (network namespaces)"
-  (( N >= 2 && N <= 15 )) || die "N must be 2..15 (one sshd serves them)"
+  (( N >= 2 && N <= 500 )) || die "N must be 2..500"
   mkdir -p "$DIR"
   DIR=$(cd "$DIR" && pwd)
   bastion_stop
@@ -146,22 +159,26 @@ bastion_start() {
   # connect there waits for TCP's SYN retries).
   ip -n "$outer" route add 198.18.204.0/24 via "$BASTION2"
   for i in $(seq "$N"); do
-    ip -n "$outer" addr add "198.18.202.$i/32" dev lo
-    ip -n "$inner" addr add "198.18.203.$i/32" dev lo
+    ip -n "$outer" addr add "$(address1 "$i")/32" dev lo
+    ip -n "$inner" addr add "$(address2 "$i")/32" dev lo
   done
   : > "$DIR/sshd.log"
   : > "$DIR/bastion1.log"
   : > "$DIR/bastion2.log"
   start_sshd bastion1 "$outer" "$DIR/bastion1.log" INFO "$BASTION1"
   start_sshd bastion2 "$inner" "$DIR/bastion2.log" INFO "$BASTION2"
-  # shellcheck disable=SC2046  # one address a word
-  start_sshd hosts1 "$outer" "$DIR/sshd.log" ERROR $(seq -f '198.18.202.%g' "$N")
-  # shellcheck disable=SC2046
-  start_sshd hosts2 "$inner" "$DIR/sshd.log" ERROR $(seq -f '198.18.203.%g' "$N")
   write_files
+  local first=1 suffix=""
+  while (( first <= N )); do
+    # shellcheck disable=SC2046  # one address a word
+    start_sshd "hosts1$suffix" "$outer" "$DIR/sshd.log" ERROR $(sed -n "$first,$((first + HOSTS_PER_SSHD - 1))p" "$DIR/hosts1")
+    # shellcheck disable=SC2046
+    start_sshd "hosts2$suffix" "$inner" "$DIR/sshd.log" ERROR $(sed -n "$first,$((first + HOSTS_PER_SSHD - 1))p" "$DIR/hosts2")
+    first=$((first + HOSTS_PER_SSHD)) suffix="-$(( (first - 1) / HOSTS_PER_SSHD + 1 ))"
+  done
   for _ in $(seq 100); do
     answers_in "$outer" "$BASTION1" && answers_in "$inner" "$BASTION2" &&
-      answers_in "$outer" "198.18.202.$N" && answers_in "$inner" "198.18.203.$N" && return 0
+      answers_in "$outer" "$(address1 "$N")" && answers_in "$inner" "$(address2 "$N")" && return 0
     sleep 0.1
   done
   die "the sshds do not answer"

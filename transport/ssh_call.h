@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-#include "transport/ssh_io.h"
+#include "transport/ssh_session_context.h"
 #include "transport/transport.h"
 
 namespace pdx {
@@ -26,12 +26,6 @@ using Step = std::optional<StepFailure>;
 
 /// A ssh_call() result that is not libssh2's: the wait was ended by a deadline or Ctrl-C.
 inline constexpr long kWaitAborted = -100000;
-
-/// What libssh2's callbacks for one session share; the session's abstract pointer points at it.
-struct SessionContext {
-  SocketIo io;                            // pdx's recv and send (ssh_io.h)
-  const std::string* password = nullptr;  // keyboard-interactive's answer (ssh_auth.cpp)
-};
 
 /// One host's socket and libssh2 session, and whether its waiting has been ended. Lives on the
 /// host's strand; abort() is called there (by a deadline timer or the stop callback). Not moved:

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <string_view>
 
-#include "transport/ssh_call.h"
+#include "transport/ssh_session_context.h"
 
 namespace pdx {
 namespace {

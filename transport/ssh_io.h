@@ -94,8 +94,8 @@ inline std::size_t queued_size(const SocketIo& io) {
 }
 
 /// Makes `session` read and write through socket_recv and socket_send, which find their SocketIo
-/// in the SessionContext (ssh_call.h) that the session's abstract pointer points at. Set before
-/// the handshake.
+/// in the SessionContext (ssh_session_context.h) that the session's abstract pointer points at. Set
+/// before the handshake.
 void use_pdx_io(LIBSSH2_SESSION* session);
 
 }  // namespace pdx

@@ -85,6 +85,7 @@ struct Tunnel {
   std::size_t to_host_at = 0;
   bool channel_eof = false, host_shut = false, done = false;
   bool read_armed = false, write_armed = false;
+  bool window_spent = false;  // the host's bytes wait for the jump host's window adjust
 };
 
 struct Waiter {  // a host waiting for its jump host's first link
@@ -137,6 +138,7 @@ class JumpLink : public std::enable_shared_from_this<JumpLink> {
   void finish(Tunnel& t);
   void free_closing();
   void arm(const std::shared_ptr<Tunnel>& t, bool write);
+  bool reads_socket() const;
   void arm_socket();
   void die(long rc);
   void watch_open();
@@ -218,19 +220,26 @@ class JumpHop final : public Route, public std::enable_shared_from_this<JumpHop>
     for (auto& waiter : std::exchange(waiting_, {})) waiter.ready(failed_);
     fail_queue(*failed_);
   }
+  // Called after every pump round: the links close kLinger after the hop was first found idle,
+  // however often it is called meanwhile (an idle link's rounds must not put it off for ever).
   void check_idle() {
     std::erase_if(queue_, [](const DialRequest& r) { return r.target.gave_up->load(); });
     std::erase_if(waiting_, [](const Waiter& w) { return w.gave_up->load(); });
     if (!queue_.empty() || !waiting_.empty()) return;
     for (const auto& link : links_)
       if (!link->idle()) return;
+    if (lingering_) return;
+    lingering_ = true;
     linger_.expires_after(kLinger);
-    linger_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
-      if (ec || !self->queue_.empty() || !self->waiting_.empty()) return;
-      for (const auto& link : self->links_)
-        if (!link->idle()) return;
-      for (auto& link : std::exchange(self->links_, {})) link->close();
-    });
+    linger_.async_wait(
+        [self = shared_from_this(), linger = ++lingers_](boost::system::error_code ec) {
+          if (linger != self->lingers_) return;  // stopped, perhaps armed again since
+          self->lingering_ = false;
+          if (ec || !self->queue_.empty() || !self->waiting_.empty()) return;
+          for (const auto& link : self->links_)
+            if (!link->idle()) return;
+          for (auto& link : std::exchange(self->links_, {})) link->close();
+        });
   }
 
  private:
@@ -259,7 +268,7 @@ class JumpHop final : public Route, public std::enable_shared_from_this<JumpHop>
     });
   }
   void on_dial(DialRequest request) {
-    linger_.cancel();
+    stop_linger();
     if (failed_) return request.done(Dialed{Fd(), nullptr, failed_});
     queue_.push_back(std::move(request));
     bool room = false;
@@ -284,6 +293,11 @@ class JumpHop final : public Route, public std::enable_shared_from_this<JumpHop>
     said_more_ = true;
     open_link();
   }
+  void stop_linger() {
+    lingering_ = false;
+    ++lingers_;
+    linger_.cancel();
+  }
   void fail_queue(const StepFailure& failure) {
     for (auto& request : std::exchange(queue_, {}))
       request.done(Dialed{Fd(), nullptr, via(name_, failure)});
@@ -295,6 +309,8 @@ class JumpHop final : public Route, public std::enable_shared_from_this<JumpHop>
   SetupGate& gate_;
   asio::any_io_executor strand_;
   asio::steady_timer linger_;
+  bool lingering_ = false;   // linger_ runs: the hop was found idle
+  unsigned lingers_ = 0;     // linger_'s waits started or stopped: an earlier one's end is stale
   asio::steady_timer poll_;  // watch_waiters()
   bool watching_ = false;
   StopSignal never_;  // links end when idle, not on Ctrl-C: their hosts' sessions stop
@@ -481,7 +497,8 @@ bool JumpLink::move(const std::shared_ptr<Tunnel>& tunnel) {
       break;
     }
     ssize_t written = libssh2_channel_write(t.channel, buffer, static_cast<std::size_t>(n));
-    if (written == LIBSSH2_ERROR_EAGAIN) break;  // the channel's window: the link's socket wakes us
+    t.window_spent = written == LIBSSH2_ERROR_EAGAIN;  // queue mode: only the window stops it
+    if (t.window_spent) break;                         // the link's socket wakes us
     if (written < 0 && session_lost(written)) return die(written), false;
     if (written < 0) {
       finish(t);
@@ -521,7 +538,20 @@ void JumpLink::arm(const std::shared_ptr<Tunnel>& t, bool write) {
                     });
 }
 
-// The link's socket: always for reading (any tunnel's bytes may come), for writing while
+// Whether the next round reads the link's socket (through libssh2): a channel open or close in
+// progress, a tunnel that reads its channel (not at its end, and what it read handed on) or whose
+// host's bytes wait for a window adjust. Only then is the socket waited on for reading: a link
+// that reads nothing, its tunnels at their end or none left (the jump host's late channel closes,
+// its keepalives, another link carrying the hosts), would find it readable again at once, for
+// ever, and spin.
+bool JumpLink::reads_socket() const {
+  if (opening_ || !closing_.empty()) return true;
+  return std::any_of(tunnels_.begin(), tunnels_.end(), [](const auto& t) {
+    return !t->done && ((!t->channel_eof && t->to_host_at == t->to_host.size()) || t->window_spent);
+  });
+}
+
+// The link's socket: for reading while a round would read it (reads_socket()), for writing while
 // libssh2's packets are queued.
 void JumpLink::arm_socket() {
   auto& socket = connection_->waiter().socket();
@@ -534,7 +564,7 @@ void JumpLink::arm_socket() {
       self->pump();
     };
   };
-  if (!read_armed_) {
+  if (!read_armed_ && reads_socket()) {
     read_armed_ = true;
     socket.async_wait(asio::ip::tcp::socket::wait_read, wake(read_armed_));
   }

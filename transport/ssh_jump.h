@@ -13,13 +13,18 @@
 //           over a second while hosts wait (the jump host connecting to a host down waits for
 //           TCP's SYN retries, minutes) gets them another link (at most 16); an open its host
 //           gave up on does not keep the link.
-//   pump:   on the link's strand, woken by the link's socket or a tunnel's socketpair end.
+//   pump:   on the link's strand, woken by the link's socket or a tunnel's socketpair end; the
+//           socket is waited on for reading only while a round would read it (libssh2 reads it
+//           for a channel only): a link with nothing to read, its tunnels ended, would otherwise
+//           find it readable for ever (the jump host's late channel close, its keepalives)
+//           and spin.
 //   lost:   the link's connection failing fails every tunnel on it with "via NAME: ..." and
 //           their hosts report that instead of their own "connection lost".
 //   more:   a link that refuses a channel (resource shortage, administratively prohibited)
 //           while it carries others is full: another link is opened for the rest, said once.
 //           (OpenSSH's MaxSessions does not count direct-tcpip channels: one link carries all.)
-//   idle:   a link with no tunnels and nothing queued closes 100 ms later.
+//   idle:   the links close 100 ms after the hop was first found with no tunnels and nothing
+//           queued (what the links do meanwhile does not put it off).
 #include <boost/asio/any_io_executor.hpp>
 #include <memory>
 #include <string>
