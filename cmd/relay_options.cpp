@@ -59,9 +59,10 @@ void add_relay_options(CLI::App& app, RelayFlags& flags) {
                "Send host to host over TCP between the agents instead of from here: a chain, or "
                "with --relay=tree:K a tree of fan-out K (2-16)");
   app.add_option("--relay-bind", flags.bind,
-                 "With --relay: the address the agents listen on (default: the one ssh reached)");
+                 "The address the agents listen on for data links, --relay's and push's direct "
+                 "ones (default: the one ssh reached)");
   app.add_option("--relay-ports", flags.ports,
-                 "With --relay: the agents' ports, LOW-HIGH (default: any)");
+                 "The ports the agents listen on for data links, LOW-HIGH (default: any)");
 }
 
 bool relay_options(const RelayFlags& flags, RelayOptions& options) {

@@ -124,6 +124,7 @@ class SshSession final : public Session {
     }
     co_return result;
   }
+  bool reached_over_tcp() const override { return !connection_->plan().route; }
 
  private:
   std::shared_ptr<SshConnection> connection_;

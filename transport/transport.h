@@ -132,6 +132,9 @@ class Session {
   /// a local session goes on.
   virtual boost::asio::awaitable<HostResult> exec(const ExecRequest& request, JobIo& io,
                                                   StopSignal& stop) = 0;
+  /// Whether the host was reached by a TCP connection of this session's own (ssh, not through a
+  /// jump host or a ProxyCommand): where pdx may link to it directly (push's data links).
+  virtual bool reached_over_tcp() const { return false; }
 };
 
 /// What Transport::open() came to: a session, or why there is none.

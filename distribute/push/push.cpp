@@ -15,10 +15,12 @@
 #include "base/error.h"
 #include "base/fd.h"
 #include "core/executor.h"
+#include "core/hostset.h"
 #include "core/run_env.h"
 #include "distribute/agent_start.h"
 #include "distribute/host_outcome.h"
 #include "distribute/progress_meter.h"
+#include "distribute/push/direct_link.h"
 #include "distribute/push/extract_set.h"
 #include "distribute/push/frame_stream.h"
 #include "distribute/push/manifest_check.h"
@@ -80,9 +82,10 @@ struct PushRun : StagingRun {
 
   std::mutex plan_mutex;  // one wave's plan at a time: `sources` is shared
   // Under StagingRun::mutex:
-  std::vector<std::pair<std::string, std::string>> posix;  // (label, why): the warning's
-  std::vector<std::string> unlisted;                       // hosts whose find cannot list
-  std::vector<std::pair<std::size_t, std::string>> notes;  // (host, what its agent noted)
+  std::vector<std::pair<std::string, std::string>> posix;     // (label, why): the warning's
+  std::vector<std::string> unlisted;                          // hosts whose find cannot list
+  std::vector<std::pair<std::size_t, std::string>> notes;     // (host, what its agent noted)
+  std::vector<std::pair<std::size_t, std::string>> over_ssh;  // (host, why no direct link)
 
   // take_receipt into host i's outcome, what its agent noted kept for the warnings.
   void take(const Reply& reply, std::size_t i) {
@@ -394,6 +397,47 @@ asio::awaitable<HostResult> receive_host(PushRun& run, Session& session, const J
   co_return HostResult{};
 }
 
+// Whether host's data is to go over a direct link (PushOptions::data_via).
+bool direct_wanted(const PushRun& run, const Session& session) {
+  switch (run.options.data_via) {
+    case DataVia::ssh:
+      return false;
+    case DataVia::direct:
+      return true;
+    case DataVia::automatic:
+      break;
+  }
+  return session.reached_over_tcp();
+}
+
+// Step 3 over a direct link (distribute/push/direct_link.h): the host's reader of its group's
+// stream sent to its agent's --relay command; nullopt when no link could be made and nothing was
+// received: the caller sends over ssh (--data-via direct: the host fails instead).
+asio::awaitable<std::optional<HostResult>> receive_direct(PushRun& run, Session& session,
+                                                          const Job& job, Broadcast& source,
+                                                          std::size_t reader, StopSignal& stop) {
+  const std::string command = run.command_for(job.index, run.relay_command);
+  DirectRan ran = co_await direct_receive(session, job, command, source, reader,
+                                          run.options.relay_options, stop);
+  if (ran.reply.result.failure != Failure::none) co_return ran.reply.result;
+  PushedHost& outcome = run.report.hosts[job.index];
+  if (!ran.linked) {
+    // An agent gone since the listing: over ssh, where receive_host deploys it again.
+    if (agent_upload_asked(run.agent, ran.reply)) co_return std::nullopt;
+    std::string why = !ran.error.empty() ? ran.error : host_said(ran.reply);
+    if (run.options.data_via == DataVia::direct) {
+      outcome.error = "no direct data link: " + why;
+      co_return HostResult{};
+    }
+    std::lock_guard lock(run.mutex);
+    run.over_ssh.emplace_back(job.index, std::move(why));
+    co_return std::nullopt;
+  }
+  run.take(ran.reply, job.index);
+  if (outcome.error.empty() && !ran.error.empty()) outcome.error = std::move(ran.error);
+  co_return HostResult{};
+}
+
 // Step 3, a POSIX push: the wave's tar stream into the host's sh and tar.
 asio::awaitable<HostResult> receive_posix(PushRun& run, Session& session, const Job& job,
                                           const Group& group, InputSource& input,
@@ -445,6 +489,11 @@ asio::awaitable<HostResult> receive_step(PushRun& run, PushWave& wave, std::size
     }
     co_return co_await receive_host(run, session, job, group.plan, **input, stop);
   }
+  if (direct_wanted(run, session)) {
+    std::optional<HostResult> sent =
+        co_await receive_direct(run, session, job, *group.source, seat.reader, stop);
+    if (sent) co_return *sent;
+  }
   BroadcastInput input(*group.source, seat.reader);
   co_return co_await receive_host(run, session, job, group.plan, input, stop);
 }
@@ -494,6 +543,15 @@ void warn(PushRun& run) {
   for (const auto& [i, said] : run.forwarded)
     text += "pdx: warning: " + run.hosts[i].label() + ": " + said + "\n";
   for (const auto& line : run.bridged_heads) text += "pdx: warning: " + line + "\n";
+  if (!run.over_ssh.empty()) {
+    std::sort(run.over_ssh.begin(), run.over_ssh.end());
+    std::vector<std::string> labels;
+    for (const auto& [i, why] : run.over_ssh) labels.push_back(run.hosts[i].label());
+    const auto& [first, why] = run.over_ssh.front();
+    text += "pdx: warning: " + fold_names(labels) + ": no direct data link (" +
+            (labels.size() > 1 ? run.hosts[first].label() + ": " : "") + printable(why) +
+            "); sent over ssh\n";
+  }
   std::sort(run.notes.begin(), run.notes.end());
   for (const auto& [i, note] : run.notes)
     text += "pdx: warning: " + run.hosts[i].label() + ": " + note + "\n";
@@ -562,6 +620,7 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
               list_through,
               posix_list_command(options.dest, sources.tops),
               report,
+              {},
               {},
               {},
               {},

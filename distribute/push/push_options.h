@@ -12,6 +12,12 @@ namespace pdx {
 
 class ProgressMeter;
 
+/// --data-via: how a star push's data reaches an agent. `automatic`: over a direct link where
+/// the host was reached over TCP (no jump host, no ProxyCommand), else, or where the link cannot
+/// be made, over ssh (said once); `ssh`: always over its ssh channel; `direct`: always over a
+/// direct link, a host that cannot link failed (distribute/push/direct_link.h).
+enum class DataVia { automatic, ssh, direct };
+
 struct PushOptions {
   std::vector<std::string> sources;
   std::string dest;  // as typed: %h %n substituted per host, a trailing '/' kept
@@ -24,7 +30,8 @@ struct PushOptions {
   bool safe_links = false;           // --safe-links: symlinks out of their SRC not sent
   std::optional<Manifest> manifest;  // -m, with extract: each host's counts checked against it
   bool relay = false;                // --relay: host to host (distribute/relay/relay_chain.h)
-  RelayOptions relay_options;
+  RelayOptions relay_options;        // --relay-bind, --relay-ports: also the direct links'
+  DataVia data_via = DataVia::automatic;
   ProgressMeter* progress = nullptr;  // told of the bytes hosts take and the hosts that end
 };
 
