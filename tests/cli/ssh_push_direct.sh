@@ -44,6 +44,15 @@ expect_lines "$err" 1 "one warning"
 expect_contains "$err" "pdx: warning: 127.0.0.[1-$n]: no direct data link (127.0.0.1: cannot connect to 127.0.0.1 port $dead" "the fallback's line"
 expect_contains "$err" "); sent over ssh" "the fallback's line"
 for i in $(seq "$n"); do same_tree "$SCRATCH/src" "$(home_of "$i")/$dir/fallback/src"; done
+# No free port where host 1's agent is to listen (its only one held): that host over ssh, said
+# once; the others link.
+hold_port
+run_ssh -w "$hosts" push --relay-ports "$held_port" "$SCRATCH/src" "$dir/no port/"
+release_port
+expect_status 0
+expect_lines "$err" 1 "one warning"
+expect_contains "$err" "pdx: warning: 127.0.0.1: no direct data link (cannot listen on 127.0.0.1 port $held_port" "the fallback's line"
+for i in $(seq "$n"); do same_tree "$SCRATCH/src" "$(home_of "$i")/$dir/no port/src"; done
 # ... and with --data-via direct, every host fails, nothing written.
 PDX_TEST_DIRECT_VIA=127.0.0.1:$dead run_ssh -w "$hosts" push --data-via direct "$SCRATCH/src" "$dir/required/"
 expect_status 1
