@@ -44,12 +44,7 @@ int cmd_push(int argc, char** argv) {
   add_agent_options(app, agent, "Push with the hosts' sh and tar");
   RelayFlags relay;
   add_relay_options(app, relay);
-  std::string data_via = "auto";
-  app.add_option("--data-via", data_via,
-                 "How the data reaches each host's agent: auto (a direct encrypted link where the "
-                 "host was reached without a jump host, else ssh), ssh, or direct (a host that "
-                 "cannot link fails)")
-      ->check(CLI::IsMember({"auto", "ssh", "direct"}));
+  add_data_via_option(app, push_options.data_via);
   add_report_options(app, shown);
   app.add_option("paths", paths, "SRC... DEST")->required();
   if (auto status = parse_cli(app, argc, argv)) return *status;
@@ -66,9 +61,6 @@ int cmd_push(int argc, char** argv) {
     push_options.manifest = std::move(*read);
   }
   push_options.relay = relay_options(relay, push_options.relay_options);
-  push_options.data_via = data_via == "ssh"      ? DataVia::ssh
-                          : data_via == "direct" ? DataVia::direct
-                                                 : DataVia::automatic;
 
   HostRun run = host_run(app, reach);
   ProgressLine line(progress_wanted(shown.progress, shown.no_progress), Measure::bytes_of_total,

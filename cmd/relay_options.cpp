@@ -65,6 +65,20 @@ void add_relay_options(CLI::App& app, RelayFlags& flags) {
                  "The ports the agents listen on for data links, LOW-HIGH (default: any)");
 }
 
+void add_data_via_option(CLI::App& app, DataVia& via) {
+  app.add_option_function<std::string>(
+         "--data-via",
+         [&via](const std::string& value) {
+           via = value == "ssh"      ? DataVia::ssh
+                 : value == "direct" ? DataVia::direct
+                                     : DataVia::automatic;
+         },
+         "How the data reaches each host's agent: auto (a direct encrypted link where the host "
+         "was reached without a jump host, else ssh), ssh, or direct (a host that cannot link "
+         "fails)")
+      ->check(CLI::IsMember({"auto", "ssh", "direct"}));
+}
+
 bool relay_options(const RelayFlags& flags, RelayOptions& options) {
   if (!flags.bind.empty() && !numeric_address(flags.bind))
     throw UsageError("--relay-bind: '" + flags.bind +

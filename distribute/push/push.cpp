@@ -15,12 +15,11 @@
 #include "base/error.h"
 #include "base/fd.h"
 #include "core/executor.h"
-#include "core/hostset.h"
 #include "core/run_env.h"
 #include "distribute/agent_start.h"
+#include "distribute/direct_link.h"
 #include "distribute/host_outcome.h"
 #include "distribute/progress_meter.h"
-#include "distribute/push/direct_link.h"
 #include "distribute/push/extract_set.h"
 #include "distribute/push/frame_stream.h"
 #include "distribute/push/manifest_check.h"
@@ -82,10 +81,9 @@ struct PushRun : StagingRun {
 
   std::mutex plan_mutex;  // one wave's plan at a time: `sources` is shared
   // Under StagingRun::mutex:
-  std::vector<std::pair<std::string, std::string>> posix;     // (label, why): the warning's
-  std::vector<std::string> unlisted;                          // hosts whose find cannot list
-  std::vector<std::pair<std::size_t, std::string>> notes;     // (host, what its agent noted)
-  std::vector<std::pair<std::size_t, std::string>> over_ssh;  // (host, why no direct link)
+  std::vector<std::pair<std::string, std::string>> posix;  // (label, why): the warning's
+  std::vector<std::string> unlisted;                       // hosts whose find cannot list
+  std::vector<std::pair<std::size_t, std::string>> notes;  // (host, what its agent noted)
 
   // take_receipt into host i's outcome, what its agent noted kept for the warnings.
   void take(const Reply& reply, std::size_t i) {
@@ -397,19 +395,6 @@ asio::awaitable<HostResult> receive_host(PushRun& run, Session& session, const J
   co_return HostResult{};
 }
 
-// Whether host's data is to go over a direct link (PushOptions::data_via).
-bool direct_wanted(const PushRun& run, const Session& session) {
-  switch (run.options.data_via) {
-    case DataVia::ssh:
-      return false;
-    case DataVia::direct:
-      return true;
-    case DataVia::automatic:
-      break;
-  }
-  return session.reached_over_tcp();
-}
-
 // Step 3 over a direct link (distribute/push/direct_link.h): the host's reader of its group's
 // stream sent to its agent's --relay command; nullopt when no link could be made and nothing was
 // received: the caller sends over ssh (--data-via direct: the host fails instead).
@@ -429,8 +414,7 @@ asio::awaitable<std::optional<HostResult>> receive_direct(PushRun& run, Session&
       outcome.error = "no direct data link: " + why;
       co_return HostResult{};
     }
-    std::lock_guard lock(run.mutex);
-    run.over_ssh.emplace_back(job.index, std::move(why));
+    run.note_over_ssh(job.index, std::move(why));
     co_return std::nullopt;
   }
   run.take(ran.reply, job.index);
@@ -489,7 +473,7 @@ asio::awaitable<HostResult> receive_step(PushRun& run, PushWave& wave, std::size
     }
     co_return co_await receive_host(run, session, job, group.plan, **input, stop);
   }
-  if (direct_wanted(run, session)) {
+  if (direct_wanted(run.options.data_via, session)) {
     std::optional<HostResult> sent =
         co_await receive_direct(run, session, job, *group.source, seat.reader, stop);
     if (sent) co_return *sent;
@@ -543,15 +527,7 @@ void warn(PushRun& run) {
   for (const auto& [i, said] : run.forwarded)
     text += "pdx: warning: " + run.hosts[i].label() + ": " + said + "\n";
   for (const auto& line : run.bridged_heads) text += "pdx: warning: " + line + "\n";
-  if (!run.over_ssh.empty()) {
-    std::sort(run.over_ssh.begin(), run.over_ssh.end());
-    std::vector<std::string> labels;
-    for (const auto& [i, why] : run.over_ssh) labels.push_back(run.hosts[i].label());
-    const auto& [first, why] = run.over_ssh.front();
-    text += "pdx: warning: " + fold_names(labels) + ": no direct data link (" +
-            (labels.size() > 1 ? run.hosts[first].label() + ": " : "") + printable(why) +
-            "); sent over ssh\n";
-  }
+  if (std::string over = run.over_ssh_text(); !over.empty()) text += "pdx: warning: " + over + "\n";
   std::sort(run.notes.begin(), run.notes.end());
   for (const auto& [i, note] : run.notes)
     text += "pdx: warning: " + run.hosts[i].label() + ": " + note + "\n";
@@ -620,7 +596,6 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
               list_through,
               posix_list_command(options.dest, sources.tops),
               report,
-              {},
               {},
               {},
               {},

@@ -6,17 +6,12 @@
 #include <vector>
 
 #include "archive/manifest.h"
+#include "distribute/direct_link.h"
 #include "distribute/relay/relay_chain.h"
 
 namespace pdx {
 
 class ProgressMeter;
-
-/// --data-via: how a star push's data reaches an agent. `automatic`: over a direct link where
-/// the host was reached over TCP (no jump host, no ProxyCommand), else, or where the link cannot
-/// be made, over ssh (said once); `ssh`: always over its ssh channel; `direct`: always over a
-/// direct link, a host that cannot link failed (distribute/push/direct_link.h).
-enum class DataVia { automatic, ssh, direct };
 
 struct PushOptions {
   std::vector<std::string> sources;

@@ -295,6 +295,29 @@ asio::awaitable<HostResult> extras_step(SyncRun& run, Session& session, const Jo
   co_return HostResult{};
 }
 
+// A star's stream over a direct link to the host's agent (distribute/direct_link.h), its
+// `relay_command`, where --data-via and the session say so: false when no link was made and
+// nothing was sent (the caller sends over ssh; --data-via direct fails the host instead).
+asio::awaitable<bool> direct_step(SyncRun& run, Group& group, std::size_t reader, Session& session,
+                                  const Job& job, const std::string& relay_command,
+                                  RelayGroup::Ran& got, StopSignal& stop) {
+  if (!direct_wanted(run.options.data_via, session)) co_return false;
+  const std::string command = run.command_for(job.index, relay_command);
+  DirectRan ran = co_await direct_receive(session, job, command, *group.source, reader,
+                                          run.options.relay_options, stop);
+  if (ran.linked || ran.reply.result.failure != Failure::none) {
+    got.reply = std::move(ran.reply);
+    co_return true;
+  }
+  std::string why = !ran.error.empty() ? ran.error : host_said(ran.reply);
+  if (run.options.data_via == DataVia::direct) {
+    got.error = "no direct data link: " + why;
+    co_return true;
+  }
+  run.note_over_ssh(job.index, std::move(why));
+  co_return false;
+}
+
 // The stream of the host's group at meeting `m` into its agent: `star` from here, or `relay`
 // host to host; the agent's reply, or none when the host has no group there or is out (its
 // failure in `ran`, or its error recorded).
@@ -311,7 +334,8 @@ asio::awaitable<std::optional<Reply>> stream_step(SyncRun& run, SyncWave& wave, 
     const std::string relay = run.command_for(job.index, relay_command);
     got = co_await seat.group->relay->run(session, job, seat.reader, relay, star, stop);
     if (!got.forwarded.empty()) run.note_forwarded(job.index, std::move(got.forwarded));
-  } else {
+  } else if (!co_await direct_step(run, *seat.group, seat.reader, session, job, relay_command, got,
+                                   stop)) {
     BroadcastInput input(*seat.group->source, seat.reader);
     got.reply = co_await run_command(session, job, star, &input, stop);
   }
@@ -455,6 +479,8 @@ SyncReport sync(Transport& transport, const std::vector<Host>& hosts, const JobT
   run.rethrow_fatal();
   // What the run's warnings say (sync_text), on each host's report.
   report.called_off = run.called_off_text();
+  if (std::string over = run.over_ssh_text(); !over.empty())
+    report.called_off += (report.called_off.empty() ? "" : "\npdx: warning: ") + over;
   report.bridged_heads = std::move(run.bridged_heads);
   for (std::size_t i : run.replaced) report.hosts[i].agent_replaced = true;
   for (auto& [i, why] : run.statics) report.hosts[i].agent_static = std::move(why);

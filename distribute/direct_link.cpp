@@ -1,4 +1,4 @@
-#include "distribute/push/direct_link.h"
+#include "distribute/direct_link.h"
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
@@ -288,6 +288,18 @@ class DirectReply final : public JobIo {
 };
 
 }  // namespace
+
+bool direct_wanted(DataVia via, const Session& session) {
+  switch (via) {
+    case DataVia::ssh:
+      return false;
+    case DataVia::direct:
+      return true;
+    case DataVia::automatic:
+      break;
+  }
+  return session.reached_over_tcp();
+}
 
 asio::awaitable<DirectRan> direct_receive(Session& session, const Job& job,
                                           const std::string& command, Broadcast& source,

@@ -1,11 +1,11 @@
 #pragma once
-// A star push's data over a link of its own to the host (pdx(1), push, --data-via): pdx connects
-// to the host's agent and sends it the group's stream in sealed records (agent/relay_link.h: the
-// relay's link and its one framing, AES-128-GCM under keys of this link's own, per direction,
-// derived from a secret made for this host and handed to its agent over its ssh session), not
-// through the ssh channel (libssh2 1.10's AES-CTR and HMAC: about 2.6 s of pdx's CPU a GB, and
-// 2 s of the host's sshd). The control stays on ssh: the agent runs its --relay command as a
-// relay host with nobody after it, whose upstream is pdx.
+// A star push's (and sync's) data over a link of its own to the host (pdx(1), push, --data-via):
+// pdx connects to the host's agent and sends it the group's stream in sealed records
+// (agent/relay_link.h: the relay's link and its one framing, AES-128-GCM under keys of this link's
+// own, per direction, derived from a secret made for this host and handed to its agent over its ssh
+// session), not through the ssh channel (libssh2 1.10's AES-CTR and HMAC: about 2.6 s of pdx's CPU
+// a GB, and 2 s of the host's sshd). The control stays on ssh: the agent runs its --relay command
+// as a relay host with nobody after it, whose upstream is pdx.
 //
 //   pdx -> agent (stdin)   relay_setup (direct: a link that breaks is not bridged), relay_next
 //                          (nobody after it)
@@ -32,6 +32,14 @@
 
 namespace pdx {
 
+/// --data-via: how a star's data reaches an agent. `automatic`: over a direct link where the host
+/// was reached over TCP (no jump host, no ProxyCommand), else, or where the link cannot be made,
+/// over ssh (said once); `ssh`: always over its ssh channel; `direct`: always over a direct link,
+/// a host that cannot link failed.
+enum class DataVia { automatic, ssh, direct };
+/// Whether the data for `session`'s host is to go over a direct link.
+bool direct_wanted(DataVia via, const Session& session);
+
 inline constexpr std::chrono::milliseconds kDirectConnectTime = std::chrono::seconds(5);
 
 struct DirectRan {
@@ -41,10 +49,10 @@ struct DirectRan {
                            // not linked: why there is no link (one line)
 };
 
-/// Runs `command` (the agent's --relay=DEST command, as the host runs it) on `session`, its
-/// stream reader `reader` of `source` over a direct link to it; listening where `options` say
-/// (bind, low, high). Linked, `source`'s reader is finished when this returns; not linked, it was
-/// not read from, for the caller to send it over ssh.
+/// Runs `command` (the agent's --relay=DEST or --relay-patch=DEST command, as the host runs it) on
+/// `session`, its stream reader `reader` of `source` over a direct link to it; listening where
+/// `options` say (bind, low, high). Linked, `source`'s reader is finished when this returns; not
+/// linked, it was not read from, for the caller to send it over ssh.
 boost::asio::awaitable<DirectRan> direct_receive(Session& session, const Job& job,
                                                  const std::string& command, Broadcast& source,
                                                  std::size_t reader, const RelayOptions& options,
