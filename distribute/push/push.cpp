@@ -395,7 +395,7 @@ asio::awaitable<HostResult> receive_host(PushRun& run, Session& session, const J
   co_return HostResult{};
 }
 
-// Step 3 over a direct link (distribute/push/direct_link.h): the host's reader of its group's
+// Step 3 over a direct link (distribute/direct_link.h): the host's reader of its group's
 // stream sent to its agent's --relay command; nullopt when no link could be made and nothing was
 // received: the caller sends over ssh (--data-via direct: the host fails instead).
 asio::awaitable<std::optional<HostResult>> receive_direct(PushRun& run, Session& session,
