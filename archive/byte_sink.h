@@ -1,13 +1,12 @@
 #pragma once
-// Where the bytes of an archive go: one file, stdout, or a set of parts (archive/split_writer.h).
+// What the bytes of an archive are written to: one file, stdout, or a set of parts
+// (archive/split_writer.h); archive/open_output.h opens the one an OutputSpec names.
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "archive/part_header.h"
 #include "base/result.h"
 
 namespace pdx {
@@ -47,20 +46,5 @@ class ByteSink {
 
 /// What may happen to files already under the output's names.
 enum class Overwrite { no, yes };
-
-/// Where an output goes: `path` itself ("-" for stdout), or parts path.part-N of `part_size`
-/// bytes with suffixes `suffix_width` digits wide.
-struct OutputSpec {
-  std::string path;
-  std::optional<std::uint64_t> part_size;
-  int suffix_width = 1;
-  Overwrite overwrite = Overwrite::no;
-  Checksum checksum = Checksum::none;
-  PartFraming framing = PartFraming::none;  // with part_size: what begins each part
-};
-
-/// Opens the sink for spec. Without Overwrite::yes, an existing output file (or any existing
-/// part path.part-N) is an Error, so nothing is ever overwritten silently.
-Result<std::unique_ptr<ByteSink>> open_output(const OutputSpec& spec);
 
 }  // namespace pdx

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "archive/entry_failure.h"
 #include "base/result.h"
 
 namespace pdx {
@@ -15,14 +16,6 @@ enum class Ownership {
   as_archive_when_root,  // root restores the archive's owners, set-id bits and device files
   mine,  // GNU tar's --no-same-owner, for archives from hosts not trusted (pull): the files are
          // the user's, root's too, with no set-user/group-ID bits, and device files are refused
-};
-
-/// An entry unpack could not create, write or put in place, apart from the Error that says so
-/// (which names the part too): the entry as the archive names it, and why ("cannot write:
-/// REASON", "cannot create: REASON", "cannot put in place: REASON").
-struct EntryFailure {
-  std::string entry;
-  std::string reason;
 };
 
 struct UnpackOptions {

@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "archive/unpack.h"
+#include "archive/entry_failure.h"
 #include "archive/unpack_file.h"
 #include "base/result.h"
 
@@ -78,7 +78,7 @@ struct FileCreation {
 };
 
 /// An entry's failure: its Error (the message `shown`, after the file's origin) and, into
-/// `failed`, the entry and `reason` apart (archive/unpack.h's EntryFailure).
+/// `failed`, the entry and `reason` apart (archive/entry_failure.h).
 Error entry_error(const FileToWrite& file, const std::string& shown, const std::string& reason,
                   std::optional<EntryFailure>& failed);
 

@@ -150,6 +150,18 @@ void add_host_options(CLI::App& app, HostOptions& o) {
   app.add_option("-J", o.ssh.jump_hosts,
                  "Jump hosts [user@]host[:port][,...], as ssh -J: one login to each for all hosts");
   app.add_flag("--askpass", o.ssh.askpass, "Prompt once for a password used on every host");
+  app.add_option("-O", o.ssh.control_op,
+                 "check|exit: ask the hosts' ControlMaster holders, as ssh -O; runs nothing")
+      ->check(CLI::IsMember({"check", "exit"}));
+}
+
+int run_control_op(const HostOptions& o, const std::string& command) {
+  if (!command.empty())
+    throw UsageError("-O " + o.ssh.control_op + " runs no command; drop '" + command + "'");
+  std::vector<Endpoint> endpoints;
+  for (const auto& host : pick_hosts(o.include, o.exclude, o.genders, ""))
+    endpoints.push_back(Endpoint{host.name, host.user, host.port});
+  return run_control_command(o.ssh, endpoints);
 }
 
 std::vector<std::string> HostRun::labels() const {
@@ -168,6 +180,9 @@ HostRun host_run(const CLI::App& app, const HostOptions& o) {
     throw UsageError("no hosts to run '" + words.front() + "' on; for pdx's own " + words.front() +
                      ", give no host options: pdx " + words.front() + " ...");
   }
+  if (!o.ssh.control_op.empty())
+    throw UsageError("-O " + o.ssh.control_op + " runs nothing: pdx -O " + o.ssh.control_op +
+                     " -w HOSTS, alone");
   if (o.rcmd == "exec" && !o.ssh.jump_hosts.empty())
     throw UsageError("-J reaches hosts over ssh; -R exec runs commands here: drop one");
   run.transport = o.rcmd == "exec" ? make_local_transport() : make_ssh_transport(o.ssh);

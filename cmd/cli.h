@@ -59,7 +59,7 @@ struct HostOptions {
   GendersArgs genders;
 };
 
-/// -w -x -g -X --genders -f -t -u -R -l -p -i -o -F --askpass.
+/// -w -x -g -X --genders -f -t -u -R -l -p -i -o -F -J --askpass -O.
 void add_host_options(CLI::App& app, HostOptions& o);
 
 /// What the parsed HostOptions stand for: the hosts, the transport reaching them, and a job
@@ -73,6 +73,10 @@ struct HostRun {
 /// Throws UsageError for a bad host expression or no hosts (saying, when the command is `pack`,
 /// `split` or another subcommand that runs here, that host options make no sense for it).
 HostRun host_run(const CLI::App& app, const HostOptions& o);
+
+/// `-O check|exit` (o.ssh.control_op): asks each host's ControlMaster holder, as `ssh -O`.
+/// Throws UsageError if a `command` was given too. Returns the exit status.
+int run_control_op(const HostOptions& o, const std::string& command);
 
 /// How push, pull and verify report: --json, --progress, --no-progress (pdx(1), Progress and
 /// JSON).

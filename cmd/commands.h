@@ -13,6 +13,7 @@ int cmd_join(int argc, char** argv);    // pdx join PARTS... -o FILE   (cmd/join
 int cmd_split(int argc, char** argv);   // pdx split FILE --size SIZE  (cmd/split.cpp)
 int cmd_push(int argc, char** argv);    // pdx push SRC... DEST        (cmd/push.cpp)
 int cmd_sync(int argc, char** argv);    // pdx sync SRC... DEST        (cmd/sync.cpp)
+int cmd_control_holder(int argc, char** argv);  // hidden (cmd/control_holder.cpp)
 int cmd_agent(int argc, char** argv);   // pdx agent --list|--receive  (cmd/agent.cpp)
 int cmd_pull(int argc, char** argv);    // pdx pull REMOTE... LOCAL    (cmd/pull.cpp)
 int cmd_verify(int argc, char** argv);  // pdx verify REMOTE_DIR       (cmd/verify.cpp)

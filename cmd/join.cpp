@@ -2,8 +2,8 @@
 #include <string>
 #include <vector>
 
-#include "archive/byte_sink.h"
 #include "archive/join.h"
+#include "archive/open_output.h"
 #include "archive/part_name.h"
 #include "base/error.h"
 #include "cmd/cli.h"

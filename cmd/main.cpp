@@ -17,10 +17,12 @@ struct Subcommand {
 };
 
 constexpr Subcommand kSubcommands[] = {
-    {"hosts", pdx::cmd_hosts}, {"pack", pdx::cmd_pack},           {"unpack", pdx::cmd_unpack},
-    {"join", pdx::cmd_join},   {"split", pdx::cmd_split},         {"push", pdx::cmd_push},
-    {"pull", pdx::cmd_pull},   {"verify", pdx::cmd_verify},       {"agent", pdx::cmd_agent},
-    {"sync", pdx::cmd_sync},   {"preflight", pdx::cmd_preflight},
+    {"hosts", pdx::cmd_hosts},         {"pack", pdx::cmd_pack},
+    {"unpack", pdx::cmd_unpack},       {"join", pdx::cmd_join},
+    {"split", pdx::cmd_split},         {"push", pdx::cmd_push},
+    {"pull", pdx::cmd_pull},           {"verify", pdx::cmd_verify},
+    {"agent", pdx::cmd_agent},         {"sync", pdx::cmd_sync},
+    {"preflight", pdx::cmd_preflight}, {"__control-holder", pdx::cmd_control_holder},
 };
 
 // pdx under the names of the tools it stands in for (links in `pdx --compat-dir`).

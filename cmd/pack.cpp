@@ -12,6 +12,7 @@
 #include "archive/format.h"
 #include "archive/manifest.h"
 #include "archive/names.h"
+#include "archive/open_output.h"
 #include "archive/pack.h"
 #include "archive/part_name.h"
 #include "archive/progress.h"

@@ -106,6 +106,7 @@ int cmd_run(int argc, char** argv) {
   if (!words.empty() && words.front().starts_with("-"))
     throw UsageError("unknown option " + words.front() + "; see 'pdx --help'");
   std::string command = join(words, " ");
+  if (!o.hosts.ssh.control_op.empty()) return run_control_op(o.hosts, command);
   if (command.empty()) throw UsageError("no command given; see 'pdx --help'");
   HostRun run = host_run(app, o.hosts);
   std::vector<std::string> labels = run.labels();

@@ -4,8 +4,8 @@
 #include <string>
 #include <system_error>
 
-#include "archive/byte_sink.h"
 #include "archive/join.h"
+#include "archive/open_output.h"
 #include "archive/part_name.h"
 #include "archive/size.h"
 #include "base/error.h"

@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cstring>
+#include <optional>
 
 #include "base/error.h"
 #include "base/read_file.h"
@@ -21,12 +22,11 @@ int parse_count(std::string_view word, std::string_view value, const std::string
   return n;
 }
 
-/// Adds the hosts of one line to hosts; where is "FILE:LINE" for errors.
-void parse_line(std::string_view line, const std::string& where, const std::string& path,
-                HostList& hosts) {
+/// The host line of one line of text, if it names hosts; where is "FILE:LINE" for errors.
+std::optional<HostfileLine> parse_line(std::string_view line, std::string where) {
   line = line.substr(0, line.find('#'));
   auto words = split_blanks(line);
-  if (words.empty()) return;
+  if (words.empty()) return std::nullopt;
   // A hostfile naming hostfiles could name itself; one level is all pdsh offers too.
   if (words[0].find('^') != std::string_view::npos) {
     throw UsageError(where + ": '^FILE' is not allowed inside a hostfile");
@@ -48,29 +48,23 @@ void parse_line(std::string_view line, const std::string& where, const std::stri
                        "' (expected 'host [slots=N] [max_slots=N]')");
     }
   }
-  std::vector<Host> line_hosts;
-  try {
-    line_hosts = expand_hosts(words[0]);
-  } catch (const UsageError& e) {
-    throw UsageError(where + ": " + e.what());
-  }
-  for (Host& host : line_hosts) {
-    host.slots = slots;
-    hosts.add(std::move(host), path);
-  }
+  return HostfileLine{words[0], slots, std::move(where)};
 }
 
 }  // namespace
 
-std::vector<Host> read_hostfile(const std::string& path) {
+void read_hostfile(const std::string& path, const std::function<void(const HostfileLine&)>& each) {
   auto text = read_text_file(path);
   if (!text) throw UsageError("cannot read hostfile '" + path + "': " + text.error());
-  HostList hosts;
   int number = 0;
-  for (std::string_view line : split_lines(*text))
-    parse_line(line, path + ":" + std::to_string(++number), path, hosts);
-  if (hosts.size() == 0) throw UsageError("hostfile '" + path + "' names no hosts");
-  return hosts.take();
+  bool named_any = false;
+  for (std::string_view line : split_lines(*text)) {
+    auto host_line = parse_line(line, path + ":" + std::to_string(++number));
+    if (!host_line) continue;
+    named_any = true;
+    each(*host_line);
+  }
+  if (!named_any) throw UsageError("hostfile '" + path + "' names no hosts");
 }
 
 }  // namespace pdx

@@ -377,6 +377,25 @@ HostTerm parse_host_term(std::string_view term) {
   return t;
 }
 
+/// The hosts of a hostfile (a `^FILE` term, $WCOLL): each line's expression expanded, its slots
+/// kept, the first appearance of a host kept.
+std::vector<Host> hostfile_hosts(const std::string& path) {
+  HostList hosts;
+  read_hostfile(path, [&](const HostfileLine& line) {
+    std::vector<Host> line_hosts;
+    try {
+      line_hosts = expand_hosts(line.hosts);
+    } catch (const UsageError& e) {
+      throw UsageError(line.where + ": " + e.what());
+    }
+    for (Host& host : line_hosts) {
+      host.slots = line.slots;
+      hosts.add(std::move(host), path);
+    }
+  });
+  return hosts.take();
+}
+
 /// Adds the hosts of expr to include, and those of its "-TERM"s to exclude (when given; -x
 /// expressions pass none, as excluding from an exclusion means nothing).
 void parse_expression(std::string_view expr, HostList& include, HostList* exclude) {
@@ -391,7 +410,7 @@ void parse_expression(std::string_view expr, HostList& include, HostList* exclud
     if (term.starts_with('^')) {
       std::string path(trim(term.substr(1)));
       if (path.empty()) fail("missing file name after '^' in " + quoted(expr));
-      for (Host& host : read_hostfile(path)) target->add(std::move(host), expr);
+      for (Host& host : hostfile_hosts(path)) target->add(std::move(host), expr);
       continue;
     }
     HostTerm t = parse_host_term(term);
@@ -523,7 +542,7 @@ std::vector<Host> resolve_hosts(const std::vector<std::string>& include,
   } else if (std::string hosts = env("PDX_HOSTS"); !hosts.empty()) {
     parse_expression(hosts, included, &excluded);
   } else if (std::string wcoll = env("WCOLL"); !wcoll.empty()) {
-    for (Host& host : read_hostfile(wcoll)) included.add(std::move(host), wcoll);
+    for (Host& host : hostfile_hosts(wcoll)) included.add(std::move(host), wcoll);
   } else {
     fail("no hosts: use -w, PDX_HOSTS or WCOLL");
   }

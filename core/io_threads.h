@@ -11,16 +11,29 @@
 
 #include <boost/asio/io_context.hpp>
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
 
 namespace pdx {
 
+/// Where IoThreads reads the time: the wall clock, and the CPU seconds a thread's clock (from
+/// pthread_getcpuclockid) says it used. Tests put clocks of their own here.
+struct IoClocks {
+  std::function<std::chrono::steady_clock::time_point()> now = [] {
+    return std::chrono::steady_clock::now();
+  };
+  std::function<double(clockid_t)> cpu_seconds = thread_cpu_seconds;
+
+  /// What the thread of `clock` used so far; 0 for a clock that cannot be read.
+  static double thread_cpu_seconds(clockid_t clock);
+};
+
 class IoThreads {
  public:
   /// At most `max` threads (at least one) for `ctx`.
-  IoThreads(boost::asio::io_context& ctx, unsigned max);
+  IoThreads(boost::asio::io_context& ctx, unsigned max, IoClocks clocks = {});
 
   /// Runs the io_context on the calling thread until it runs out of work, then joins the threads
   /// added meanwhile.
@@ -39,10 +52,11 @@ class IoThreads {
 
   boost::asio::io_context& ctx_;
   unsigned max_;
+  IoClocks clocks_;
   std::mutex mutex_;  // guards all below: tick() runs on another thread than run()
   std::vector<std::thread> added_;
-  std::vector<clockid_t> clocks_;  // the calling thread's, then each added thread's
-  bool done_ = false;              // run() returned from the io_context: add no more
+  std::vector<clockid_t> thread_clocks_;  // the calling thread's, then each added thread's
+  bool done_ = false;                     // run() returned from the io_context: add no more
   double last_cpu_ = 0;
   std::chrono::steady_clock::time_point last_tick_;
 };

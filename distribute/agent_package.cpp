@@ -15,8 +15,8 @@
 #include <thread>
 #include <vector>
 
-#include "archive/byte_sink.h"
 #include "archive/compressor.h"
+#include "archive/open_output.h"
 #include "base/fd.h"
 
 extern char** environ;

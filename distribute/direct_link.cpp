@@ -19,6 +19,7 @@
 #include "agent/relay_frames.h"
 #include "agent/relay_link.h"
 #include "base/quiet_threads.h"
+#include "distribute/staging_run.h"
 
 namespace pdx {
 
@@ -334,6 +335,26 @@ asio::awaitable<DirectRan> direct_receive(Session& session, const Job& job,
   ran.reply = std::move(reply.reply);
   ran.error = !reply.error.empty() ? reply.error : link.why();
   co_return ran;
+}
+
+asio::awaitable<ReplySink::Reply> star_receive(StagingRun& run, DataVia via,
+                                               const RelayOptions& options, Session& session,
+                                               const Job& job, Broadcast& source,
+                                               std::size_t reader, const std::string& star,
+                                               const std::string& relay, std::string& error,
+                                               StopSignal& stop) {
+  if (direct_wanted(via, session)) {
+    DirectRan ran = co_await direct_receive(session, job, relay, source, reader, options, stop);
+    if (ran.linked || ran.reply.result.failure != Failure::none) co_return std::move(ran.reply);
+    std::string why = !ran.error.empty() ? ran.error : host_said(ran.reply);
+    if (via == DataVia::direct) {
+      error = "no direct data link: " + why;
+      co_return ReplySink::Reply{};
+    }
+    run.note_over_ssh(job.index, std::move(why));
+  }
+  BroadcastInput input(source, reader);
+  co_return co_await run_command(session, job, star, &input, stop);
 }
 
 }  // namespace pdx

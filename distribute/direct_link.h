@@ -58,4 +58,17 @@ boost::asio::awaitable<DirectRan> direct_receive(Session& session, const Job& jo
                                                  std::size_t reader, const RelayOptions& options,
                                                  StopSignal& stop);
 
+struct StagingRun;
+
+/// A star's stream into one host's agent (sync's): over a direct link where `via` and the
+/// session say so, its `relay` command; else, or where no link can be made (noted in `run`,
+/// note_over_ssh), through its ssh session, its `star` command with reader `reader` of `source`
+/// as stdin. `error`: why the host fails when it must have linked (DataVia::direct).
+boost::asio::awaitable<ReplySink::Reply> star_receive(StagingRun& run, DataVia via,
+                                                      const RelayOptions& options, Session& session,
+                                                      const Job& job, Broadcast& source,
+                                                      std::size_t reader, const std::string& star,
+                                                      const std::string& relay, std::string& error,
+                                                      StopSignal& stop);
+
 }  // namespace pdx

@@ -192,7 +192,8 @@ std::string unpack_stream(const PosixLanding& landing) {
 // or a symlink in TO, and what fails stays). m DIR TO: DIR's entries into the directory TO: b's
 // first, then what is left one by one, each with its reason if it fails.
 constexpr const char* kPlace =
-    "r() { printf 'f\\0%s\\0%s\\0' \"$1\" \"$2\"; }\n"
+    "F=\n"
+    "r() { printf 'f\\0%s\\0%s\\0' \"$1\" \"$2\"; F=1; }\n"
     "p() {\n"
     "  if [ -d \"$1\" ] && [ ! -L \"$1\" ]; then\n"
     "    if [ -L \"$2\" ]; then r \"$2\" 'a symlink on the way is not followed'; return; fi\n"
@@ -232,6 +233,20 @@ constexpr const char* kModes =
 
 }  // namespace
 
+// An extracted set's record (GNU find only, else R empty): fp DIR prints a fingerprint of the
+// tree under DIR (our temporary directories left out), R is the record's path for DEST.
+constexpr const char* kRecordPath =
+    "R=\n"
+    "if find / -maxdepth 0 -printf '' 2> /dev/null; then\n"
+    "  H=cksum; command -v sha256sum > /dev/null 2>&1 && H=sha256sum\n"
+    "  fp() {\n"
+    "    (cd -- \"$1\" && find . -mindepth 1 -path './.push.pdx-*' -prune -o \\\n"
+    "      -printf '%y %m %s %T@ %C@ %i %p\\0' | LC_ALL=C sort -z | $H) | cut -d' ' -f1\n"
+    "  }\n"
+    "  k=$(cd -- \"$D\" 2> /dev/null && pwd -P | $H | cut -d' ' -f1) &&\n"
+    "    R=${HOME:-/nonexistent}/.cache/pdx/extracted/posix-$k\n"
+    "fi\n";
+
 std::string posix_push_command(const std::string& dest, const PosixLanding& landing) {
   std::string command = "D=" + shell_quote(dest) + "\n" + landing_place(landing);
   command +=
@@ -246,6 +261,8 @@ std::string posix_push_command(const std::string& dest, const PosixLanding& land
       "rm -rf -- \"$t\" && mkdir -- \"$t\" || exit 1\n"
       "trap 'rm -rf -- \"$t\"' EXIT\n"
       "trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 141' PIPE; trap 'exit 143' TERM\n";
+  bool record = landing.kind == PosixLanding::Kind::extract && !landing.set.empty();
+  if (record) command += std::string(kRecordPath) + "[ -z \"$R\" ] || rm -f -- \"$R\"\n";
   command += unpack_stream(landing);
   command += "cat > /dev/null\n";  // what tar left of its input (the end's padding)
   // The files' sizes, one a line: GNU find's -printf, else (BusyBox, BSD) wc -c of each.
@@ -263,8 +280,22 @@ std::string posix_push_command(const std::string& dest, const PosixLanding& land
   else
     command += "m \"$t/d\" \"$D\"\n";
   command += kModes;
+  if (record)
+    command +=
+        "[ -n \"$F\" ] || [ -z \"$R\" ] || {\n"
+        "  f=$(fp \"$D\") && mkdir -p -- \"${R%/*}\" && printf '%s %s\\n' " +
+        shell_quote(landing.set) +
+        " \"$f\" > \"$R.$$\" &&\n"
+        "    mv -f -- \"$R.$$\" \"$R\" || rm -f -- \"$R.$$\"\n"
+        "} 2> /dev/null\n";
   command += "printf 'c %s\\0' \"$c\"\n";
   return command;
+}
+
+std::string posix_extracted_command(const std::string& dest, const std::string& set) {
+  return "unset CDPATH\nD=" + shell_quote(dest) + "\n" + kRecordPath +
+         "[ -n \"$R\" ] && [ -f \"$R\" ] && read -r s f < \"$R\" && [ \"$s\" = " +
+         shell_quote(set) + " ] &&\n  [ \"$f\" = \"$(fp \"$D\")\" ] && echo extracted\nexit 0\n";
 }
 
 }  // namespace pdx

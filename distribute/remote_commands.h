@@ -52,6 +52,7 @@ struct PosixLanding {
   std::string name;          // into_or_as
   std::string decompressor;  // extract: "gzip", "bzip2", "xz", "zstd", or "" for plain tar
   std::uint64_t size = 0;    // extract: the archive's bytes, all of the stream
+  std::string set{};         // extract: the set's identity (extract_set_id), "" for none
 };
 
 /// The last entry of a push's tar stream of files, outside "d/": the host's sh places nothing
@@ -75,6 +76,16 @@ inline constexpr const char* kPosixStreamEnd = "end";
 /// bytes it receives (tee, through a FIFO in the temporary directory, into tar) and places
 /// nothing unless they are landing.size; a stream cut short, whatever the host's tar made of it,
 /// exits 1 with "the stream from pdx was cut short; nothing was placed".
+///
+/// An archive with landing.set: once every entry is placed, a record of the set and a
+/// fingerprint of DEST's tree (type, mode, size, mtime, ctime, inode and name of every entry;
+/// GNU find's) goes to ~/.cache/pdx/extracted/posix-KEY (KEY: a hash of DEST's physical path); it
+/// is removed before anything is unpacked. No record where find is not GNU's.
 std::string posix_push_command(const std::string& dest, const PosixLanding& landing);
+
+/// Prints "extracted" when the host holds `set` unpacked at DEST as posix_push_command recorded
+/// it, and DEST's tree is still what it was then (anything changed, added or removed: not);
+/// prints nothing otherwise. Always exits 0.
+std::string posix_extracted_command(const std::string& dest, const std::string& set);
 
 }  // namespace pdx

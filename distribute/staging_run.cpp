@@ -19,21 +19,6 @@ void StagingRun::note_local(std::vector<std::string> errors) {
   add_once(local, std::move(errors));
 }
 
-boost::asio::awaitable<AgentStarted> StagingRun::start_agent(
-    Session& session, const Job& job, std::function<boost::asio::awaitable<ReplySink::Reply>()> run,
-    StopSignal& stop) {
-  AgentStarted started =
-      co_await pdx::start_agent(session, job, agent, binary, std::move(run), stop);
-  note_agent(job.index, started);
-  co_return started;
-}
-
-void StagingRun::note_agent(std::size_t i, const AgentStarted& started) {
-  std::lock_guard lock(mutex);
-  if (started.replaced) replaced.push_back(i);
-  if (started.static_needed) statics.emplace_back(i, *started.static_needed);
-}
-
 void StagingRun::note_relay(RelayGroup& relay) {
   auto off = relay.called_off();
   auto line = relay.head_bridged();

@@ -13,6 +13,7 @@
 
 #include "core/hostset.h"
 #include "core/jobs.h"
+#include "distribute/agent_run.h"
 #include "distribute/agent_start.h"
 #include "distribute/relay/relay_group.h"
 #include "distribute/remote_agent.h"
@@ -20,21 +21,19 @@
 
 namespace pdx {
 
-struct StagingRun {
+// The agent, its start on a host and the hosts where it was replaced or pdx-static sent are
+// AgentRun's (distribute/agent_run.h), shared with verify.
+struct StagingRun : AgentRun {
   StagingRun(const std::vector<Host>& hosts_, const JobTemplate& tmpl_, const AgentLocation& agent_,
              int binary_, std::vector<std::string>& local_)
-      : hosts(hosts_), tmpl(tmpl_), agent(agent_), binary(binary_), local(local_) {}
+      : AgentRun(agent_, binary_), hosts(hosts_), tmpl(tmpl_), local(local_) {}
 
   const std::vector<Host>& hosts;
   const JobTemplate& tmpl;
-  const AgentLocation& agent;
-  int binary;  // this pdx, read by each upload at its own offset (self-deploy only)
   std::vector<std::string>& local;  // the report's: what could not be read here
 
-  std::mutex mutex;          // `local` and what follows
+  // Under AgentRun's mutex: `local` and what follows.
   std::exception_ptr fatal;  // a stream could not be made: rethrow_fatal() once the run is over
-  std::vector<std::size_t> replaced;  // hosts whose cached agent was not to be trusted
-  std::vector<std::pair<std::size_t, std::string>> statics;  // (host, why): pdx-static sent
   std::vector<std::string> called_off;                       // the hosts of every relay called off
   std::string called_off_reason;                             // the first one's
   // (host, what it said of a link it bridged around), in the order said.
@@ -46,13 +45,6 @@ struct StagingRun {
   std::string command_for(std::size_t i, const std::string& command) const;
   /// Into `local`, each error once.
   void note_local(std::vector<std::string> errors);
-  /// start_agent (distribute/agent_start.h) with this run's agent, on host `job.index`, what it
-  /// replaced or sent there noted (note_agent).
-  boost::asio::awaitable<AgentStarted> start_agent(
-      Session& session, const Job& job,
-      std::function<boost::asio::awaitable<ReplySink::Reply>()> run, StopSignal& stop);
-  /// Whether host i's agent was replaced, or pdx-static sent there.
-  void note_agent(std::size_t i, const AgentStarted& started);
   /// A relay group whose hosts have all ended: called off (one line for the run), or its head
   /// bridged around.
   void note_relay(RelayGroup& relay);

@@ -269,9 +269,10 @@ std::string rate(double mbit) {
   return text;
 }
 
-/// --net: each host's bandwidth to the next in the ring against the median of all; a host at
-/// less than half of it fails, with its own figures.
-CheckResult net_check(const std::vector<HostProbe>& hosts) {
+/// --net: each host's bandwidth in one round (fact `key`: the ring's, or to the master) against
+/// the median of all; a host at less than half of it fails, with its own figures.
+CheckResult net_check(std::string name, const std::string& key,
+                      const std::vector<HostProbe>& hosts) {
   struct Figures {
     double rtt = 0, mbit = 0;
   };
@@ -281,8 +282,7 @@ CheckResult net_check(const std::vector<HostProbe>& hosts) {
   for (std::size_t i = 0; i < hosts.size(); ++i) {
     loopback |= hosts[i].facts.has("net.loopback");
     Figures f;
-    if (std::sscanf(hosts[i].facts.value_or("net", "").c_str(), "ok %lf %lf", &f.rtt, &f.mbit) ==
-            2 &&
+    if (std::sscanf(hosts[i].facts.value_or(key, "").c_str(), "ok %lf %lf", &f.rtt, &f.mbit) == 2 &&
         f.mbit >= 0) {
       figures[i] = f;
       rates.push_back(f.mbit);
@@ -291,10 +291,10 @@ CheckResult net_check(const std::vector<HostProbe>& hosts) {
   std::sort(rates.begin(), rates.end());
   double median = rates.empty() ? 0 : rates[rates.size() / 2];
   CheckResult check =
-      per_host("net ring", hosts, [&](const HostProbe& h) -> std::optional<Verdict> {
+      per_host(std::move(name), hosts, [&](const HostProbe& h) -> std::optional<Verdict> {
         std::size_t i = static_cast<std::size_t>(&h - hosts.data());
-        std::string to = "to " + h.facts.value_or("net.to", "?");
-        std::string net = h.facts.value_or("net", "");
+        std::string to = "to " + h.facts.value_or(key + ".to", "?");
+        std::string net = h.facts.value_or(key, "");
         if (net.empty()) return std::nullopt;
         if (net == "-") return Verdict{Outcome::na, "(no Python to measure with)", ""};
         if (!figures[i])
@@ -412,7 +412,10 @@ std::vector<CheckResult> run_checks(const std::vector<HostProbe>& hosts, const C
         "pdx agent", hosts, [&](const HostProbe& h) { return agent_verdict(h, o.agent_sha256); }));
   if (o.master) add_master_checks(checks, hosts, o);
   if (o.ssh) add_ssh_check(checks, hosts);
-  if (o.net) checks.push_back(net_check(hosts));
+  if (o.net) {
+    checks.push_back(net_check("net ring", "net", hosts));
+    if (o.master) checks.push_back(net_check("net to the master", "net.master", hosts));
+  }
   return checks;
 }
 

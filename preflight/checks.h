@@ -32,7 +32,7 @@ struct CheckOptions {
   std::string master_name;
   int port = 29500;
   bool ssh = true;   // the first host's ssh to every host checked
-  bool net = false;  // --net: the facts net, net.to, net.loopback of the ring's round
+  bool net = false;  // --net: the facts net, net.to, net.loopback (the ring), net.master...
   /// The SHA-256 of the agent this pdx deploys (and of its static fallback); empty: not checked.
   std::vector<std::string> agent_sha256;
 };

@@ -1,5 +1,6 @@
 #include "preflight/preflight.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -37,29 +38,59 @@ CheckResult data_check(const PreflightOptions& o, const VerifyReport& report) {
   return check;
 }
 
-/// --net: every reached host sends to the next reached one, all at once; their facts (net,
-/// net.loopback, and net.to: whom they sent to) added to the probes'.
-void measure_ring(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
-                  const PreflightOptions& o, std::vector<HostProbe>& probes) {
+/// One --net round over the reached hosts (`ring`: their ranks), all at once: the k-th sends to
+/// the reached host `to[k]` (none: -1) and serves `accepts[k]` senders. What a sender said goes to
+/// its fact `key` (with `key`.to: whom it sent to; net.loopback when it was loopback).
+struct NetRound {
+  std::string key;
+  std::vector<long> to;
+  std::vector<std::size_t> accepts;
+};
+
+void measure(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
+             const PreflightOptions& o, const std::vector<std::size_t>& ring, const NetRound& round,
+             std::vector<HostProbe>& probes) {
+  std::vector<Host> members;
+  for (std::size_t i : ring) members.push_back(hosts[i]);
+  std::vector<Job> jobs = make_jobs(members, tmpl);
+  for (std::size_t k = 0; k < ring.size(); ++k) {
+    std::string next = round.to[k] < 0 ? "" : members[static_cast<std::size_t>(round.to[k])].name;
+    jobs[k].command =
+        net_script(o.python, members[k].name, next, round.accepts[k], o.net_port, o.net_time);
+  }
+  ProbeSink sink(members.size());
+  execute(transport, jobs, sink, {std::max(o.fanout, members.size()), 0});  // all at once
+  for (std::size_t k = 0; k < ring.size(); ++k) {
+    if (round.to[k] < 0) continue;
+    HostProbe& p = probes[ring[k]];
+    HostFacts said = HostFacts::parse(sink.out(k));
+    p.facts.set(round.key, said.value_or("net", "fail no answer"));
+    if (said.has("net.loopback")) p.facts.set("net.loopback", "1");
+    p.facts.set(round.key + ".to", jobs[static_cast<std::size_t>(round.to[k])].label);
+  }
+}
+
+/// --net: every reached host sends to the next reached one (facts net, net.to), then, with
+/// --master, every other reached host to the master at once (facts net.master, net.master.to).
+void measure_net(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
+                 const PreflightOptions& o, std::vector<HostProbe>& probes) {
   std::vector<std::size_t> ring;
   for (std::size_t i = 0; i < probes.size(); ++i)
     if (probes[i].error.empty()) ring.push_back(i);
   if (ring.size() < 2) return;
-  std::vector<Host> members;
-  for (std::size_t i : ring) members.push_back(hosts[i]);
-  std::vector<Job> jobs = make_jobs(members, tmpl);
+  NetRound next{"net", {}, std::vector<std::size_t>(ring.size(), 1)};
   for (std::size_t k = 0; k < ring.size(); ++k)
-    jobs[k].command = net_script(o.python, members[k].name, members[(k + 1) % ring.size()].name,
-                                 o.net_port, o.net_time);
-  ProbeSink sink(members.size());
-  execute(transport, jobs, sink, {std::max(o.fanout, members.size()), 0});  // all at once
-  for (std::size_t k = 0; k < ring.size(); ++k) {
-    HostProbe& p = probes[ring[k]];
-    HostFacts said = HostFacts::parse(sink.out(k));
-    p.facts.set("net", said.value_or("net", "fail no answer"));
-    if (said.has("net.loopback")) p.facts.set("net.loopback", "1");
-    p.facts.set("net.to", jobs[(k + 1) % ring.size()].label);
-  }
+    next.to.push_back(static_cast<long>((k + 1) % ring.size()));
+  measure(transport, hosts, tmpl, o, ring, next, probes);
+  if (!o.checks.master) return;
+  auto master = std::find(ring.begin(), ring.end(), *o.checks.master);
+  if (master == ring.end()) return;  // not reached: said in its own check
+  long m = master - ring.begin();
+  NetRound star{"net.master", std::vector<long>(ring.size(), m),
+                std::vector<std::size_t>(ring.size(), 0)};
+  star.to[static_cast<std::size_t>(m)] = -1;
+  star.accepts[static_cast<std::size_t>(m)] = ring.size() - 1;
+  measure(transport, hosts, tmpl, o, ring, star, probes);
 }
 
 /// Where the probe's output starts (its first line, clock=): after what the host's shell may
@@ -132,7 +163,7 @@ PreflightReport preflight(Transport& transport, const std::vector<Host>& hosts,
     }
     probes.push_back(std::move(p));
   }
-  if (o.net) measure_ring(transport, hosts, tmpl, o, probes);
+  if (o.net) measure_net(transport, hosts, tmpl, o, probes);
   checks.net = o.net;
   report.checks = run_checks(probes, checks);
 

@@ -97,22 +97,13 @@ while time.time() < end:
 print("reach=fail " + why)
 )";
 
-// --net: one host of the ring (net_script).
-constexpr const char* kRing = R"(import socket, sys, time, threading, ipaddress
-me, nxt, port, secs = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
-srv = socket.socket(socket.AF_INET6 if ":" in me else socket.AF_INET)
-srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-try:
-    srv.bind((me, port))
-    srv.listen(4)
-except OSError as e:
-    print("net=fail cannot listen: " + (e.strerror or str(e)))
-    sys.exit(0)
-def serve():
-    srv.settimeout(secs + 15)
+// --net: one host of a round (net_script): it serves `accepts` senders and sends to `nxt`
+// ("-": to nobody).
+constexpr const char* kNet = R"(import socket, sys, time, threading, ipaddress
+me, nxt, port, secs, accepts = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+def serve_one(c):
+    c.settimeout(secs + 15)
     try:
-        c, _ = srv.accept()
-        c.settimeout(secs + 15)
         while True:
             b = c.recv(1)
             if not b or b == b"D":
@@ -122,42 +113,69 @@ def serve():
             pass
     except OSError:
         pass
-server = threading.Thread(target=serve, daemon=True)
-server.start()
-end = time.time() + 10
-while True:
+def serve(srv):
+    srv.settimeout(secs + 15)
+    served = []
     try:
-        s = socket.create_connection((nxt, port), timeout=5)
-        break
+        for _ in range(accepts):
+            c, _ = srv.accept()
+            t = threading.Thread(target=serve_one, args=(c,), daemon=True)
+            t.start()
+            served.append(t)
+    except OSError:
+        pass
+    for t in served:
+        t.join(secs + 15)
+server = None
+if accepts > 0:
+    srv = socket.socket(socket.AF_INET6 if ":" in me else socket.AF_INET)
+    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        srv.bind((me, port))
+        srv.listen(max(accepts, 4))
     except OSError as e:
-        if time.time() > end:
-            print("net=fail " + (e.strerror or str(e)))
-            sys.exit(0)
-        time.sleep(0.1)
-try:
-    if ipaddress.ip_address(s.getpeername()[0].split("%")[0]).is_loopback:
-        print("net.loopback=1")
-except ValueError:
-    pass
-s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-rtt = []
-try:
-    for _ in range(20):
-        t = time.perf_counter()
-        s.sendall(b"p")
-        s.recv(1)
-        rtt.append(time.perf_counter() - t)
-    s.sendall(b"D")
-    buf, sent = bytes(1 << 20), 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < secs:
-        sent += s.send(buf)
-    took = time.perf_counter() - t0
-    s.shutdown(socket.SHUT_WR)
-    print("net=ok %.3f %.1f" % (min(rtt) * 1000, sent * 8 / took / 1e6), flush=True)
-except OSError as e:
-    print("net=fail " + (e.strerror or str(e)))
-server.join(secs + 15)
+        print("net=fail cannot listen: " + (e.strerror or str(e)))
+        sys.exit(0)
+    server = threading.Thread(target=serve, args=(srv,), daemon=True)
+    server.start()
+def send():
+    end = time.time() + 10
+    while True:
+        try:
+            s = socket.create_connection((nxt, port), timeout=5)
+            break
+        except OSError as e:
+            if time.time() > end:
+                print("net=fail " + (e.strerror or str(e)))
+                return
+            time.sleep(0.1)
+    try:
+        if ipaddress.ip_address(s.getpeername()[0].split("%")[0]).is_loopback:
+            print("net.loopback=1")
+    except ValueError:
+        pass
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    rtt = []
+    try:
+        for _ in range(20):
+            t = time.perf_counter()
+            s.sendall(b"p")
+            s.recv(1)
+            rtt.append(time.perf_counter() - t)
+        s.sendall(b"D")
+        buf, sent = bytes(1 << 20), 0
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < secs:
+            sent += s.send(buf)
+        took = time.perf_counter() - t0
+        s.shutdown(socket.SHUT_WR)
+        print("net=ok %.3f %.1f" % (min(rtt) * 1000, sent * 8 / took / 1e6), flush=True)
+    except OSError as e:
+        print("net=fail " + (e.strerror or str(e)))
+if nxt != "-":
+    send()
+if server:
+    server.join(2 * secs + 30)
 )";
 
 std::string seconds(double s) {
@@ -226,11 +244,12 @@ std::string probe_script(const ProbeOptions& o) {
 }
 
 std::string net_script(const std::string& python, const std::string& me, const std::string& next,
-                       int port, double secs) {
+                       std::size_t accepts, int port, double secs) {
   const std::string py = shell_quote(python);
   return "exec 2>/dev/null\nif command -v " + py + " >/dev/null; then " + py + " -c " +
-         shell_quote(kRing) + " " + shell_quote(me) + " " + shell_quote(next) + " " +
-         std::to_string(port) + " " + seconds(secs) + "; else echo net=-; fi\nexit 0\n";
+         shell_quote(kNet) + " " + shell_quote(me) + " " + shell_quote(next.empty() ? "-" : next) +
+         " " + std::to_string(port) + " " + seconds(secs) + " " + std::to_string(accepts) +
+         "; else echo net=-; fi\nexit 0\n";
 }
 
 }  // namespace pdx

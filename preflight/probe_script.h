@@ -39,11 +39,11 @@ struct ProbeOptions {
 /// The script for one host.
 std::string probe_script(const ProbeOptions& options);
 
-/// --net: the host (`me`, as pdx names it) receives from its predecessor in the ring at `port`
-/// of that address while it sends to `next` there: 20 one-byte round trips, then as many bytes as
-/// go in `seconds`, with the job's Python's socket. Prints `net=ok RTT_MS MBIT_S` or
+/// --net: the host (`me`, as pdx names it) serves `accepts` senders at `port` of that address
+/// while it sends to `next` there ("": to nobody): 20 one-byte round trips, then as many bytes as
+/// go in `seconds`, with the job's Python's socket. A sender prints `net=ok RTT_MS MBIT_S` or
 /// `net=fail WHY`, and `net.loopback=1` when `next` is a loopback address.
 std::string net_script(const std::string& python, const std::string& me, const std::string& next,
-                       int port, double seconds);
+                       std::size_t accepts, int port, double seconds);
 
 }  // namespace pdx

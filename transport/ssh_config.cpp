@@ -55,6 +55,32 @@ bool parse_seconds(std::string_view v, std::chrono::seconds& out) {
   return true;
 }
 
+}  // namespace
+
+bool parse_ssh_time(std::string_view v, std::chrono::seconds& out) {
+  long long total = 0;
+  if (v.empty()) return false;
+  while (!v.empty()) {
+    long long n = 0;
+    auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (ec != std::errc() || n < 0 || n > 100000000) return false;
+    v.remove_prefix(static_cast<std::size_t>(ptr - v.data()));
+    long long unit = 1;
+    if (!v.empty()) {
+      auto at = std::string_view("sSmMhHdDwW").find(v.front());
+      if (at == std::string_view::npos) return false;
+      constexpr long long kUnits[] = {1, 60, 3600, 86400, 604800};
+      unit = kUnits[at / 2];
+      v.remove_prefix(1);
+    }
+    total += n * unit;
+  }
+  out = std::chrono::seconds(total);
+  return true;
+}
+
+namespace {
+
 bool parse_port(std::string_view v, int& out) {
   int n = 0;
   auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
@@ -80,6 +106,12 @@ Result<void> validate(const std::string& keyword, const std::string& value) {
         return Error{"ssh ProxyCommand token '" + value.substr(at, 2) +
                      "' is not one pdx expands (%h %p %r %n %%)"};
   }
+  if (keyword == "controlmaster" &&
+      std::string_view("yes no auto ask autoask").find(lower_case(value)) == std::string_view::npos)
+    return Error{"bad ssh ControlMaster '" + value + "' (yes, no, auto)"};
+  if (keyword == "controlpersist" && lower_case(value) != "yes" && lower_case(value) != "no" &&
+      !parse_ssh_time(value, seconds))
+    return Error{"bad ssh ControlPersist '" + value + "' (yes, no, or a time: 600, 10m)"};
   if (keyword == "proxyusefdpass" && lower_case(value) == "yes")
     return Error{
         "ssh ProxyUseFdpass is not supported by pdx; remove it (pdx reads the "
@@ -128,6 +160,16 @@ constexpr FirstWins kFirstWins[] = {
      [](const std::string& v, HostConfig& c) { return c.host_key_algorithms = v, true; }},
     {"ciphers", [](const std::string& v, HostConfig& c) { return c.ciphers = v, true; }},
     {"macs", [](const std::string& v, HostConfig& c) { return c.macs = v, true; }},
+    {"controlmaster",
+     [](const std::string& v, HostConfig& c) { return c.control_master = lower_case(v), true; }},
+    {"controlpersist",
+     [](const std::string& v, HostConfig& c) {
+       std::chrono::seconds t{0};
+       if (lower_case(v) == "no") return true;
+       if (lower_case(v) != "yes" && !parse_ssh_time(v, t)) return false;
+       return c.control_persist = t, true;
+     }},
+    {"controlpath", [](const std::string& v, HostConfig& c) { return c.control_path = v, true; }},
 };
 
 }  // namespace

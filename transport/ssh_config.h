@@ -6,6 +6,7 @@
 //
 // Parsed once per run; lookup() is const and safe to call from every strand at once.
 #include <chrono>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -31,7 +32,16 @@ struct HostConfig {
   // ProxyJump and ProxyCommand: whichever comes first wins, as in ssh(1); "none" is not kept.
   std::string proxy_jump;     // [user@]host[:port][,...] as written
   std::string proxy_command;  // for /bin/sh -c, %-tokens not yet expanded
+  // Warm connections (transport/mux_transport.h): lower case yes/no/auto/ask/autoask; seconds
+  // a holder outlives its last use (nullopt: no ControlPersist or `no`; 0: `yes`, forever);
+  // the socket's path, %-tokens not yet expanded ("none": no warm connection).
+  std::string control_master;
+  std::optional<std::chrono::seconds> control_persist;
+  std::string control_path;
 };
+
+/// An ssh time value: seconds, or a sum of NUMBER[smhdw] ("10m", "1h30m"). False: malformed.
+bool parse_ssh_time(std::string_view value, std::chrono::seconds& out);
 
 /// One hop of a ProxyJump list.
 struct JumpSpec {

@@ -1,7 +1,9 @@
 // The ssh transport: reads ssh_config, the identities and the --askpass password once per run,
 // then opens each host's session as an SshConnection (ssh_connection.cpp) on the strand it is
 // given, and runs each exec on it as an SshChannel (ssh_channel.cpp).
+#include <poll.h>
 #include <pwd.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <boost/asio/this_coro.hpp>
@@ -13,6 +15,7 @@
 
 #include "base/error.h"
 #include "base/open_files.h"
+#include "transport/mux_transport.h"
 #include "transport/proxy_command.h"
 #include "transport/ssh_channel.h"
 #include "transport/ssh_config.h"
@@ -125,6 +128,15 @@ class SshSession final : public Session {
     co_return result;
   }
   bool reached_over_tcp() const override { return !connection_->plan().route; }
+
+  bool alive() const override {
+    if (connection_->spent()) return false;
+    pollfd p{connection_->waiter().socket().native_handle(), POLLIN | POLLRDHUP, 0};
+    if (p.fd < 0 || ::poll(&p, 1, 0) < 0) return false;
+    if (p.revents & (POLLHUP | POLLRDHUP | POLLERR | POLLNVAL)) return false;
+    char byte;  // readable while idle: a message for libssh2, or the end of the connection
+    return !(p.revents & POLLIN) || ::recv(p.fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) != 0;
+  }
 
  private:
   std::shared_ptr<SshConnection> connection_;
@@ -300,11 +312,46 @@ class SshTransport final : public Transport {
   std::map<std::string, std::weak_ptr<Route>> hops_;
 };
 
+/// The warm-connection settings of each host (mux_path.h); null if `if_mentioned` and
+/// ssh_config and -o never mention ControlMaster.
+ControlLookup control_lookup(const SshOptions& options, bool if_mentioned) {
+  auto me = local_user();
+  auto config = std::make_shared<SshConfig>(read_config(options, me));
+  if (if_mentioned && !config->mentions("controlmaster")) return nullptr;
+  return [config, options, me](const Endpoint& at) {
+    HostConfig c = config->lookup(at.host);
+    ControlTarget t;
+    const std::string& m = c.control_master;
+    t.enabled = (m == "yes" || m == "auto" || m == "ask" || m == "autoask") &&
+                c.control_persist.has_value() && lower_case(c.control_path) != "none";
+    t.persist = c.control_persist.value_or(std::chrono::seconds(0));
+    t.path = c.control_path.empty() ? kDefaultControlPath : c.control_path;
+    t.hostname = c.hostname;
+    t.port = at.port ? at.port : options.port ? options.port : c.port ? c.port : 22;
+    t.user = !at.user.empty()        ? at.user
+             : !options.user.empty() ? options.user
+             : !c.user.empty()       ? c.user
+                                     : me.name;
+    t.alias = at.host;
+    t.home = me.home;
+    t.local_user = me.name;
+    return t;
+  };
+}
+
 }  // namespace
 
 std::unique_ptr<Transport> make_ssh_transport(const SshOptions& options) {
   init_libssh2();
-  return std::make_unique<SshTransport>(options);
+  auto direct = std::make_unique<SshTransport>(options);
+  if (options.holder || options.askpass) return direct;  // a password is not handed on
+  auto lookup = control_lookup(options, true);
+  if (!lookup) return direct;
+  return make_mux_transport(std::move(direct), std::move(lookup), options);
+}
+
+int run_control_command(const SshOptions& options, const std::vector<Endpoint>& hosts) {
+  return control_command(options.control_op, hosts, control_lookup(options, false));
 }
 
 }  // namespace pdx

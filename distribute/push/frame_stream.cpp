@@ -82,13 +82,14 @@ std::uint64_t next_hole(int fd, std::uint64_t at, std::uint64_t size) {
 
 // Sends the data of one file, hashed on the way, its holes as hole frames (zeros not sent,
 // hashed all the same), and returns why it could not be sent as it was scanned ("" if it was):
-// it cannot be read, or its size or mtime changed before or while it was read (the bytes sent
-// may then mix two versions of it).
+// it cannot be read, or its size or mtime changed before or while it was read, or its ctime
+// while it was read (the bytes sent may then mix two versions of it).
 std::string send_data(FrameWriter& out, const LocalFile& f, std::string& buffer, StreamHash& hash) {
   Fd in(::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
   struct stat st;
   if (!in || ::fstat(in.get(), &st) != 0) return std::strerror(errno);
   if (!as_scanned(st, f)) return kChanged;
+  const struct timespec ctime = st.st_ctim;  // a rewrite whose mtime is put back moves it
   // Only a file with fewer blocks than its size needs is looked at for holes.
   bool sparse = static_cast<std::uint64_t>(st.st_blocks) * 512 < f.size;
   for (std::uint64_t sent = 0; sent < f.size;) {
@@ -115,11 +116,12 @@ std::string send_data(FrameWriter& out, const LocalFile& f, std::string& buffer,
     }
   }
   if (::fstat(in.get(), &st) != 0) return std::strerror(errno);
-  return as_scanned(st, f) ? "" : kChanged;
+  bool same_ctime = st.st_ctim.tv_sec == ctime.tv_sec && st.st_ctim.tv_nsec == ctime.tv_nsec;
+  return as_scanned(st, f) && same_ctime ? "" : kChanged;
 }
 
-// Sends one file; returns the error to note ("PATH: REASON"), if it could not be sent as it
-// was scanned: then its file_end says it is abandoned, and the hosts drop what came of it.
+// Sends one file; returns why it could not be sent as it was scanned ("" if it was): then its
+// file_end says it is abandoned, and the hosts drop what came of it.
 std::string send_file(FrameWriter& out, const LocalFile& f, std::string& buffer) {
   if (!out.send(FrameType::file,
                 encode(FileHeader{f.name, f.mode, f.mtime_sec, f.mtime_nsec, f.size})))
@@ -127,7 +129,34 @@ std::string send_file(FrameWriter& out, const LocalFile& f, std::string& buffer)
   StreamHash hash;
   std::string error = send_data(out, f, buffer, hash);
   out.send(FrameType::file_end, encode(FileEnd{error.empty() ? hex(hash.digest()) : kAbandoned}));
-  return error.empty() ? "" : f.path + ": " + error;
+  return error;
+}
+
+// `f` as it is now (mode, mtime, size), to be sent again; false when it is no longer a regular
+// file, for the error it met to stand.
+bool restat(LocalFile& f) {
+  struct stat st;
+  if (::lstat(f.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  f.mode = static_cast<std::uint32_t>(st.st_mode & 07777);
+  f.mtime_sec = st.st_mtim.tv_sec;
+  f.mtime_nsec = static_cast<std::uint32_t>(st.st_mtim.tv_nsec);
+  f.size = static_cast<std::uint64_t>(st.st_size);
+  f.allocated = static_cast<std::uint64_t>(st.st_blocks) * 512;
+  return true;
+}
+
+// Sends one file, and again as it is now, up to `rereads` times, while it changes as it is
+// read; returns the error to note ("PATH: REASON"), or "".
+std::string send_file_rereading(FrameWriter& out, const LocalFile& scanned, int rereads,
+                                std::string& buffer) {
+  std::string error = send_file(out, scanned, buffer);
+  LocalFile now;  // a copy only when read again
+  for (int n = 0; n < rereads && error == kChanged; ++n) {
+    if (n == 0) now = scanned;
+    if (!restat(now)) break;
+    error = send_file(out, now, buffer);
+  }
+  return error.empty() ? "" : scanned.path + ": " + error;
 }
 
 }  // namespace
@@ -149,15 +178,15 @@ Result<std::unique_ptr<FrameStream>> FrameStream::start(Produce produce) {
 }
 
 Result<std::unique_ptr<FrameStream>> FrameStream::files(const Layout& layout,
-                                                        const HostPushPlan& plan) {
-  return start([&layout, plan](FrameWriter& out, FrameStream& self) {
+                                                        const HostPushPlan& plan, int rereads) {
+  return start([&layout, plan, rereads](FrameWriter& out, FrameStream& self) {
     for (std::size_t i : plan.dirs) {
       const LocalDir& d = layout.dirs[i];
       out.send(FrameType::directory, encode(Directory{d.name, d.mode, d.mtime_sec, d.mtime_nsec}));
     }
     std::string buffer(kDataChunk, '\0');
     for (std::size_t i : plan.files) {
-      std::string error = send_file(out, layout.files[i], buffer);
+      std::string error = send_file_rereading(out, layout.files[i], rereads, buffer);
       if (!error.empty()) self.note(std::move(error));
     }
     for (std::size_t i : plan.links) {

@@ -20,8 +20,10 @@ class FrameStream {
   /// The directories, files and symlinks of `plan` from `layout`, then `done`. Each file is read as
   /// it is sent and hashed on the way; one that cannot be read, or is not as scanned (its size or
   /// mtime changed before or while it was read), is abandoned (kAbandoned), so that no host
-  /// keeps it, and is named in errors().
-  static Result<std::unique_ptr<FrameStream>> files(const Layout& layout, const HostPushPlan& plan);
+  /// keeps it. One that changed is sent again as it is now (a file frame of the same name), up
+  /// to `rereads` times; what is still abandoned then is named in errors().
+  static Result<std::unique_ptr<FrameStream>> files(const Layout& layout, const HostPushPlan& plan,
+                                                    int rereads = 0);
   /// An archive stream: the parts read in order (archive/part_reader.h), then `done`. No
   /// archive_end after a read error (named in errors()): the hosts place nothing.
   static Result<std::unique_ptr<FrameStream>> archive(std::vector<std::string> parts);

@@ -362,7 +362,8 @@ Result<std::unique_ptr<PosixPush>> PosixPush::files(const PushSources& sources,
 }
 
 Result<std::unique_ptr<PosixPush>> PosixPush::archive(const std::vector<std::string>& parts,
-                                                      const std::string& dest) {
+                                                      const std::string& dest,
+                                                      const std::string& set) {
   // The host places nothing unless it receives the parts' size: it must be known first.
   for (const auto& part : parts) {
     struct stat st;
@@ -384,6 +385,7 @@ Result<std::unique_ptr<PosixPush>> PosixPush::archive(const std::vector<std::str
   landing.kind = PosixLanding::Kind::extract;
   landing.decompressor = TRY(decompressor_of(*head));
   landing.size = reader->total_size();
+  landing.set = set;
   return start(posix_push_command(dest, landing),
                [reader, head, size = landing.size](int fd, std::vector<std::string>& errors) {
                  send_parts(fd, *reader, *head, size, errors);

@@ -8,7 +8,8 @@
 // planned as an agent's host is (distribute/push/push_plan.h: what it lacks, size and mtime), so a
 // run again sends only what changed; hosts with equal plans share one stream and one command,
 // broadcast as a group's stream is. A host whose find cannot list (not GNU find) is sent
-// everything. --checksum and --extract list nothing: such hosts are sent everything.
+// everything. --checksum and --extract list nothing: such hosts are sent everything, but for a
+// host that holds the --extract set unpacked as its sh recorded it (posix_extracted_command).
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,9 +43,11 @@ class PosixPush {
                                                   const HostPushPlan& plan,
                                                   const std::string& dest);
   /// The archive's parts, read in order and handed to the host's tar as they are; its
-  /// compression (gzip, bzip2, xz, zstd) read from its first bytes. An Error for a zip.
+  /// compression (gzip, bzip2, xz, zstd) read from its first bytes. An Error for a zip. `set`:
+  /// the parts' identity, recorded on the host once it is unpacked ("": none).
   static Result<std::unique_ptr<PosixPush>> archive(const std::vector<std::string>& parts,
-                                                    const std::string& dest);
+                                                    const std::string& dest,
+                                                    const std::string& set);
 
   /// As finish().
   ~PosixPush();

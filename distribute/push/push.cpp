@@ -75,8 +75,9 @@ struct PushRun : StagingRun {
   std::string set;              // --extract: the parts' identity (extract_set_id), or ""
   // The agent's commands, as typed (list: DEST without its trailing '/': a file there is one).
   std::string list_command, receive_command, relay_command;
-  std::string list_through;  // for a DEST/ that `list` finds a symlink: listed through it
-  std::string posix_list;    // posix_list_command, as typed
+  std::string list_through;     // for a DEST/ that `list` finds a symlink: listed through it
+  std::string posix_list;       // posix_list_command, as typed
+  std::string posix_extracted;  // --extract: posix_extracted_command, as typed
   PushReport& report;
 
   std::mutex plan_mutex;  // one wave's plan at a time: `sources` is shared
@@ -177,7 +178,7 @@ std::vector<Group> plan_wave(PushRun& run, std::size_t first, std::vector<ToPlan
       outcome.error = plan.error();
       continue;
     }
-    bool holds_set = !host.no_agent && !run.set.empty() && host.listing.extracted == run.set;
+    bool holds_set = !run.set.empty() && host.listing.extracted == run.set;
     if (plan->empty() && (!run.options.extract || holds_set)) {
       outcome.up_to_date = true;
       continue;
@@ -196,7 +197,7 @@ std::vector<Group> plan_wave(PushRun& run, std::size_t first, std::vector<ToPlan
       group->stream = std::move(*stream);
     } else {
       auto made = run.options.extract
-                      ? PosixPush::archive(run.options.sources, run.options.dest)
+                      ? PosixPush::archive(run.options.sources, run.options.dest, run.set)
                       : PosixPush::files(run.sources, group->plan, run.options.dest);
       if (!made) {
         for (std::size_t k : group->members) run.report.hosts[first + k].error = made.error();
@@ -264,10 +265,23 @@ struct Listed {
   std::optional<std::string> posix;
 };
 
+// --extract where the agent cannot run: does the host hold the set unpacked, as its sh recorded
+// it (posix_extracted_command)? Nothing else is listed.
+asio::awaitable<Listed> list_extracted(PushRun& run, Session& session, const Job& job,
+                                       std::string why, StopSignal& stop) {
+  const std::string check = run.command_for(job.index, run.posix_extracted);
+  Reply reply = co_await run_command(session, job, check, nullptr, stop);
+  if (reply.result.failure != Failure::none) co_return Listed{reply.result, {}, {}};
+  HostListing listing;
+  if (reply.result.exit_status == 0 && reply.out == "extracted\n") listing.extracted = run.set;
+  co_return Listed{{}, std::move(listing), std::move(why)};
+}
+
 // Step 1 where the agent cannot run (`why`): DEST listed by the host's find. With --extract or
-// --checksum nothing is listed (such hosts are sent everything), nor where find cannot list.
-asio::awaitable<Listed> list_posix(PushRun& run, Session& session, const Job& job, std::string why,
-                                   StopSignal& stop) {
+// --checksum nothing is listed (such hosts are sent everything, but for a set held), nor where
+// find cannot list.
+asio::awaitable<Listed> list_find(PushRun& run, Session& session, const Job& job, std::string why,
+                                  StopSignal& stop) {
   if (run.options.extract || run.options.checksum) co_return Listed{{}, {}, std::move(why)};
   PushedHost& outcome = run.report.hosts[job.index];
   // Command lines as named strings, not temporaries: GCC 12 miscompiles a coroutine's const
@@ -288,6 +302,13 @@ asio::awaitable<Listed> list_posix(PushRun& run, Session& session, const Job& jo
   if (listing) co_return Listed{{}, std::move(*listing), std::move(why)};
   outcome.error = "malformed listing from the host's find: " + listing.error();
   co_return Listed{};
+}
+
+asio::awaitable<Listed> list_posix(PushRun& run, Session& session, const Job& job, std::string why,
+                                   StopSignal& stop) {
+  if (run.options.extract && !run.set.empty())
+    return list_extracted(run, session, job, std::move(why), stop);
+  return list_find(run, session, job, std::move(why), stop);
 }
 
 // Step 1: the host's listing of DEST, the agent deployed first where it is missing.
@@ -595,6 +616,7 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
               agent_command(agent.location, with_set("--relay=" + options.dest)),
               list_through,
               posix_list_command(options.dest, sources.tops),
+              set.empty() ? "" : posix_extracted_command(options.dest, set),
               report,
               {},
               {},

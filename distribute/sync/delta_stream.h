@@ -29,8 +29,8 @@ class DeltaStream {
   /// that is not as scanned or changes while read (its size, mtime or ctime: the bytes may mix
   /// two versions), is sent with a hash that cannot match, so that no host keeps it. One that
   /// cannot be read is named in errors(); one that changed is not: the host's patch fails and
-  /// the file goes whole at the second meeting, read again as it is then (sync's one retry),
-  /// where it is checked the same way and named if it changes again.
+  /// the file goes whole at the second meeting, read again as it is then (sync's rereads),
+  /// where it is checked the same way and named if it keeps changing.
   static Result<std::unique_ptr<DeltaStream>> start(std::vector<DeltaJob> jobs);
 
   /// Closes the read end (a thread blocked writing gets EPIPE) and joins the thread.

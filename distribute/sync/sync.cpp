@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 
 #include "base/awaitable.h"
 
@@ -45,6 +44,10 @@ namespace {
 namespace asio = boost::asio;
 using Reply = ReplySink::Reply;
 using Indices = std::vector<std::size_t>;
+
+// Times a file sent whole is read again, as it is then, when it changed while it was read (or
+// since the scan: a delta of it failed so). Then it fails, named, and no host keeps it.
+constexpr int kRereads = 2;
 
 // Bytes in an unnamed memory file, to be read as a host's stdin.
 Fd memory_file(const std::string& bytes) {
@@ -95,8 +98,7 @@ struct SyncRun : StagingRun {
 struct Group {
   std::vector<std::size_t> members;     // positions in the wave; reader j is members[j]
   std::unique_ptr<DeltaStream> deltas;  // meeting 0's stream, or
-  std::unique_ptr<Layout> fresh;        // meeting 1's files as they are then, which
-  std::unique_ptr<FrameStream> whole;   // meeting 1's stream reads
+  std::unique_ptr<FrameStream> whole;   // meeting 1's
   std::unique_ptr<RelayGroup> relay;    // --relay, two hosts or more: host to host
   std::unique_ptr<Broadcast> source;    // else from here; last: destroyed before what it reads
 
@@ -108,24 +110,6 @@ struct Group {
     if (relay) relay->ended(j);
   }
 };
-
-// `layout` with the files of `plan` as they are now: one that changed since the scan (its delta
-// failed: it changed while read) is read again as it is, once (a change while it is read fails
-// it). One no longer a regular file stays as scanned, for the stream to say why it cannot go.
-Layout restated(const Layout& layout, const HostPushPlan& plan) {
-  Layout now = layout;
-  for (std::size_t i : plan.files) {
-    LocalFile& f = now.files[i];
-    struct stat st;
-    if (::lstat(f.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-    f.mode = static_cast<std::uint32_t>(st.st_mode & 07777);
-    f.mtime_sec = st.st_mtim.tv_sec;
-    f.mtime_nsec = static_cast<std::uint32_t>(st.st_mtim.tv_nsec);
-    f.size = static_cast<std::uint64_t>(st.st_size);
-    f.allocated = static_cast<std::uint64_t>(st.st_blocks) * 512;
-  }
-  return now;
-}
 
 // A broadcast of `input` to `readers` hosts, all running; `streams` broadcasts share the
 // memory of one window.
@@ -215,8 +199,7 @@ std::vector<Group> SyncWave::seat_whole(const Indices& arrived) {
         return needs[k].whole.empty() ? nullptr : &needs[k].whole;
       },
       [&](const HostPushPlan& plan, Group& group) {
-        group.fresh = std::make_unique<Layout>(restated(layout_of(run.sources, plan), plan));
-        auto stream = FrameStream::files(*group.fresh, plan);
+        auto stream = FrameStream::files(layout_of(run.sources, plan), plan, kRereads);
         if (!stream) throw FatalError(stream.error());
         group.whole = std::move(*stream);
       });
@@ -295,87 +278,57 @@ asio::awaitable<HostResult> extras_step(SyncRun& run, Session& session, const Jo
   co_return HostResult{};
 }
 
-// A star's stream over a direct link to the host's agent (distribute/direct_link.h), its
-// `relay_command`, where --data-via and the session say so: false when no link was made and
-// nothing was sent (the caller sends over ssh; --data-via direct fails the host instead).
-asio::awaitable<bool> direct_step(SyncRun& run, Group& group, std::size_t reader, Session& session,
-                                  const Job& job, const std::string& relay_command,
-                                  RelayGroup::Ran& got, StopSignal& stop) {
-  if (!direct_wanted(run.options.data_via, session)) co_return false;
-  const std::string command = run.command_for(job.index, relay_command);
-  DirectRan ran = co_await direct_receive(session, job, command, *group.source, reader,
-                                          run.options.relay_options, stop);
-  if (ran.linked || ran.reply.result.failure != Failure::none) {
-    got.reply = std::move(ran.reply);
-    co_return true;
-  }
-  std::string why = !ran.error.empty() ? ran.error : host_said(ran.reply);
-  if (run.options.data_via == DataVia::direct) {
-    got.error = "no direct data link: " + why;
-    co_return true;
-  }
-  run.note_over_ssh(job.index, std::move(why));
-  co_return false;
-}
+// What a host takes at one meeting of its wave (distribute/wave.h): the agent's commands that
+// receive its group's stream, from here (`star`) or host to host (`relay`), the count its
+// receipt goes to, and what becomes of the files that failed.
+struct Take {
+  enum class Failures { go_whole, stay };  // go whole at the next meeting, or fail the host's files
+  std::size_t meeting;
+  std::string SyncRun::*star;
+  std::string SyncRun::*relay;
+  Summary SyncedHost::*counted;
+  Failures failures;
+};
+// Step 2: the deltas; a file that failed to patch is added to what the host gets whole.
+constexpr Take kPatch{0, &SyncRun::patch, &SyncRun::relay_patch, &SyncedHost::patched,
+                      Take::Failures::go_whole};
+// Step 3: what the host still lacks, whole.
+constexpr Take kWhole{1, &SyncRun::receive, &SyncRun::relay, &SyncedHost::written,
+                      Take::Failures::stay};
 
-// The stream of the host's group at meeting `m` into its agent: `star` from here, or `relay`
-// host to host; the agent's reply, or none when the host has no group there or is out (its
-// failure in `ran`, or its error recorded).
-asio::awaitable<std::optional<Reply>> stream_step(SyncRun& run, SyncWave& wave, std::size_t m,
-                                                  std::size_t k, Session& session, const Job& job,
-                                                  const std::string& star_command,
-                                                  const std::string& relay_command, HostResult& ran,
-                                                  StopSignal& stop) {
-  Wave<Group>::Seat seat = wave.wave.seat(m, k);
-  if (!seat.group) co_return std::nullopt;
-  const std::string star = run.command_for(job.index, star_command);
+// Steps 2 and 3: the stream of the host's group at `take`'s meeting into its agent, and its
+// receipt; nothing when the host has no group there. A transport failure is returned; an error
+// of the host's own is recorded.
+asio::awaitable<HostResult> take_step(SyncRun& run, SyncWave& wave, const Take& take, std::size_t k,
+                                      Session& session, const Job& job, StopSignal& stop) {
+  Wave<Group>::Seat seat = wave.wave.seat(take.meeting, k);
+  if (!seat.group) co_return HostResult{};
+  SyncedHost& host = run.report.hosts[job.index];
+  const std::string star = run.command_for(job.index, run.*take.star);
   RelayGroup::Ran got;
   if (seat.group->relay) {
-    const std::string relay = run.command_for(job.index, relay_command);
+    const std::string relay = run.command_for(job.index, run.*take.relay);
     got = co_await seat.group->relay->run(session, job, seat.reader, relay, star, stop);
     if (!got.forwarded.empty()) run.note_forwarded(job.index, std::move(got.forwarded));
-  } else if (!co_await direct_step(run, *seat.group, seat.reader, session, job, relay_command, got,
-                                   stop)) {
-    BroadcastInput input(*seat.group->source, seat.reader);
-    got.reply = co_await run_command(session, job, star, &input, stop);
+  } else {
+    const std::string relay = run.command_for(job.index, run.*take.relay);
+    got.reply =
+        co_await star_receive(run, run.options.data_via, run.options.relay_options, session, job,
+                              *seat.group->source, seat.reader, star, relay, got.error, stop);
   }
-  if (got.reply.result.failure != Failure::none) {
-    ran = got.reply.result;
-    co_return std::nullopt;
-  }
+  if (got.reply.result.failure != Failure::none) co_return got.reply.result;
   if (!got.error.empty()) {
-    run.report.hosts[job.index].error = std::move(got.error);
-    co_return std::nullopt;
+    host.error = std::move(got.error);
+    co_return HostResult{};
   }
-  co_return std::move(got.reply);
-}
-
-// Step 2: the host's group's deltas; a file that failed to patch is added to what the host
-// gets whole.
-asio::awaitable<HostResult> patch_step(SyncRun& run, SyncWave& wave, std::size_t k,
-                                       Session& session, const Job& job, StopSignal& stop) {
-  HostResult ran;
-  auto reply =
-      co_await stream_step(run, wave, 0, k, session, job, run.patch, run.relay_patch, ran, stop);
-  if (!reply) co_return ran;
-  SyncedHost& host = run.report.hosts[job.index];
   std::vector<Failed> failed;
-  host.patched = take_receipt(*reply, host.error, failed);
-  resend_failed(run.sources, run.command_for(job.index, run.options.dest), failed, wave.needs[k],
-                host);
-  co_return ran;
-}
-
-// Step 3: what the host still lacks, whole.
-asio::awaitable<HostResult> whole_step(SyncRun& run, SyncWave& wave, std::size_t k,
-                                       Session& session, const Job& job, StopSignal& stop) {
-  HostResult ran;
-  auto reply =
-      co_await stream_step(run, wave, 1, k, session, job, run.receive, run.relay, ran, stop);
-  if (!reply) co_return ran;
-  SyncedHost& host = run.report.hosts[job.index];
-  host.written = take_receipt(*reply, host.error, host.failed);
-  co_return ran;
+  host.*take.counted = take_receipt(got.reply, host.error, failed);
+  if (take.failures == Take::Failures::go_whole)
+    resend_failed(run.sources, run.command_for(job.index, run.options.dest), failed, wave.needs[k],
+                  host);
+  else
+    host.failed.insert(host.failed.end(), failed.begin(), failed.end());
+  co_return HostResult{};
 }
 
 // Step 4, --delete, on a host where all went well: its extras, removed by its agent. Nothing is
@@ -420,10 +373,10 @@ asio::awaitable<HostResult> sync_host(SyncWave& wave, std::size_t k, Session& se
   // Ctrl-C may end a wait and complete the meeting (the last host ending) at once: either way
   // no stream is taken.
   if (!co_await wave.wave.meet(0, k, stop) || stop.stopped()) co_return interrupted();
-  ran = co_await patch_step(run, wave, k, session, job, stop);
+  ran = co_await take_step(run, wave, kPatch, k, session, job, stop);
   if (gone(ran, host)) co_return ran;
   if (!co_await wave.wave.meet(1, k, stop) || stop.stopped()) co_return interrupted();
-  ran = co_await whole_step(run, wave, k, session, job, stop);
+  ran = co_await take_step(run, wave, kWhole, k, session, job, stop);
   if (gone(ran, host) || !run.options.delete_extras) co_return ran;
   co_return co_await delete_step(run, wave, k, session, job, stop);
 }

@@ -13,6 +13,7 @@
 #include "base/error.h"
 #include "base/fd.h"
 #include "core/executor.h"
+#include "distribute/agent_run.h"
 #include "distribute/agent_start.h"
 #include "distribute/progress_meter.h"
 #include "distribute/remote_agent.h"
@@ -77,20 +78,16 @@ class ListingSink final : public JobIo {
 using AgentSink = ListingSink<AgentListingParser>;
 using PosixSink = ListingSink<ListingParser>;
 
-// What every host's task of one verify shares. Each host's outcome is written by its own task.
-struct VerifyRun {
+// What every host's task of one verify shares (the agent and what its starts noted: AgentRun's).
+// Each host's outcome is written by its own task.
+struct VerifyRun : AgentRun {
   const VerifyOptions& options;
-  const AgentLocation& agent;
-  int binary;         // this pdx, read by each upload at its own offset (self-deploy only)
   std::string list;   // the agent's command
   std::string posix;  // the command through the host's POSIX tools
   std::vector<HostOutcome> outcomes;
   std::vector<FileDigest> kinds;  // by host, with --hash: what its hash records hold
 
-  std::mutex mutex;                                          // for what follows
-  std::vector<std::pair<std::string, std::string>> without;  // (label, why): the warning's
-  std::vector<std::string> replaced;  // hosts whose cached agent was not to be trusted
-  std::vector<std::pair<std::string, std::string>> statics;  // (label, why): pdx-static sent
+  std::vector<std::pair<std::string, std::string>> without;  // (label, why): under `mutex`
   std::once_flag pool_made;
   std::optional<asio::thread_pool> pool;  // where the reference's SHA-256s are hashed
   std::once_flag sha256_once;             // set when they were hashed before the run
@@ -157,11 +154,11 @@ struct AgentListed {
 };
 
 asio::awaitable<AgentListed> through_agent(VerifyRun& run, Session& session, const Job& job,
-                                           const std::string& label, StopSignal& stop) {
+                                           StopSignal& stop) {
   std::optional<AgentSink> sink;
   const Reference* reference = run.options.reference;
-  AgentStarted started = co_await start_agent(
-      session, job, run.agent, run.binary,
+  AgentStarted started = co_await run.start_agent(
+      session, job,
       [&]() -> asio::awaitable<ReplySink::Reply> {
         sink.emplace(AgentListingParser(run.options.hash), reference, FileDigest::xxh3);
         ExecRequest request{run.list, job.env, job.command_timeout, nullptr};
@@ -169,14 +166,6 @@ asio::awaitable<AgentListed> through_agent(VerifyRun& run, Session& session, con
         co_return sink->reply();
       },
       stop);
-  if (started.replaced) {
-    std::lock_guard lock(run.mutex);
-    run.replaced.push_back(label);
-  }
-  if (started.static_needed) {
-    std::lock_guard lock(run.mutex);
-    run.statics.emplace_back(label, *started.static_needed);
-  }
   const HostResult& ran = started.reply.result;
   if (ran.failure != Failure::none || !ran.signal.empty()) co_return AgentListed{ran, {}};
   if (started.cannot_run) co_return AgentListed{{}, std::move(started.cannot_run)};
@@ -209,7 +198,7 @@ asio::awaitable<HostResult> verify_host(VerifyRun& run, Session& session, const 
                                         std::string label, StopSignal& stop) {
   std::string why = "--no-agent";
   if (!run.options.no_agent) {
-    AgentListed listed = co_await through_agent(run, session, job, label, stop);
+    AgentListed listed = co_await through_agent(run, session, job, stop);
     if (!listed.cannot_run) co_return listed.ran;
     why = std::move(*listed.cannot_run);
   }
@@ -264,16 +253,12 @@ VerifyReport verify(Transport& transport, const std::vector<Host>& hosts, const 
   PreparedAgent agent = prepare_agent(options.agent, options.no_agent);
   std::vector<std::string> list_args = {"--list=" + options.remote_dir, "--under=."};
   if (options.hash) list_args.push_back("--checksum");
-  VerifyRun run{options,
-                agent.location,
-                agent.binary.get(),
+  VerifyRun run{{agent.location, agent.binary.get()},
+                options,
                 agent_command(agent.location, list_args),
                 verify_command(options.remote_dir, options.hash),
                 std::vector<HostOutcome>(hosts.size()),
                 std::vector<FileDigest>(hosts.size(), FileDigest::xxh3),
-                {},
-                {},
-                {},
                 {},
                 {},
                 {},
@@ -293,8 +278,7 @@ VerifyReport verify(Transport& transport, const std::vector<Host>& hosts, const 
   for (std::size_t i = 0; i < hosts.size(); ++i)
     if (auto lost = unfinished(results[i])) run.outcomes[i] = std::move(*lost);
   if (!options.reference) mark_odd_hosts(run.outcomes, run.kinds);
-  VerifyReport report{std::move(run.outcomes),
-                      agent_replaced_warning(run.replaced) + agent_static_warning(run.statics)};
+  VerifyReport report{std::move(run.outcomes), run.agent_warnings(hosts)};
   if (!run.without.empty())
     report.warning +=
         agent_fallback_warning(run.without, "verifying with the host's find and sha256sum");

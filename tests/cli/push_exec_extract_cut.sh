@@ -3,7 +3,7 @@
 # and a clean unpack. A part that cannot be read midway (pdx sends no end marker after a read
 # error) and pdx killed mid-stream both leave DEST as it was; a whole archive is merged into
 # existing directories, and never written through a symlink in DEST.
-source "$(dirname "$0")/../lib/push_common.sh"
+source "$(dirname "$0")/../lib/extract_midway.sh"
 export HOME=$SCRATCH/home
 make_cut_archive  # src/a and b, whole.tar, part-0: its first entry
 
@@ -32,24 +32,9 @@ done
 
 # pdx killed mid-stream, once the host has unpacked a file (into DEST before): the agent sees its input end, and
 # places nothing. The archive comes through standard input, half of it, then nothing.
-mkdir -p "$SCRATCH/big"
-for i in $(seq 1 8); do head -c $((1 << 20)) /dev/zero > "$SCRATCH/big/f$i"; done
-tar -c -f "$SCRATCH/big.tar" -C "$SCRATCH/big" . || fail "tar failed"
-mkdir -p "$SCRATCH/kill/h1"
-mkfifo "$SCRATCH/fifo"
-(head -c $((5 << 20)) "$SCRATCH/big.tar" && exec sleep 60) > "$SCRATCH/fifo" &
-writer=$!
-"$PDX" -R exec -w h1 push --extract - "$SCRATCH/kill/%h" < "$SCRATCH/fifo" > /dev/null 2>&1 &
-pdx_pid=$!
-for _ in $(seq 1 400); do
-  [[ -n $(find "$SCRATCH/kill" -type f -name "f*") ]] && break
-  sleep 0.05
-done
-[[ -n $(find "$SCRATCH/kill" -type f -name "f*") ]] || fail "the host unpacked nothing"
+extract_midway "$SCRATCH/kill"
 kill -KILL "$pdx_pid"
-wait "$pdx_pid" 2> /dev/null
-kill "$writer" 2> /dev/null
-wait "$writer" 2> /dev/null
+extract_midway_end
 for _ in $(seq 1 200); do
   [[ -z $(pgrep -f -- "$SCRATCH/kill/h1") ]] && break
   sleep 0.05

@@ -1,30 +1,15 @@
 # pdx push --extract after an agent was SIGKILLed while unpacking (no clean-up possible): the next
 # extract into that DEST removes the hidden directory it left, said once; one whose owner still
 # runs is left alone, and one named for a PID now another process's (started later) is removed.
-source "$(dirname "$0")/../lib/push_common.sh"
+source "$(dirname "$0")/../lib/extract_midway.sh"
 export HOME=$SCRATCH/home
-mkdir -p "$SCRATCH/big"
-for i in $(seq 1 8); do head -c $((1 << 20)) /dev/zero > "$SCRATCH/big/f$i"; done
-tar -c -f "$SCRATCH/big.tar" -C "$SCRATCH/big" . || fail "tar failed"
 dest=$SCRATCH/kill/h1
-mkdir -p "$dest"
 
 # The agent killed once it has unpacked a file into its hidden directory.
-mkfifo "$SCRATCH/fifo"
-(head -c $((5 << 20)) "$SCRATCH/big.tar" && exec sleep 60) > "$SCRATCH/fifo" &
-writer=$!
-"$PDX" -R exec -w h1 push --extract - "$SCRATCH/kill/%h" < "$SCRATCH/fifo" > /dev/null 2>&1 &
-pdx_pid=$!
-for _ in $(seq 1 400); do
-  [[ -n $(find "$dest" -type f -name "f*") ]] && break
-  sleep 0.05
-done
-[[ -n $(find "$dest" -type f -name "f*") ]] || fail "the host unpacked nothing"
+extract_midway "$SCRATCH/kill"
 agent=$(pgrep -f -- "agent --receive=$dest") || fail "no agent found"
 kill -KILL $agent
-wait "$pdx_pid" 2> /dev/null
-kill "$writer" 2> /dev/null
-wait "$writer" 2> /dev/null
+extract_midway_end
 left=$(cd "$dest" && ls -A)
 [[ $left == .extract.pdx-* ]] || fail "the killed agent left no hidden directory: $left"
 

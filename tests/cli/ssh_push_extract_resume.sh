@@ -7,11 +7,7 @@ n=$(( CLUSTER_SIZE < 4 ? CLUSTER_SIZE : 4 ))
 (( n >= 4 )) || skip "needs 4 hosts"
 hosts=$(head -n "$n" "$HOSTFILE" | paste -sd,)
 dest=$TEST_NAME
-clean_on_hosts "$n" "$dest"
-for i in $(seq "$n"); do  # the agents' records of DEST
-  record=$(home_of "$i")/.cache/pdx/extracted/$(printf %s "$(home_of "$i")/$dest" | sha256sum | cut -c1-64)
-  at_exit "rm -f '$record'"
-done
+clean_extracted_on_hosts "$n" "$dest"
 make_tree "$SCRATCH/src"
 (cd "$SCRATCH" && "$PDX" pack src -o data.tar.zst --split 1M) > /dev/null || fail "pack failed"
 parts=("$SCRATCH"/data.tar.zst.part-*)

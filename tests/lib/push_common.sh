@@ -116,6 +116,20 @@ clean_on_hosts() {
   done
 }
 
+# clean_extracted_on_hosts N NAME: clean_on_hosts, and the records of NAME as an --extract DEST
+# (the agent's and the host's sh's, in ~/.cache/pdx/extracted) removed when the test ends.
+clean_extracted_on_hosts() {
+  local i home key
+  clean_on_hosts "$1" "$2"
+  for i in $(seq "$1"); do
+    home=$(home_of "$i")
+    key=$(printf %s "$home/$2" | sha256sum | cut -c1-64)
+    at_exit "rm -f '$home/.cache/pdx/extracted/$key'"
+    key=$(printf '%s\n' "$home/$2" | sha256sum | cut -c1-64)
+    at_exit "rm -f '$home/.cache/pdx/extracted/posix-$key'"
+  done
+}
+
 # full_disk N NAME SIZE: a tmpfs of SIZE (4m) mounted on NAME in host N's home, owned by its
 # account, unmounted when the test ends (call it after clean_on_hosts for NAME); skips the test
 # where no tmpfs can be mounted.

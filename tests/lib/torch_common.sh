@@ -3,7 +3,7 @@
 # $JOB_DIR holding tests/lib/torch_job.py and its own data shard (shard.ADDRESS). A test runs
 # "$TORCHRUN --nnodes=... --node_rank=... ... $JOB shard.HOST" on the hosts; the job all-reduces a
 # checksum of the shards, which expected_checksum computes here.
-source "$(dirname "${BASH_SOURCE[0]}")/ssh_common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/cluster_job.sh"
 
 TORCH_PYTHON=/usr/bin/python3  # Debian's python3-torch is for Debian's python, not one in PATH
 "$TORCH_PYTHON" -c 'import torch.distributed' 2> /dev/null ||
@@ -18,32 +18,16 @@ TORCHRUN="cd $JOB_DIR && exec $TORCH_PYTHON -m torch.distributed.run --nproc_per
 # The job by its full path, so that the workers' command lines name $JOB_DIR too.
 JOB='"$PWD/torch_job.py"'
 
-
-remove_job_dirs() {
-  local n
-  for n in 1 2 3 4; do rm -rf "$(home_of "$n")/$JOB_DIR"; done
-}
-at_exit remove_job_dirs
+job_dirs "$JOB_DIR" 1 2 3 4
 at_exit "pkill -f '$JOB_DIR'"  # what a failed run left (every process of the job names it)
 
 # Stage the job and a shard of its own (sizes differ) on each host.
 for n in 1 2 3 4; do
   dir=$(home_of "$n")/$JOB_DIR
-  mkdir -p "$dir" || fail "cannot make $dir"
   cp "$(dirname "${BASH_SOURCE[0]}")/torch_job.py" "$dir/"
   head -c $((40000 + n * 1001)) /dev/urandom > "$dir/shard.$(host "$n")"
   chmod -R a+rX "$dir"
 done
-
-# free_port: a TCP port nothing listens on, below the kernel's range for outgoing connections.
-free_port() {
-  local port
-  for _ in $(seq 100); do
-    port=$((10000 + RANDOM % 20000))
-    ss -Htln "sport = :$port" | grep -q . || { echo "$port"; return; }
-  done
-  fail "no free port found"
-}
 
 # expected_checksum HOST...: what torch_job.py computes when HOST i has node rank i: the sum over
 # hosts of (i + 1) * the sum of the bytes of HOST i's shard.

@@ -7,7 +7,7 @@
 #include <csignal>
 #include <filesystem>
 
-#include "archive/byte_sink.h"
+#include "archive/open_output.h"
 #include "archive/pack.h"
 #include "hash/sha256.h"
 #include "hash/xxh3.h"

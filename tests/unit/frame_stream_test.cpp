@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fstream>
+
 #include "hash/xxh3.h"
 #include "tests/unit/scratch.h"
 
@@ -28,12 +30,13 @@ std::vector<Frame> read_all(int fd) {
 }
 
 // The frames of a one-file plan for `f`, and the errors noted.
-std::pair<std::vector<Frame>, std::vector<std::string>> send_one(const LocalFile& f) {
+std::pair<std::vector<Frame>, std::vector<std::string>> send_one(const LocalFile& f,
+                                                                 int rereads = 0) {
   Layout layout;
   layout.files = {f};
   HostPushPlan plan;
   plan.files = {0};
-  auto stream = FrameStream::files(layout, plan);
+  auto stream = FrameStream::files(layout, plan, rereads);
   if (!stream.ok()) return {};
   auto frames = read_all((*stream)->input());
   return {frames, (*stream)->errors()};  // noted before `done` was sent
@@ -133,6 +136,71 @@ TEST(FrameStream, FileTouchedSinceTheScanIsAbandoned) {
   f.mtime_nsec = (f.mtime_nsec + 1) % 1000000000;
   auto [frames, errors] = send_one(f);
   expect_abandoned(frames, errors, (dir / "a") + ": changed while being sent");
+}
+
+TEST(FrameStream, FileRewrittenInPlaceWhileReadIsAbandonedThoughItsMtimeIsPutBack) {
+  test::TempDir dir;
+  const std::string path = dir / "a";
+  test::write_file(path, std::string(16 * kDataChunk, 'a'));
+  LocalFile f = scanned(path, "a");
+  Layout layout;
+  layout.files = {f};
+  HostPushPlan plan;
+  plan.files = {0};
+  auto stream = FrameStream::files(layout, plan);
+  ASSERT_TRUE(stream.ok());
+  // Read until a data frame came: the file is open and being read; the pipe then holds the
+  // stream up while the file is rewritten at the same size, its mtime put back.
+  int fd = (*stream)->input();
+  FrameDecoder d;
+  std::vector<Frame> frames;
+  char buf[4096];
+  bool rewritten = false;
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n <= 0) break;
+    d.feed(std::string_view(buf, static_cast<std::size_t>(n)));
+    while (auto frame = d.next()) {
+      if (!*frame) break;
+      frames.push_back(std::move(**frame));
+    }
+    if (!rewritten && !frames.empty() && frames.back().type == FrameType::data) {
+      std::ofstream(path, std::ios::binary | std::ios::in) << std::string(16 * kDataChunk, 'b');
+      struct timespec times[2] = {{0, UTIME_OMIT}, {f.mtime_sec, long(f.mtime_nsec)}};
+      ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), times, 0), 0);
+      rewritten = true;
+    }
+  }
+  ASSERT_TRUE(rewritten);
+  expect_abandoned(frames, (*stream)->errors(), path + ": changed while being sent");
+}
+
+TEST(FrameStream, ChangedFileIsSentAgainAsItIsNowWhenAsked) {
+  test::TempDir dir;
+  test::write_file(dir / "a", "old");
+  LocalFile f = scanned(dir / "a", "a");
+  test::write_file(dir / "a", "new and longer");
+  auto [frames, errors] = send_one(f, 1);
+  EXPECT_TRUE(errors.empty());
+  // The first try abandoned, then the file again: header, data, end, done.
+  ASSERT_EQ(frames.size(), 2 + 3 + 1u);
+  EXPECT_EQ(decode_file_end(frames[1].payload)->xxh3_128, kAbandoned);
+  auto header = decode_file_header(frames[2].payload);
+  EXPECT_EQ(header->name, "a");
+  EXPECT_EQ(header->size, 14u);
+  EXPECT_EQ(frames[3].payload, "new and longer");
+  EXPECT_EQ(decode_file_end(frames[4].payload)->xxh3_128, hex(strong_hash("new and longer", 14)));
+}
+
+TEST(FrameStream, ChangedIntoAnotherKindIsNotReadAgain) {
+  test::TempDir dir;
+  test::write_file(dir / "a", "now");
+  LocalFile f = scanned(dir / "a", "a");
+  ASSERT_EQ(::unlink((dir / "a").c_str()), 0);
+  ASSERT_EQ(::mkdir((dir / "a").c_str(), 0755), 0);  // opens, but not as scanned
+  auto [frames, errors] = send_one(f, 2);
+  expect_abandoned(frames, errors, (dir / "a") + ": changed while being sent");
+  EXPECT_EQ(frames.size(), 2 + 1u);  // one try
 }
 
 TEST(FrameStream, UnreadableFileIsAbandonedAndNamed) {

@@ -166,6 +166,33 @@ TEST(ExpandHosts, HostfileTerm) {
   EXPECT_EQ(expand("a,b,c,-^" + path), (Names{"c"}));
 }
 
+TEST(ExpandHosts, HostfileLinesAreExpressions) {
+  auto path =
+      temp_file("expr.hosts", "gpu[01-02] slots=8\nroot@[::1]:2222\nu@n9:22,n10\nn[1-3],-n2\n");
+  auto hosts = expand_hosts("^" + path);
+  EXPECT_EQ(labels(hosts),
+            (Names{"gpu01", "gpu02", "root@[::1]:2222", "u@n9:22", "n10", "n1", "n3"}));
+  EXPECT_EQ(hosts[1].slots, 8);
+  EXPECT_EQ(hosts[2].slots, 0);
+}
+
+TEST(ExpandHosts, HostfileFirstAppearanceKeepsItsSlots) {
+  auto hosts = expand_hosts("^" + temp_file("dup.hosts", "a slots=2\nb\na slots=4\n"));
+  EXPECT_EQ(labels(hosts), (Names{"a", "b"}));
+  EXPECT_EQ(hosts[0].slots, 2);
+}
+
+TEST(ExpandHostsError, BadHostfileExpressionNamesFileAndLine) {
+  auto host = temp_file("bad.hosts", "ok\nbad;host\n");
+  EXPECT_EQ(error_of("^" + host), host +
+                                      ":2: illegal character ';' in host name 'bad;host' "
+                                      "(use letters, digits, '-', '.', '_')");
+  auto range = temp_file("range.hosts", "n[3-1]\n");
+  EXPECT_EQ(error_of("^" + range), range + ":1: reversed range '3-1' in 'n[3-1]'");
+  auto slots = temp_file("slots.hosts", "a slots=0\n");
+  EXPECT_EQ(error_of("^" + slots), slots + ":1: bad 'slots=0' (expected N >= 1)");
+}
+
 // Not timed here (CI does not time things); it takes about 0.2 s of CPU.
 TEST(ExpandHosts, TheLargestRange) {
   auto hosts = expand_hosts("node[1-1000000]");

@@ -245,7 +245,7 @@ TEST(PosixPush, AnArchiveGoesAsItIsWithItsDecompressor) {
   test::write_file(dir / "tree/x", "x");
   std::string archive = dir / "a.tar.xz";
   ASSERT_EQ(std::system(("tar -cJf '" + archive + "' -C '" + dir / "tree" + "' x").c_str()), 0);
-  auto push = PosixPush::archive({archive}, "dest");
+  auto push = PosixPush::archive({archive}, "dest", "");
   ASSERT_TRUE(push) << push.error();
   EXPECT_NE((*push)->command().find("x \"$t/d\" '' -J &&"), std::string::npos);
   EXPECT_EQ(run_sh(**push, dir), 0) << test::read_file(dir / "err");
@@ -275,7 +275,7 @@ TEST(PosixPush, AnArchiveCutShortHereIsPlacedNowhere) {
     test::TempDir dir;
     std::vector<std::string> parts = two_parts(dir);
     if (change == "unreadable") parts[1] = "/proc/self/mem";  // regular, size 0: EIO at once
-    auto push = PosixPush::archive(parts, "dest");
+    auto push = PosixPush::archive(parts, "dest", "");
     ASSERT_TRUE(push) << push.error();
     // The stream waits with x in the pipe: part-1 is opened only once x is read.
     if (change == "shorter") ::truncate((dir / "part-1").c_str(), 0);
@@ -294,7 +294,7 @@ TEST(PosixPush, AnArchiveCutShortHereIsPlacedNowhere) {
 
 TEST(PosixPush, AnArchiveInPartsGoesWhole) {
   test::TempDir dir;
-  auto push = PosixPush::archive(two_parts(dir), "dest");
+  auto push = PosixPush::archive(two_parts(dir), "dest", "");
   ASSERT_TRUE(push) << push.error();
   EXPECT_EQ(run_sh(**push, dir), 0) << test::read_file(dir / "err");
   EXPECT_EQ(test::read_file(dir / "out"), "c 2 2097153\0"s);
@@ -303,7 +303,7 @@ TEST(PosixPush, AnArchiveInPartsGoesWhole) {
 }
 
 TEST(PosixPush, AnArchiveFromAPipeIsRefused) {
-  auto push = PosixPush::archive({"-"}, "dest");
+  auto push = PosixPush::archive({"-"}, "dest", "");
   ASSERT_FALSE(push);
   EXPECT_EQ(push.error(),
             "-: not a regular file; hosts without the agent need the archive's size first");
@@ -312,7 +312,7 @@ TEST(PosixPush, AnArchiveFromAPipeIsRefused) {
 TEST(PosixPush, AZipArchiveIsRefused) {
   test::TempDir dir;
   test::write_file(dir / "a.zip", "PK\3\4rest"s);
-  auto push = PosixPush::archive({dir / "a.zip"}, "dest");
+  auto push = PosixPush::archive({dir / "a.zip"}, "dest", "");
   ASSERT_FALSE(push);
   EXPECT_EQ(push.error(), "a zip archive cannot be unpacked by the host's tar");
 }

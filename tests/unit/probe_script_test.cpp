@@ -65,7 +65,7 @@ TEST(ProbeScript, WordsFromTheCommandLineAreQuoted) {
   run_sh(probe_script(o));
   EXPECT_NE(access(mark.c_str(), F_OK), 0) << "a word ran as a command";
   std::remove(mark.c_str());
-  std::string net = net_script("py'; touch " + mark, "a$(touch " + mark + ")", "b", 1, 0.5);
+  std::string net = net_script("py'; touch " + mark, "a$(touch " + mark + ")", "b", 1, 1, 0.5);
   run_sh(net);
   EXPECT_NE(access(mark.c_str(), F_OK), 0) << "a word of --net ran as a command";
   std::remove(mark.c_str());

@@ -149,6 +149,41 @@ TEST(RemoteCommands, PosixExtractMergesIntoDestWithoutEnteringSymlinks) {
 // GNU tar takes an archive that ends at an entry's end as whole, and a gzip cut short makes it
 // fail with its own words: either way the host counts fewer bytes than pdx said, places nothing,
 // and says the stream was cut short.
+TEST(RemoteCommands, PosixExtractRecordsTheSetAndBelievesItOnlyWhileDestIsUnchanged) {
+  test::TempDir dir;
+  test::write_file(dir / "src/a", "a");
+  test::write_file(dir / "src/sub/b", "b");
+  std::filesystem::create_directories(dir / "home");
+  std::string tar = make_tar(dir, "-z");
+  PosixLanding landing = extract_of(tar, "gzip");
+  landing.set = "pack-1'$(x)";
+  const std::string home = "HOME='" + std::string(dir / "home") + "'";
+  int status = 0;
+  auto held = [&](const std::string& set) {
+    return run_sh(dir, posix_extracted_command("dest", set), "/dev/null", status, home);
+  };
+  EXPECT_EQ(held(landing.set), "");  // nothing unpacked yet
+  EXPECT_EQ(run_sh(dir, posix_push_command("dest", landing), tar, status, home), "c 2 2\0"s);
+  EXPECT_EQ(status, 0) << test::read_file(dir / "err");
+  EXPECT_EQ(held(landing.set), "extracted\n");
+  EXPECT_EQ(held("pack-2"), "");              // another set
+  test::write_file(dir / "dest/sub/b", "B");  // a file rewritten
+  EXPECT_EQ(held(landing.set), "");
+  EXPECT_EQ(run_sh(dir, posix_push_command("dest", landing), tar, status, home), "c 2 2\0"s);
+  EXPECT_EQ(held(landing.set), "extracted\n");
+  test::write_file(dir / "dest/added", "x");  // a file added: the tree is not what was recorded
+  EXPECT_EQ(held(landing.set), "");
+  std::filesystem::remove(dir / "dest/added");
+  std::filesystem::remove(dir / "dest/a");  // a file removed
+  EXPECT_EQ(held(landing.set), "");
+  // An unpack that places nothing leaves no record: the one there before is gone.
+  EXPECT_EQ(run_sh(dir, posix_push_command("dest", landing), tar, status, home), "c 2 2\0"s);
+  std::filesystem::remove(dir / "dest/sub/b");
+  std::filesystem::create_directory(dir / "dest/sub/b");  // b cannot be placed
+  run_sh(dir, posix_push_command("dest", landing), tar, status, home);
+  EXPECT_EQ(held(landing.set), "");
+}
+
 TEST(RemoteCommands, PosixExtractRefusesAnArchiveCutShort) {
   test::TempDir dir;
   test::write_file(dir / "src/a", std::string(512, 'a'));

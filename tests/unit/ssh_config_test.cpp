@@ -226,5 +226,33 @@ TEST(SshConfig, SplitWords) {
   EXPECT_EQ(split_words(""), std::vector<std::string>{});
 }
 
+TEST(SshConfig, ControlKeywords) {
+  SshConfig c = parse(
+      "Host a\n  ControlMaster AUTO\n  ControlPersist 10m\n  ControlPath ~/.ssh/cm-%C\n"
+      "Host b\n  ControlPersist no\nHost c\n  ControlPersist yes\n  ControlPath none\n");
+  HostConfig a = c.lookup("a");
+  EXPECT_EQ(a.control_master, "auto");
+  EXPECT_EQ(a.control_persist, std::chrono::seconds(600));
+  EXPECT_EQ(a.control_path, "~/.ssh/cm-%C");
+  EXPECT_FALSE(c.lookup("b").control_persist);
+  EXPECT_EQ(c.lookup("c").control_persist, std::chrono::seconds(0));  // yes: for ever
+  EXPECT_EQ(c.lookup("c").control_path, "none");
+  SshConfig o;
+  EXPECT_FALSE(o.add_option("ControlMaster=sometimes").ok());
+  EXPECT_FALSE(o.add_option("ControlPersist=10x").ok());
+  EXPECT_TRUE(o.add_option("ControlPersist=1h30m").ok());
+  EXPECT_EQ(o.lookup("x").control_persist, std::chrono::seconds(5400));
+}
+
+TEST(SshConfig, SshTimes) {
+  std::chrono::seconds t{};
+  EXPECT_TRUE(parse_ssh_time("90", t));
+  EXPECT_EQ(t.count(), 90);
+  EXPECT_TRUE(parse_ssh_time("1w1d1h1m1s", t));
+  EXPECT_EQ(t.count(), 604800 + 86400 + 3600 + 60 + 1);
+  for (const char* bad : {"", "m", "10q", "-5", "1.5h"})
+    EXPECT_FALSE(parse_ssh_time(bad, t)) << bad;
+}
+
 }  // namespace
 }  // namespace pdx

@@ -9,7 +9,7 @@
 
 #include <filesystem>
 
-#include "archive/byte_sink.h"
+#include "archive/open_output.h"
 #include "archive/pack.h"
 #include "tests/unit/scratch.h"
 

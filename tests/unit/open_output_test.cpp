@@ -1,4 +1,4 @@
-#include "archive/byte_sink.h"
+#include "archive/open_output.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,5 @@
-#include "archive/byte_sink.h"
+// The sinks of one file and of stdout, and the choice among them and a SplitWriter.
+#include "archive/open_output.h"
 
 #include <unistd.h>
 
