@@ -60,11 +60,12 @@ struct Upstream {
 // The link from upstream, with a thread saying this host is there (RelayLink::heartbeat) while
 // it is held. When it breaks or stalls, this host waits for a bridge from the host before the
 // one that broke (agent/relay_queue.h), and tells it the offset it holds: the stream goes
-// on, seamless.
+// on, seamless. A link from pdx itself (RelaySetup::direct, a star push) has nobody to bridge it:
+// when it breaks, the stream has.
 class UpstreamLink {
  public:
-  UpstreamLink(std::shared_ptr<Upstream> upstream, std::string secret, RelayLink link)
-      : upstream_(std::move(upstream)), secret_(std::move(secret)) {
+  UpstreamLink(std::shared_ptr<Upstream> upstream, std::string secret, RelayLink link, bool bridged)
+      : upstream_(std::move(upstream)), secret_(std::move(secret)), bridged_(bridged) {
     hold(std::move(link));
   }
   ~UpstreamLink() { drop(); }
@@ -85,6 +86,7 @@ class UpstreamLink {
         offset_ += (*chunk)->size();
         return std::move(**chunk);
       }
+      if (!bridged_) return Error{chunk.error()};
       std::chrono::milliseconds wait = link_->gave_up() ? kBridgeLate : kBridgeWait;
       drop();  // the host before, if it is there, sees this end give up on it
       auto bridge =
@@ -132,6 +134,7 @@ class UpstreamLink {
 
   std::shared_ptr<Upstream> upstream_;
   std::string secret_;
+  bool bridged_;
   mutable std::mutex mutex_;  // link_'s and ended_'s changes, against lost()
   std::optional<RelayLink> link_;
   bool ended_ = false;  // the stream came whole
@@ -143,8 +146,8 @@ class UpstreamLink {
 class Source {
  public:
   explicit Source(int in) : in_(in), buffer_(kChunk, '\0') {}
-  Source(std::shared_ptr<Upstream> upstream, std::string secret, RelayLink link)
-      : link_(std::in_place, std::move(upstream), std::move(secret), std::move(link)) {}
+  Source(std::shared_ptr<Upstream> upstream, std::string secret, RelayLink link, bool bridged)
+      : link_(std::in_place, std::move(upstream), std::move(secret), std::move(link), bridged) {}
   // The next chunk; "" at the end.
   Result<std::string> next() {
     if (link_) return link_->next();
@@ -180,8 +183,9 @@ class Tee {
   static constexpr std::size_t kLocal = 0;  // the reader of the receive; then one per link
 
   Tee(Source& source, int local, std::vector<RelayLink>& next, const RelayNext& peers,
-      std::string secret)
-      : source_(source),
+      std::string secret, std::string upstream)
+      : upstream_(std::move(upstream)),
+        source_(source),
         local_(local),
         next_(next),
         peers_(peers),
@@ -219,7 +223,7 @@ class Tee {
     for (;;) {
       auto chunk = source_.next();
       if (!chunk) {
-        source_error = "the stream from upstream broke off: " + chunk.error();
+        source_error = "the stream from " + upstream_ + " broke off: " + chunk.error();
         return queue_.end(RelayQueue::End::broken);
       }
       if (chunk->empty()) return queue_.end(RelayQueue::End::whole);
@@ -239,6 +243,7 @@ class Tee {
     ::close(local_);
   }
 
+  const std::string upstream_;  // who sends it, in errors
   Source& source_;
   int local_;
   std::vector<RelayLink>& next_;
@@ -300,7 +305,7 @@ Result<Summary> agent_relay(int in, int out, const RelayConsumer& local) {
         std::lock_guard lock(upstream->mutex);
         if (upstream->link) {
           QuietThreads quiet;  // its heartbeats' thread
-          source.emplace(upstream, setup.secret, std::move(*upstream->link));
+          source.emplace(upstream, setup.secret, std::move(*upstream->link), !setup.direct);
           break;
         }
         if (!upstream->error.empty()) return Error{upstream->error};
@@ -317,7 +322,7 @@ Result<Summary> agent_relay(int in, int out, const RelayConsumer& local) {
   // A larger pipe: fewer hand-overs between the writing thread and the receive, each a wake-up;
   // where it is refused, 64 KiB does too.
   widen_pipe(pipe_fds[1]);
-  Tee tee(*source, pipe_fds[1], next, next_peers, setup.secret);
+  Tee tee(*source, pipe_fds[1], next, next_peers, setup.secret, setup.direct ? "pdx" : "upstream");
   std::optional<std::thread> teeing;
   {
     QuietThreads quiet;

@@ -48,7 +48,14 @@ bool flag(PayloadReader& r) {
 }  // namespace
 
 std::string encode(const RelaySetup& m) {
-  return PayloadWriter().str(m.secret).u8(m.head).str(m.bind).u32(m.low).u32(m.high).take();
+  return PayloadWriter()
+      .str(m.secret)
+      .u8(m.head)
+      .str(m.bind)
+      .u32(m.low)
+      .u32(m.high)
+      .u8(m.direct)
+      .take();
 }
 
 std::string encode(const RelayPeer& m) {
@@ -91,6 +98,7 @@ Result<RelaySetup> decode_relay_setup(std::string_view payload) {
     m.bind = r.str(kMaxAddress);
     m.low = port(r);
     m.high = port(r);
+    m.direct = flag(r);
     return m;
   });
 }

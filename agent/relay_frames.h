@@ -31,6 +31,7 @@ struct RelaySetup {
   bool head = false;                // reads the stream from stdin, listens for nobody
   std::string bind;                 // where to listen; "": the address its ssh session came in on
   std::uint16_t low = 0, high = 0;  // ports to listen on; 0, 0: one the kernel picks
+  bool direct = false;  // linked to by pdx itself (a star push): a link that breaks is not bridged
 };
 struct RelayPeer {
   std::string address;  // numeric; "" for none

@@ -454,6 +454,10 @@ void RelayLink::passed_on() const {
   send_unsent(fd_.get(), out_->unsent, 1000ms);
 }
 
+void RelayLink::cut() const {
+  ::shutdown(fd_.get(), SHUT_RDWR);
+}
+
 // Not POLLRDHUP: a finish() is a FIN too, and the end it follows can wait unread behind a full
 // queue (a stalled child) long enough for a bridge to be needed.
 bool RelayLink::hung_up() const {

@@ -35,9 +35,9 @@
 #include <string>
 #include <string_view>
 
+#include "agent/sealed_record.h"
 #include "base/fd.h"
 #include "base/result.h"
-#include "agent/sealed_record.h"
 
 namespace pdx {
 
@@ -103,6 +103,9 @@ class RelayLink {
   bool hung_up() const;
   /// Drops the link: the peer sees it break off, never a clean end.
   void close() { fd_.reset(); }
+  /// Breaks the link from another thread (pdx ending a host's link): what its user is blocked
+  /// in, or calls next, fails at once. Safe beside every other call.
+  void cut() const;
   /// The next chunk, or nullopt at the end of the stream; an Error when the link broke, a chunk
   /// failed its check, or nothing came for `idle`.
   Result<std::optional<std::string>> receive(std::chrono::milliseconds idle);

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # pdx push against the tools people use to copy a file to many hosts, on the loopback sshd
 # cluster: 256 MiB of random data to 16 hosts (BENCH_SIZE_MIB, BENCH_HOSTS), each tool into a
-# fresh directory of every host's home; pdx twice, as a star from here and with --relay (host to
-# host). For each: wall time, CPU (user+sys of the tool and its children), the tool's own peak
+# fresh directory of every host's home; pdx three times: as a star from here over its direct
+# links to the agents (the default), as a star through each host's ssh channel (--data-via ssh),
+# and with --relay (host to host). The tools take turns, BENCH_RUNS rounds (3), and the medians
+# are shown, with each tool's wall against pdx's. For each: wall time, CPU (user+sys of the tool and its children), the tool's own peak
 # RSS, the CPU of pdx's agents on the hosts (each run through /usr/bin/time by --agent,
 # bench/lib/timed_agent.sh: all hosts, the most one host spent, and one agent's peak RSS), the CPU
 # the whole machine spent meanwhile (/proc/stat: user, nice, system, irq, softirq; so sshd, the
@@ -17,6 +19,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib/cluster_options.sh"
 source "$(dirname "$0")/lib/timed_agent.sh"
 n=${BENCH_HOSTS:-16}
+rounds=${BENCH_RUNS:-3}
 mib=${BENCH_SIZE_MIB:-256}
 for tool in pdcp clush; do
   command -v $tool > /dev/null || { echo "bench-push: $tool is missing (apt-get install pdsh clustershell)" >&2; exit 1; }
@@ -66,18 +69,39 @@ run() {  # run LABEL CMD...
 pdx=("$PDX" -F "$config" -w "$hosts" -f "$n")
 "${pdx[@]}" push --agent "$AGENT" "$here/../README.md" bench-push-warm/ > /dev/null
 : > "$work/runs"
-run pdx "${pdx[@]}" push --agent "$AGENT" "$work/data" "$(remote_dir pdx)/"
-run pdx-relay "${pdx[@]}" push --relay --agent "$AGENT" "$work/data" "$(remote_dir relay)/"
-run pdcp env PDSH_SSH_ARGS="-F $config -x -a %h" \
-  pdcp -R ssh -f "$n" -w "$hosts" "$work/data" "$(remote_dir pdcp)"
-run clush clush -f "$n" -w "$hosts" -o "-F $config" --copy "$work/data" --dest "$(remote_dir clush)"
+for _ in $(seq "$rounds"); do
+  run pdx "${pdx[@]}" push --agent "$AGENT" "$work/data" "$(remote_dir pdx)/"
+  run pdx-ssh "${pdx[@]}" push --data-via ssh --agent "$AGENT" "$work/data" "$(remote_dir ssh)/"
+  run pdx-relay "${pdx[@]}" push --relay --agent "$AGENT" "$work/data" "$(remote_dir relay)/"
+  run pdcp env PDSH_SSH_ARGS="-F $config -x -a %h" \
+    pdcp -R ssh -f "$n" -w "$hosts" "$work/data" "$(remote_dir pdcp)"
+  run clush clush -f "$n" -w "$hosts" -o "-F $config" --copy "$work/data" --dest "$(remote_dir clush)"
+done
 clean
 
-echo "$mib MiB to $n hosts, one run each ($(nproc) cores)"
+echo "$mib MiB to $n hosts, $rounds rounds, the tools taking turns ($(nproc) cores)"
 printf '%-9s %7s %7s %8s %9s %10s %10s %9s %8s %5s\n' tool wall_s cpu_s rss_MiB agents_s \
   agent_max_s agent_MiB machine_s floor_s load
+cat "$work/runs"
+echo "medians:"
+# Each column's median over a tool's rounds (a column of "-" stays "-").
 awk -v cores="$(nproc)" '
-  { printf "%-9s %7.2f %7.2f %8d %9s %10s %10s %9.2f %8.2f %5.2f\n", $1, $2, $3, $4, $5, $6, $7, $8, $8 / cores, $9
-    wall[$1] = $2; order[++k] = $1 }
-  END { for (i = 2; i <= k; i++) printf "  %-9s wall x%.2f of pdx\n", order[i], wall[order[i]] / wall["pdx"] }' \
-  "$work/runs"
+  function median(tool, c,    k, i, j, t, v) {
+    k = runs[tool]
+    for (i = 1; i <= k; i++) v[i] = col[tool, i, c]
+    if (v[1] == "-") return "-"
+    for (i = 2; i <= k; i++) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+    return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
+  }
+  { if (!runs[$1]++) order[++tools] = $1
+    for (c = 2; c <= 9; c++) col[$1, runs[$1], c] = $c }
+  END {
+    for (i = 1; i <= tools; i++) {
+      t = order[i]; wall[t] = median(t, 2)
+      printf "%-9s %7.2f %7.2f %8d %9s %10s %10s %9.2f %8.2f %5.2f\n", t, wall[t], median(t, 3),
+        median(t, 4), median(t, 5), median(t, 6), median(t, 7), median(t, 8), median(t, 8) / cores, median(t, 9)
+    }
+    for (i = 2; i <= tools; i++) printf "  %-9s wall x%.2f of pdx\n", order[i], wall[order[i]] / wall["pdx"]
+    for (i = 2; i <= tools; i++) if (order[i] != "pdx-relay" && order[i] != "pdx-ssh")
+      printf "  pdx wall x%.2f of %s\n", wall["pdx"] / wall[order[i]], order[i]
+  }' "$work/runs"

@@ -44,6 +44,7 @@ int cmd_push(int argc, char** argv) {
   add_agent_options(app, agent, "Push with the hosts' sh and tar");
   RelayFlags relay;
   add_relay_options(app, relay);
+  add_data_via_option(app, push_options.data_via);
   add_report_options(app, shown);
   app.add_option("paths", paths, "SRC... DEST")->required();
   if (auto status = parse_cli(app, argc, argv)) return *status;

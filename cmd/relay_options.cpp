@@ -59,9 +59,24 @@ void add_relay_options(CLI::App& app, RelayFlags& flags) {
                "Send host to host over TCP between the agents instead of from here: a chain, or "
                "with --relay=tree:K a tree of fan-out K (2-16)");
   app.add_option("--relay-bind", flags.bind,
-                 "With --relay: the address the agents listen on (default: the one ssh reached)");
+                 "The address the agents listen on for data links, --relay's and push's direct "
+                 "ones (default: the one ssh reached)");
   app.add_option("--relay-ports", flags.ports,
-                 "With --relay: the agents' ports, LOW-HIGH (default: any)");
+                 "The ports the agents listen on for data links, LOW-HIGH (default: any)");
+}
+
+void add_data_via_option(CLI::App& app, DataVia& via) {
+  app.add_option_function<std::string>(
+         "--data-via",
+         [&via](const std::string& value) {
+           via = value == "ssh"      ? DataVia::ssh
+                 : value == "direct" ? DataVia::direct
+                                     : DataVia::automatic;
+         },
+         "How the data reaches each host's agent: auto (a direct encrypted link where the host "
+         "was reached without a jump host, else ssh), ssh, or direct (a host that cannot link "
+         "fails)")
+      ->check(CLI::IsMember({"auto", "ssh", "direct"}));
 }
 
 bool relay_options(const RelayFlags& flags, RelayOptions& options) {

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "distribute/direct_link.h"
 #include "distribute/relay/relay_chain.h"
 
 namespace pdx {
@@ -19,5 +20,8 @@ void add_relay_options(CLI::App& app, RelayFlags& flags);
 /// Whether --relay was given, its shape and ports checked into `options`. Throws UsageError
 /// ("--relay: ...", "--relay-ports: ...") for a value that is not one.
 bool relay_options(const RelayFlags& flags, RelayOptions& options);
+
+/// --data-via auto|ssh|direct (push's and sync's star): added to `app`, its value into `via`.
+void add_data_via_option(CLI::App& app, DataVia& via);
 
 }  // namespace pdx

@@ -34,6 +34,7 @@ int cmd_sync(int argc, char** argv) {
                  "Run the pdx installed at PATH on the hosts instead of deploying this one");
   RelayFlags relay;
   add_relay_options(app, relay);
+  add_data_via_option(app, sync_options.data_via);
   app.add_option("paths", paths, "SRC... DEST")->required();
   if (auto status = parse_cli(app, argc, argv)) return *status;
   sync_options.dest = take_dest(paths, "sync");

@@ -1,5 +1,9 @@
 #include "distribute/staging_run.h"
 
+#include <algorithm>
+
+#include "core/hostset.h"
+
 #include "core/run_env.h"
 #include "distribute/host_outcome.h"
 
@@ -33,6 +37,23 @@ void StagingRun::note_forwarded(std::size_t i, std::string said) {
 
 std::string StagingRun::called_off_text() const {
   return called_off.empty() ? "" : called_off_line(called_off, called_off_reason);
+}
+
+void StagingRun::note_over_ssh(std::size_t i, std::string why) {
+  std::lock_guard lock(mutex);
+  over_ssh.emplace_back(i, std::move(why));
+}
+
+std::string StagingRun::over_ssh_text() {
+  std::lock_guard lock(mutex);
+  if (over_ssh.empty()) return "";
+  std::sort(over_ssh.begin(), over_ssh.end());
+  std::vector<std::string> labels;
+  for (const auto& [i, why] : over_ssh) labels.push_back(hosts[i].label());
+  const auto& [first, why] = over_ssh.front();
+  return fold_names(labels) + ": no direct data link (" +
+         (labels.size() > 1 ? hosts[first].label() + ": " : "") + printable(why) +
+         "); sent over ssh";
 }
 
 HostResult interrupted() {

@@ -38,7 +38,8 @@ struct StagingRun : AgentRun {
   std::string called_off_reason;                             // the first one's
   // (host, what it said of a link it bridged around), in the order said.
   std::vector<std::pair<std::size_t, std::string>> forwarded;
-  std::vector<std::string> bridged_heads;  // RelayGroup::head_bridged()'s lines
+  std::vector<std::string> bridged_heads;                     // RelayGroup::head_bridged()'s lines
+  std::vector<std::pair<std::size_t, std::string>> over_ssh;  // (host, why no direct data link)
 
   /// `command` as host i runs it: %h %n substituted (DEST is as typed), over ssh too.
   std::string command_for(std::size_t i, const std::string& command) const;
@@ -52,6 +53,11 @@ struct StagingRun : AgentRun {
   /// "HOSTS: the relay could not link up (...)": every relay called off, with the first
   /// reason; "" when none.
   std::string called_off_text() const;
+  /// Host i's data went over ssh, no direct link made (distribute/direct_link.h): why.
+  void note_over_ssh(std::size_t i, std::string why);
+  /// "HOSTS: no direct data link (HOST: WHY); sent over ssh", every such host with the first
+  /// one's reason; "" when none.
+  std::string over_ssh_text();
 
   /// `seat()` (a wave's seating, which must not throw) unless the run has failed already; what
   /// it throws is the run's fatal error, and nobody is seated.

@@ -127,6 +127,7 @@ class SshSession final : public Session {
     }
     co_return result;
   }
+  bool reached_over_tcp() const override { return !connection_->plan().route; }
 
   bool alive() const override {
     if (connection_->spent()) return false;

@@ -132,6 +132,9 @@ class Session {
   /// a local session goes on.
   virtual boost::asio::awaitable<HostResult> exec(const ExecRequest& request, JobIo& io,
                                                   StopSignal& stop) = 0;
+  /// Whether the host was reached by a TCP connection of this session's own (ssh, not through a
+  /// jump host or a ProxyCommand): where pdx may link to it directly (push's data links).
+  virtual bool reached_over_tcp() const { return false; }
   /// False if the connection is known to be down (the host closed it while idle): a session
   /// kept for later (transport/mux_holder.h) is then replaced. Cheap; on the session's strand.
   virtual bool alive() const { return true; }

@@ -17,6 +17,7 @@
 #include "core/executor.h"
 #include "core/run_env.h"
 #include "distribute/agent_start.h"
+#include "distribute/direct_link.h"
 #include "distribute/host_outcome.h"
 #include "distribute/progress_meter.h"
 #include "distribute/push/extract_set.h"
@@ -415,6 +416,33 @@ asio::awaitable<HostResult> receive_host(PushRun& run, Session& session, const J
   co_return HostResult{};
 }
 
+// Step 3 over a direct link (distribute/direct_link.h): the host's reader of its group's
+// stream sent to its agent's --relay command; nullopt when no link could be made and nothing was
+// received: the caller sends over ssh (--data-via direct: the host fails instead).
+asio::awaitable<std::optional<HostResult>> receive_direct(PushRun& run, Session& session,
+                                                          const Job& job, Broadcast& source,
+                                                          std::size_t reader, StopSignal& stop) {
+  const std::string command = run.command_for(job.index, run.relay_command);
+  DirectRan ran = co_await direct_receive(session, job, command, source, reader,
+                                          run.options.relay_options, stop);
+  if (ran.reply.result.failure != Failure::none) co_return ran.reply.result;
+  PushedHost& outcome = run.report.hosts[job.index];
+  if (!ran.linked) {
+    // An agent gone since the listing: over ssh, where receive_host deploys it again.
+    if (agent_upload_asked(run.agent, ran.reply)) co_return std::nullopt;
+    std::string why = !ran.error.empty() ? ran.error : host_said(ran.reply);
+    if (run.options.data_via == DataVia::direct) {
+      outcome.error = "no direct data link: " + why;
+      co_return HostResult{};
+    }
+    run.note_over_ssh(job.index, std::move(why));
+    co_return std::nullopt;
+  }
+  run.take(ran.reply, job.index);
+  if (outcome.error.empty() && !ran.error.empty()) outcome.error = std::move(ran.error);
+  co_return HostResult{};
+}
+
 // Step 3, a POSIX push: the wave's tar stream into the host's sh and tar.
 asio::awaitable<HostResult> receive_posix(PushRun& run, Session& session, const Job& job,
                                           const Group& group, InputSource& input,
@@ -466,6 +494,11 @@ asio::awaitable<HostResult> receive_step(PushRun& run, PushWave& wave, std::size
     }
     co_return co_await receive_host(run, session, job, group.plan, **input, stop);
   }
+  if (direct_wanted(run.options.data_via, session)) {
+    std::optional<HostResult> sent =
+        co_await receive_direct(run, session, job, *group.source, seat.reader, stop);
+    if (sent) co_return *sent;
+  }
   BroadcastInput input(*group.source, seat.reader);
   co_return co_await receive_host(run, session, job, group.plan, input, stop);
 }
@@ -515,6 +548,7 @@ void warn(PushRun& run) {
   for (const auto& [i, said] : run.forwarded)
     text += "pdx: warning: " + run.hosts[i].label() + ": " + said + "\n";
   for (const auto& line : run.bridged_heads) text += "pdx: warning: " + line + "\n";
+  if (std::string over = run.over_ssh_text(); !over.empty()) text += "pdx: warning: " + over + "\n";
   std::sort(run.notes.begin(), run.notes.end());
   for (const auto& [i, note] : run.notes)
     text += "pdx: warning: " + run.hosts[i].label() + ": " + note + "\n";

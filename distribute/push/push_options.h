@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "archive/manifest.h"
+#include "distribute/direct_link.h"
 #include "distribute/relay/relay_chain.h"
 
 namespace pdx {
@@ -24,7 +25,8 @@ struct PushOptions {
   bool safe_links = false;           // --safe-links: symlinks out of their SRC not sent
   std::optional<Manifest> manifest;  // -m, with extract: each host's counts checked against it
   bool relay = false;                // --relay: host to host (distribute/relay/relay_chain.h)
-  RelayOptions relay_options;
+  RelayOptions relay_options;        // --relay-bind, --relay-ports: also the direct links'
+  DataVia data_via = DataVia::automatic;
   ProgressMeter* progress = nullptr;  // told of the bytes hosts take and the hosts that end
 };
 

@@ -311,8 +311,10 @@ asio::awaitable<HostResult> take_step(SyncRun& run, SyncWave& wave, const Take& 
     got = co_await seat.group->relay->run(session, job, seat.reader, relay, star, stop);
     if (!got.forwarded.empty()) run.note_forwarded(job.index, std::move(got.forwarded));
   } else {
-    BroadcastInput input(*seat.group->source, seat.reader);
-    got.reply = co_await run_command(session, job, star, &input, stop);
+    const std::string relay = run.command_for(job.index, run.*take.relay);
+    got.reply =
+        co_await star_receive(run, run.options.data_via, run.options.relay_options, session, job,
+                              *seat.group->source, seat.reader, star, relay, got.error, stop);
   }
   if (got.reply.result.failure != Failure::none) co_return got.reply.result;
   if (!got.error.empty()) {
@@ -430,6 +432,8 @@ SyncReport sync(Transport& transport, const std::vector<Host>& hosts, const JobT
   run.rethrow_fatal();
   // What the run's warnings say (sync_text), on each host's report.
   report.called_off = run.called_off_text();
+  if (std::string over = run.over_ssh_text(); !over.empty())
+    report.called_off += (report.called_off.empty() ? "" : "\npdx: warning: ") + over;
   report.bridged_heads = std::move(run.bridged_heads);
   for (std::size_t i : run.replaced) report.hosts[i].agent_replaced = true;
   for (auto& [i, why] : run.statics) report.hosts[i].agent_static = std::move(why);

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "distribute/direct_link.h"
 #include "distribute/relay/relay_chain.h"
 
 namespace pdx {
@@ -19,6 +20,8 @@ struct SyncOptions {
   std::size_t fanout = 64;
   bool relay = false;  // --relay: each group's deltas and whole files host to host
   RelayOptions relay_options;
+  DataVia data_via =
+      DataVia::automatic;  // a star's deltas and whole files (distribute/direct_link.h)
 };
 
 }  // namespace pdx

@@ -372,6 +372,30 @@ TEST_F(AgentRelayTest, ABridgeWithoutTheSecretIsRefusedAndTheRealOneTaken) {
   EXPECT_TRUE(run.head_said.find("bridged around it") != std::string::npos) << run.head_said;
 }
 
+// A star's direct link (RelaySetup::direct, pdx its upstream) is bridged by nobody: when it breaks,
+// the host fails at once, naming pdx, not after waiting kBridgeWait for a bridge.
+TEST_F(AgentRelayTest, ADirectLinkThatBreaksFailsAtOnce) {
+  Agent host(dir_ / "host");
+  RelaySetup setup{secret_, false, "127.0.0.1", 0, 0};
+  setup.direct = true;
+  host.send(FrameType::relay_setup, encode(setup));
+  RelayPeer at = *decode_relay_peer(host.reply().payload);
+  host.send(FrameType::relay_next, encode(RelayNext{}));
+  auto up = RelayLink::connect(at.address, at.port, secret_, RelayLink::Clock::now() + 5s);
+  ASSERT_TRUE(up) << up.error();
+  EXPECT_EQ(host.reply().type, FrameType::relay_linked);
+  host.send(FrameType::relay_go, "");
+  std::string stream = stream_of("file", varied(3 * 1024 * 1024));
+  ASSERT_TRUE(up->send(std::string_view(stream).substr(0, 1024 * 1024)));
+  auto cut = RelayLink::Clock::now();
+  up->cut();
+  const auto& result = host.result();
+  EXPECT_LT(RelayLink::Clock::now() - cut, 5s);
+  ASSERT_FALSE(result);
+  EXPECT_TRUE(result.error().starts_with("the stream from pdx broke off")) << result.error();
+  EXPECT_FALSE(fs::exists(dir_ / "host" / "file"));
+}
+
 // The receipt's check is what a bridge that resumed from the wrong offset would meet: the file
 // fails, and nothing is left under its name.
 TEST_F(AgentRelayTest, ABridgeFromAWrongOffsetFailsTheFileAndWritesNothing) {

@@ -17,6 +17,9 @@ TEST(RelayFrames, RoundTrip) {
   EXPECT_EQ(s->bind, "10.0.0.1");
   EXPECT_EQ(s->low, 7000);
   EXPECT_EQ(s->high, 7099);
+  EXPECT_FALSE(s->direct);
+  setup.direct = true;
+  EXPECT_TRUE(decode_relay_setup(encode(setup))->direct);
   auto p = decode_relay_peer(encode(RelayPeer{"127.0.0.3", 40001}));
   ASSERT_TRUE(p);
   EXPECT_EQ(p->address, "127.0.0.3");
