@@ -241,20 +241,10 @@ class DirectReply final : public JobIo {
  public:
   explicit DirectReply(Link& link) : link_(link) {}
   void output(std::size_t, Stream stream, std::string_view bytes) override {
-    if (stream == Stream::err) {
-      reply.err.append(bytes);
-      if (reply.err.size() > ReplySink::kMaxStderr)
-        reply.err.erase(0, reply.err.size() - ReplySink::kMaxStderr);
-      return;
-    }
+    if (stream == Stream::err) return keep_stderr_tail(reply.err, bytes);
     if (!error.empty()) return;
-    decoder_.feed(bytes);
-    for (;;) {
-      auto frame = decoder_.next();
-      if (!frame) return malformed(frame.error());
-      if (!*frame) return;
-      if (auto taken = take(**frame); !taken) return malformed(taken.error());
-    }
+    auto taken = take_frames(decoder_, bytes, [this](const Frame& frame) { return take(frame); });
+    if (!taken) malformed(taken.error());
   }
 
   ReplySink::Reply reply;

@@ -6,13 +6,14 @@
 
 namespace pdx {
 
+void keep_stderr_tail(std::string& err, std::string_view bytes) {
+  err.append(bytes);
+  if (err.size() > ReplySink::kMaxStderr) err.erase(0, err.size() - ReplySink::kMaxStderr);
+}
+
 void ReplySink::output(std::size_t, Stream stream, std::string_view bytes) {
   Reply& r = reply_;
-  if (stream == Stream::err) {
-    r.err.append(bytes);
-    if (r.err.size() > kMaxStderr) r.err.erase(0, r.err.size() - kMaxStderr);
-    return;
-  }
+  if (stream == Stream::err) return keep_stderr_tail(r.err, bytes);
   if (r.out.size() + bytes.size() > kMaxReply) {
     r.overflow = true;
     return;

@@ -35,6 +35,23 @@ class ReplySink final : public JobIo {
   Reply reply_;
 };
 
+/// Appends what a host's command wrote to its stderr to `err`, keeping the last
+/// ReplySink::kMaxStderr bytes.
+void keep_stderr_tail(std::string& err, std::string_view bytes);
+
+/// Feeds `bytes` to `decoder` and hands each whole frame to `take` (Result<void>(const Frame&)),
+/// as an agent's reply comes; the first Error (a malformed frame, or one `take` refused) ends it.
+template <class Take>
+Result<void> take_frames(FrameDecoder& decoder, std::string_view bytes, Take&& take) {
+  decoder.feed(bytes);
+  for (;;) {
+    auto frame = decoder.next();
+    if (!frame) return Error{frame.error()};
+    if (!*frame) return {};
+    if (auto taken = take(**frame); !taken) return taken;
+  }
+}
+
 /// Runs one agent command on `session` (stdin from `input`, or none) into a ReplySink of its
 /// own; its reply, the exec's result in it.
 boost::asio::awaitable<ReplySink::Reply> run_command(Session& session, const Job& job,

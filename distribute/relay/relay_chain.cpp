@@ -197,20 +197,10 @@ void ChainInput::refill(std::string bytes, Phase then) {
 }
 
 void ChainReply::output(std::size_t, Stream stream, std::string_view bytes) {
-  if (stream == Stream::err) {
-    host_.reply.err.append(bytes);
-    if (host_.reply.err.size() > ReplySink::kMaxStderr)
-      host_.reply.err.erase(0, host_.reply.err.size() - ReplySink::kMaxStderr);
-    return;
-  }
+  if (stream == Stream::err) return keep_stderr_tail(host_.reply.err, bytes);
   if (!host_.error.empty()) return;
-  decoder_.feed(bytes);
-  for (;;) {
-    auto frame = decoder_.next();
-    if (!frame) return malformed(frame.error());
-    if (!*frame) return;
-    if (auto taken = take(**frame); !taken) return malformed(taken.error());
-  }
+  auto taken = take_frames(decoder_, bytes, [this](const Frame& frame) { return take(frame); });
+  if (!taken) malformed(taken.error());
 }
 
 Result<void> ChainReply::take(const Frame& frame) {

@@ -29,16 +29,8 @@ for h in h1 h2; do cmp "$f" "$SCRATCH/dest/$h/f" || fail "$h: f is not the sourc
 # Changing all the time: it fails, by name, and each host keeps its copy of before.
 cp "$SCRATCH/dest/h1/f" "$SCRATCH/before"
 head -c 67108864 /dev/urandom > "$f"
-"$PDX" -R exec -w h1 sync "$SCRATCH/src/" "$SCRATCH/dest/%h/" < /dev/null > "$SCRATCH/stdout" 2> "$SCRATCH/stderr" &
-pid=$!
-( while kill -0 "$pid" 2> /dev/null; do
-    printf '%s' "$RANDOM" | dd of="$f" bs=1 seek=$(( RANDOM * 1000 )) conv=notrunc status=none
-  done ) &
-writer=$!
-wait "$pid"
-status=$?
-wait "$writer"
-err=$(cat "$SCRATCH/stderr")
+run_changing 'printf %s "$RANDOM" | dd of="$f" bs=1 seek=$(( RANDOM * 1000 )) conv=notrunc status=none' \
+  "$PDX" -R exec -w h1 sync "$SCRATCH/src/" "$SCRATCH/dest/%h/"
 expect_status 1
 expect_eq "$err" "pdx: error: $f: changed while being sent" "stderr (changing)"
 cmp -s "$SCRATCH/before" "$SCRATCH/dest/h1/f" || fail "h1 did not keep its copy of before"

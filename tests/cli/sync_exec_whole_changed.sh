@@ -34,21 +34,11 @@ no_leftovers "$SCRATCH/dest"
 # hosts hold neither it nor any part of it.
 g=$SCRATCH/src/g
 head -c 67108864 /dev/urandom > "$g"
-"$PDX" -R exec -w 'h[1-2]' sync "$SCRATCH/src/" "$SCRATCH/dest/%h/" < /dev/null \
-  > "$SCRATCH/stdout" 2> "$SCRATCH/stderr" &
-pid=$!
-( while kill -0 "$pid" 2> /dev/null; do
-    head -c 4096 /dev/urandom >> "$g"
-    sleep 0.01
-  done ) &
-writer=$!
-wait "$pid"
-status=$?
-wait "$writer"
-err=$(cat "$SCRATCH/stderr")
+run_changing 'head -c 4096 /dev/urandom >> "$g"; sleep 0.01' \
+  "$PDX" -R exec -w 'h[1-2]' sync "$SCRATCH/src/" "$SCRATCH/dest/%h/"
 expect_status 1
 expect_eq "$err" "pdx: error: $g: changed while being sent" "stderr (changing)"
-expect_eq "$(cat "$SCRATCH/stdout")" "pdx: h[1-2]: nothing sent" "stdout (changing)"
+expect_eq "$out" "pdx: h[1-2]: nothing sent" "stdout (changing)"
 for h in h1 h2; do
   [[ ! -e $SCRATCH/dest/$h/g ]] || fail "$h: g kept though it changed each time it was read"
   cmp "$f" "$SCRATCH/dest/$h/f" || fail "$h: f changed"

@@ -124,3 +124,18 @@ run_killing() {
   status=$?
   out=$(cat "$SCRATCH/out") err=$(cat "$SCRATCH/err")
 }
+
+# run_changing CHANGE COMMAND...: COMMAND in the background (stdin /dev/null), while the shell
+# code CHANGE runs again and again until it ends; then status, out and err as it left them.
+run_changing() {
+  local change=$1 pid changer
+  shift
+  "$@" < /dev/null > "$SCRATCH/out" 2> "$SCRATCH/err" &
+  pid=$!
+  ( while kill -0 "$pid" 2> /dev/null; do eval "$change"; done ) &
+  changer=$!
+  wait "$pid"
+  status=$?
+  wait "$changer"
+  out=$(cat "$SCRATCH/out") err=$(cat "$SCRATCH/err")
+}
