@@ -1,7 +1,8 @@
 # pdx push runs all of a host's commands on one ssh connection: the agent (a wrapper logging
 # sshd's $SSH_CONNECTION, whose client port names the connection) lists and receives with the
-# same client port on every host; with more hosts than -f, in waves, each host still once; with
-# --relay, the chain's agents run on the connections the hosts listed on.
+# same client port on every host (the data over a direct link: the agent's --relay with pdx as its
+# upstream; with --data-via ssh, --receive); with more hosts than -f, in waves, each host still
+# once; with --relay, the chain's agents run on the connections the hosts listed on.
 source "$(dirname "$0")/../lib/ssh_common.sh"
 source "$(dirname "$0")/../lib/push_common.sh"
 n=$(( CLUSTER_SIZE < 5 ? CLUSTER_SIZE : 5 ))
@@ -20,10 +21,10 @@ EOF2
 chmod 0755 "$SCRATCH/agent"
 printf 'data\n' > "$SCRATCH/f"
 
-# check_calls [CALLS]: 2 calls per host (--list, then --receive or CALLS), both from one
+# check_calls [CALLS]: 2 calls per host (--list, then --relay or CALLS), both from one
 # client port.
 check_calls() {
-  local i address calls ports want=${1:---list --receive}
+  local i address calls ports want=${1:---list --relay}
   for i in $(seq "$n"); do
     address=$(host "$i")
     # SSH_CONNECTION: client address, client port, server address, server port
@@ -51,6 +52,13 @@ check_calls
 for i in $(seq "$n"); do
   [[ $(cat "$(home_of "$i")/one-session/f") == data ]] || fail "host $i: not written"
 done
+
+: > "$SCRATCH/log/calls"
+clean_on_hosts "$n" one-session
+run_ssh -w "$hosts" push --data-via ssh --agent "$SCRATCH/agent" "$SCRATCH/f" one-session/
+expect_status 0
+expect_contains "$out" ": 5 B in 1 file" "report over ssh"
+check_calls "--list --receive"
 
 : > "$SCRATCH/log/calls"
 clean_on_hosts "$n" one-session

@@ -1,6 +1,7 @@
-# The sshd serving one host's connection killed in the middle of a push: that host fails on one
-# line, the others complete; it has no truncated file under a final name and no temporary one;
-# a re-run completes it, sending only what it lacks.
+# The sshd serving one host's connection killed in the middle of a push whose data goes over
+# ssh (--data-via ssh): that host fails on one line, the others complete; it has no truncated
+# file under a final name and no temporary one; a re-run completes it, sending only what it
+# lacks.
 source "$(dirname "$0")/../lib/ssh_common.sh"
 source "$(dirname "$0")/../lib/push_common.sh"
 [[ $EUID -eq 0 ]] || skip "needs an account per host (root)"
@@ -12,7 +13,8 @@ mkdir "$SCRATCH/src"
 for f in a b c d; do head -c 33554432 /dev/urandom > "$SCRATCH/src/$f"; done
 "$PDX" -F "$CONFIG" -w "$hosts" push "$PDX_SRC/README.md" "$dest/warm/" > /dev/null 2>&1  # deploy
 
-"$PDX" -F "$CONFIG" -w "$hosts" push "$SCRATCH/src" "$dest/" > "$SCRATCH/stdout" 2> "$SCRATCH/stderr" &
+"$PDX" -F "$CONFIG" -w "$hosts" push --data-via ssh "$SCRATCH/src" "$dest/" > "$SCRATCH/stdout" \
+  2> "$SCRATCH/stderr" &
 pid=$!
 at_exit "kill -KILL $pid 2> /dev/null"
 landed=$(home_of 2)/$dest/src
