@@ -81,8 +81,14 @@ std::string SshWaiter::lost_reason() {
 StepFailure SshWaiter::failure(long rc, const std::string& what) {
   if (rc == kWaitAborted && abort_) return *abort_;
   if (context_.io.failure) return StepFailure{Failure::protocol, what + ": " + context_.io.failure};
-  if (rc == LIBSSH2_ERROR_SOCKET_RECV || rc == LIBSSH2_ERROR_SOCKET_SEND)
+  if (rc == LIBSSH2_ERROR_SOCKET_RECV || rc == LIBSSH2_ERROR_SOCKET_SEND ||
+      rc == LIBSSH2_ERROR_SOCKET_DISCONNECT)
     return StepFailure{Failure::protocol, what + ": connection lost (" + lost_reason() + ")"};
+  // The end came before the host's first line (a ProxyCommand that exited): libssh2 says
+  // "Failed getting banner", which the host's closing is the cause of.
+  if (rc == LIBSSH2_ERROR_BANNER_RECV)
+    if (std::string reason = lost_reason(); reason == "closed by the host")
+      return StepFailure{Failure::protocol, what + ": connection lost (" + reason + ")"};
   char* message = nullptr;
   if (session_) libssh2_session_last_error(session_, &message, nullptr, 0);
   std::string detail = message && *message ? message : "libssh2 error " + std::to_string(rc);
