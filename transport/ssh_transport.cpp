@@ -173,6 +173,11 @@ class SshTransport final : public Transport {
     co_return Opened{std::make_unique<SshSession>(std::move(connection), job.index), {}};
   }
 
+  /// ssh_config as read for this run (-o over the files), and the local user: what the
+  /// warm-connection settings are looked up in, not read again.
+  const SshConfig& config() const { return config_; }
+  const LocalUser& me() const { return me_; }
+
  private:
   static std::string ask_password() {
     auto password = prompt_password("pdx: password for all hosts: ");
@@ -312,12 +317,12 @@ class SshTransport final : public Transport {
   std::map<std::string, std::weak_ptr<Route>> hops_;
 };
 
-/// The warm-connection settings of each host (mux_path.h); null if `if_mentioned` and
-/// ssh_config and -o never mention ControlMaster.
-ControlLookup control_lookup(const SshOptions& options, bool if_mentioned) {
-  auto me = local_user();
-  auto config = std::make_shared<SshConfig>(read_config(options, me));
-  if (if_mentioned && !config->mentions("controlmaster")) return nullptr;
+/// The warm-connection settings of each host (mux_path.h), from `read` (ssh_config and -o as
+/// read for the run); null if `if_mentioned` and they never mention ControlMaster.
+ControlLookup control_lookup(const SshOptions& options, const SshConfig& read, const LocalUser& me,
+                             bool if_mentioned) {
+  if (if_mentioned && !read.mentions("controlmaster")) return nullptr;
+  auto config = std::make_shared<SshConfig>(read);
   return [config, options, me](const Endpoint& at) {
     HostConfig c = config->lookup(at.host);
     ControlTarget t;
@@ -345,13 +350,15 @@ std::unique_ptr<Transport> make_ssh_transport(const SshOptions& options) {
   init_libssh2();
   auto direct = std::make_unique<SshTransport>(options);
   if (options.holder || options.askpass) return direct;  // a password is not handed on
-  auto lookup = control_lookup(options, true);
+  auto lookup = control_lookup(options, direct->config(), direct->me(), true);
   if (!lookup) return direct;
   return make_mux_transport(std::move(direct), std::move(lookup), options);
 }
 
 int run_control_command(const SshOptions& options, const std::vector<Endpoint>& hosts) {
-  return control_command(options.control_op, hosts, control_lookup(options, false));
+  LocalUser me = local_user();
+  return control_command(options.control_op, hosts,
+                         control_lookup(options, read_config(options, me), me, false));
 }
 
 }  // namespace pdx
