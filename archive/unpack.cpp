@@ -232,7 +232,7 @@ class Unpacker {
     for (;;) {
       archive_entry* entry;
       int r = archive_read_next_header(reader_.get(), &entry);
-      if (r == ARCHIVE_EOF) return {};
+      if (r == ARCHIVE_EOF) return read_rest();
       // RETRY: a damaged header, which libarchive would skip to look for the next; GNU tar
       // skips it too, but fails at the end. pdx stops at it.
       if (r < ARCHIVE_WARN || r == ARCHIVE_RETRY) return read_error();
@@ -241,6 +241,20 @@ class Unpacker {
       }
       TRY(extract(entry));
       last_entry_ = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
+    }
+  }
+
+  // After the archive's end, the rest of a stream that cannot seek (a pipe, a compressed
+  // archive) is read to its end, as GNU tar reads its last record: so that what writes into the
+  // pipe (pull's host, `curl | pdx unpack -`) is not cut off with EPIPE for the padding that
+  // follows the end blocks, and so that a compressed stream's closing check (gzip's CRC32,
+  // xz's, zstd's) is read and must hold. Bytes there are not extracted; GNU tar ignores them too.
+  Result<void> read_rest() {
+    if (input_.stream.seekable()) return {};
+    for (;;) {
+      auto block = input_.stream.read();
+      if (!block) return Error{block.error(), block.error_kind()};
+      if (block->empty()) return {};
     }
   }
 

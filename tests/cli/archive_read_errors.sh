@@ -15,6 +15,14 @@ gzip -c bad.tar >bad.tar.gz
 python3 -c "
 d = bytearray(open('bad.tar.gz', 'rb').read()); d[-8] ^= 0xff; open('bad.tar.gz', 'wb').write(d)"
 expect_error 2 "bad.tar.gz: gzip data is corrupt \(incorrect data check\)" "$PDX" unpack bad.tar.gz -C x2
+# A whole, valid tar in gzip whose closing CRC32 alone is wrong: an error too, from a file and from
+# a pipe (the check comes after the tar's end blocks: unpack reads on to it).
+tar_of good 'add("only", b"1\n" * 5000)'
+gzip -c good.tar >crc.tar.gz
+python3 -c "
+d = bytearray(open('crc.tar.gz', 'rb').read()); d[-8] ^= 0xff; open('crc.tar.gz', 'wb').write(d)"
+expect_error 2 "crc.tar.gz: gzip data is corrupt \(incorrect data check\)" "$PDX" unpack crc.tar.gz -C x5
+expect_error 2 "gzip data is corrupt \(incorrect data check\)" "$PDX" unpack - -C x6 <crc.tar.gz
 # A zip entry whose data does not match its CRC: corrupt, naming the entry, not "ends early".
 mkdir src && seq 1 20000 >src/numbers && (cd src && zip -q ../z.zip numbers)
 python3 - <<'PY'
