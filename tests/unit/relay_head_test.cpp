@@ -165,7 +165,7 @@ struct LinkedHead {
       ASSERT_TRUE(link) << link.error();
       while (got.size() < limit) {
         auto chunk = link->receive(5s);
-        if (!chunk || !*chunk) return void(ended = chunk.has_value());
+        if (!chunk || !*chunk) return void(ended = bool(chunk));
         got += **chunk;
       }
     });
