@@ -60,11 +60,11 @@ HeadFeed::~HeadFeed() {
     stopping_ = true;
   }
   (void)!::write(stop_write_.get(), "x", 1);
+  if (link_) link_->cut();  // before the sender can see the end and drop the link itself
   {
     std::lock_guard lock(mutex_);
     if (!ended_) queue_.end(RelayQueue::End::broken);  // a bridge's link gives up: no clean end
   }
-  if (link_) link_->cut();
   leave_head();  // a put waiting for room returns
   thread_.join();
   if (sender_.joinable()) sender_.join();
