@@ -182,16 +182,20 @@ class Tee {
  public:
   static constexpr std::size_t kLocal = 0;  // the reader of the receive; then one per link
 
+  // `fed_by_pdx`: its upstream is pdx (RelaySetup::direct), which bridges around this host when
+  // its stream breaks: the hosts after it are not told it gave up.
   Tee(Source& source, int local, std::vector<RelayLink>& next, const RelayNext& peers,
-      std::string secret, std::string upstream)
-      : upstream_(std::move(upstream)),
+      std::string secret, bool fed_by_pdx)
+      : upstream_(fed_by_pdx ? "pdx" : "upstream"),
         source_(source),
         local_(local),
         next_(next),
         peers_(peers),
         errors_(next.size()),
         queue_(1 + next.size(), relay_history(relay_levels(peers.peers))),
-        bridges_(queue_, std::move(secret), [this] { return source_.lost(); }) {}
+        bridges_(
+            queue_, std::move(secret), [this] { return source_.lost(); },
+            fed_by_pdx ? RelayBridges::OnBreak::drop : RelayBridges::OnBreak::give_up) {}
 
   // On a thread that blocks Ctrl-C: the ones it starts inherit that.
   void run() {
@@ -293,9 +297,10 @@ Result<Summary> agent_relay(int in, int out, const RelayConsumer& local) {
   TRY(write_frame(out, FrameType::relay_linked, encode(linked)));
   auto go = read_frame(in, FrameType::relay_go);
   if (!go) return Error{"the relay was called off"};
+  RelayGo said = TRY(decode_relay_go(go->payload));
 
   std::optional<Source> source;
-  if (setup.head) {
+  if (setup.head || said.over_stdin) {
     source.emplace(in);
   } else {
     // Every link is up by now (pdx says go once every host has linked downstream), so the
@@ -322,7 +327,7 @@ Result<Summary> agent_relay(int in, int out, const RelayConsumer& local) {
   // A larger pipe: fewer hand-overs between the writing thread and the receive, each a wake-up;
   // where it is refused, 64 KiB does too.
   widen_pipe(pipe_fds[1]);
-  Tee tee(*source, pipe_fds[1], next, next_peers, setup.secret, setup.direct ? "pdx" : "upstream");
+  Tee tee(*source, pipe_fds[1], next, next_peers, setup.secret, setup.direct && !said.over_stdin);
   std::optional<std::thread> teeing;
   {
     QuietThreads quiet;
@@ -331,8 +336,13 @@ Result<Summary> agent_relay(int in, int out, const RelayConsumer& local) {
   auto received = local(local_in.get(), out);
   local_in.reset();  // a consumer that stopped early no longer holds the forwarding up
   teeing->join();
+  // No relay_end from a host whose stream broke: it did not pass it on (pdx bridges around a
+  // head that ended so).
+  if (!tee.source_error.empty()) {
+    if (!received) return Error{tee.source_error};
+    return received;
+  }
   TRY(write_frame(out, FrameType::relay_end, encode(RelayStatus{tee.next_error()})));
-  if (!received && !tee.source_error.empty()) return Error{tee.source_error};
   return received;
 }
 

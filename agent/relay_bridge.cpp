@@ -82,17 +82,20 @@ std::string RelayBridges::bridge(const std::vector<RelayBranch>& below,
   return said;
 }
 
-// Reader r's chunks over `link` to the end: "" when it went on to the end of the stream (or the
-// stream broke here), else why the link broke.
-std::string RelayBridges::serve(RelayLink& link, std::size_t r) {
+std::string RelayBridges::serve(RelayLink& link, std::size_t r,
+                                const std::function<void(std::size_t)>& sent) {
   for (std::optional<RelayQueue::End> how;;) {
     auto chunk = queue_.take(r, how, kKeepaliveEvery);
-    if (how == RelayQueue::End::broken) {
-      link.give_up();  // the next host's stream breaks off too, never a clean end
+    if (how == RelayQueue::End::broken) {  // the next host's breaks off too, never a clean end
+      if (on_break_ == OnBreak::give_up)
+        link.give_up();
+      else
+        link.close();
       return "";
     }
-    auto sent = chunk ? link.send(*chunk) : how ? link.finish() : link.keepalive();
-    if (!sent) return sent.error();
+    auto went = chunk ? link.send(*chunk) : how ? link.finish() : link.keepalive();
+    if (!went) return went.error();
+    if (chunk && sent) sent(chunk->size());
     if (how) return "";
   }
 }

@@ -43,9 +43,14 @@ std::string relay_where(const RelayPeer& peer);
 
 class RelayBridges {
  public:
+  /// What a link says when the stream breaks here: `give_up`, no bridge will come (this end
+  /// waited for one already: the hosts after it wait no longer); `drop`, it breaks as a host
+  /// gone does (a bridge from above is to come: pdx's, around a head it fed directly).
+  enum class OnBreak { give_up, drop };
   /// `lost`: whether this end has lost its own upstream (it has nothing to bridge with then).
-  RelayBridges(RelayQueue& queue, std::string secret, std::function<bool()> lost)
-      : queue_(queue), secret_(std::move(secret)), lost_(std::move(lost)) {}
+  RelayBridges(RelayQueue& queue, std::string secret, std::function<bool()> lost,
+               OnBreak on_break = OnBreak::give_up)
+      : queue_(queue), secret_(std::move(secret)), lost_(std::move(lost)), on_break_(on_break) {}
 
   /// Reader r's chunks over `link` to `branch`'s host, to the end, then the reader leaves; when
   /// the link breaks off, the hosts below that one are bridged to. `from`: the offset a bridge
@@ -59,14 +64,19 @@ class RelayBridges {
   /// all joined, or failed. Returns at the end of the stream, with what became of them (":
   /// bridged around it to ...; ...", "" for none).
   std::string bridge(const std::vector<RelayBranch>& below, const std::function<void()>& release);
+  /// Reader r's chunks over `link` to the end, `sent` told of each chunk's bytes: "" when it
+  /// went on to the end of the stream (or the stream broke here, or the reader left), else why
+  /// the link broke. The reader stays: the caller decides whether it leaves or is bridged from.
+  std::string serve(RelayLink& link, std::size_t r,
+                    const std::function<void(std::size_t)>& sent = nullptr);
 
  private:
-  std::string serve(RelayLink& link, std::size_t r);
   std::string bridge_to(const RelayBranch& branch, const std::function<void()>& joined);
 
   RelayQueue& queue_;
   const std::string secret_;
   const std::function<bool()> lost_;
+  const OnBreak on_break_;
 };
 
 }  // namespace pdx

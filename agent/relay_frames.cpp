@@ -89,6 +89,10 @@ std::string encode(const RelayStatus& m) {
   return PayloadWriter().str(m.error).take();
 }
 
+std::string encode(const RelayGo& m) {
+  return m.over_stdin ? PayloadWriter().u8(1).take() : std::string();
+}
+
 Result<RelaySetup> decode_relay_setup(std::string_view payload) {
   return decode_fields<RelaySetup>(payload, "relay setup", [](PayloadReader& r) {
     RelaySetup m;
@@ -129,6 +133,12 @@ Result<RelayNext> decode_relay_next(std::string_view payload) {
 Result<RelayStatus> decode_relay_status(std::string_view payload) {
   return decode_fields<RelayStatus>(payload, "relay status",
                                     [](PayloadReader& r) { return RelayStatus{r.str(kMaxName)}; });
+}
+
+Result<RelayGo> decode_relay_go(std::string_view payload) {
+  if (payload.empty()) return RelayGo{};
+  return decode_fields<RelayGo>(payload, "relay go",
+                                [](PayloadReader& r) { return RelayGo{flag(r)}; });
 }
 
 Result<Frame> read_frame(int fd, FrameType type) {

@@ -11,10 +11,15 @@
 //                                   to when one of its own dies or stalls, and when that one's
 //                                   are gone too, theirs
 //   agent -> pdx   relay_linked     its links to those hosts are up, or why not
-//   pdx -> agent   relay_go         every link is up: the head's stream follows on its stdin
-//                                   (the end of stdin instead: the relay is called off)
+//   pdx -> agent   relay_go         every link is up: the head's stream follows on its stdin, or
+//                                   on the link pdx made to it (a head set up to listen, as a
+//                                   direct host), or on its stdin after all when pdx could not
+//                                   link to it (RelayGo::over_stdin); the end of stdin instead:
+//                                   the relay is called off
 //   agent -> pdx   ...              the receive's frames (written, failed, summary), then
-//                  relay_end        what became of the forwarding ("" when all went on)
+//                  relay_end        what became of the forwarding ("" when all went on); said
+//                                   only by a host that had the whole stream (pdx bridges around
+//                                   a head that did not)
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -56,15 +61,20 @@ std::size_t relay_depth(std::size_t fanout);
 struct RelayStatus {
   std::string error;  // "" when fine; one line
 };
+struct RelayGo {
+  bool over_stdin = false;  // a host set up to listen takes the stream on its stdin after all
+};
 
 std::string encode(const RelaySetup& m);
 std::string encode(const RelayPeer& m);
 std::string encode(const RelayNext& m);
 std::string encode(const RelayStatus& m);
+std::string encode(const RelayGo& m);  // "" for the default: a go as set up
 Result<RelaySetup> decode_relay_setup(std::string_view payload);
 Result<RelayPeer> decode_relay_peer(std::string_view payload);
 Result<RelayNext> decode_relay_next(std::string_view payload);
 Result<RelayStatus> decode_relay_status(std::string_view payload);
+Result<RelayGo> decode_relay_go(std::string_view payload);
 
 /// Reads exactly one frame from `fd` (no byte beyond it, so what follows stays for the next
 /// reader): its type must be `type`. An Error at the end of input, or for another frame.

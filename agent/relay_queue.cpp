@@ -64,9 +64,13 @@ RelayQueue::Chunk RelayQueue::take(std::size_t r, std::optional<End>& how,
                                    std::chrono::milliseconds wait) {
   std::unique_lock lock(mutex_);
   how.reset();
-  if (!ready_.wait_for(lock, wait, [&] { return readers_[r].at < end_offset_ || end_; }))
-    return nullptr;
+  auto ready = [&] { return readers_[r].gone || readers_[r].at < end_offset_ || end_; };
+  if (!ready_.wait_for(lock, wait, ready)) return nullptr;
   Reader& reader = readers_[r];
+  if (reader.gone) {  // its chunks may be let go already
+    how = End::broken;
+    return nullptr;
+  }
   if (reader.at == end_offset_) {
     how = *end_;
     return nullptr;
@@ -97,7 +101,8 @@ void RelayQueue::leave(std::size_t r) {
   std::lock_guard lock(mutex_);
   readers_[r].gone = true;
   let_go();
-  room_.notify_all();  // a writer waiting for room may find nobody left, or room
+  room_.notify_all();   // a writer waiting for room may find nobody left, or room
+  ready_.notify_all();  // and the reader itself, taking from another thread, that it left
 }
 
 std::uint64_t RelayQueue::slowest() const {

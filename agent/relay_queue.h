@@ -44,7 +44,7 @@ class RelayQueue {
   /// No more chunks, and how the stream ended.
   void end(End how);
   /// Reader r's next chunk; nullptr at the end, with `how` it ended, or when none came for
-  /// `wait` (`how` empty).
+  /// `wait` (`how` empty); nullptr and `broken` once it has left (leave(), from another thread).
   Chunk take(std::size_t r, std::optional<End>& how,
              std::chrono::milliseconds wait = std::chrono::hours(24));
   /// `wake` once, as soon as reader r has a chunk to take or the end (at once if it has now):

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # pdx push --relay of 1 GiB of random data (BENCH_SIZE_MIB) to 2 loopback hosts (BENCH_HOSTS)
 # with DEST on tmpfs (/dev/shm), against one scp of the same file to the first host (OpenSSH's
-# default cipher), also into /dev/shm: the relay's data path (the head's ssh stream, then the
-# host-to-host links) against one ssh stream. BENCH_RUNS rounds (default 5), each running every
+# default cipher), also into /dev/shm: the relay's data path (the head's direct link from pdx,
+# or its ssh stream with --data-via ssh, then the host-to-host links) against one ssh stream. BENCH_RUNS rounds (default 5), each running every
 # tool once in turn; each run's wall time, then each tool's median and its ratio to scp's.
 # BENCH_OTHER=/path/to/another/pdx: that pdx's relay too, in the same rounds (a before/after).
 # The cluster must be running (scripts/loopback-cluster.sh); this script neither starts nor

@@ -31,9 +31,6 @@ using Clock = RelayLink::Clock;
 
 constexpr auto kKeepalive = 2s;  // what a waiting sender says, well within the agent's kRelayStall
 
-// Test-only: PDX_TEST_DIRECT_VIA=ADDRESS:PORT makes pdx connect there instead of where the agent
-// listens (a proxy in a test that alters the bytes on the wire). Records sealed for the agent
-// are all that can pass through it.
 std::optional<RelayPeer> test_via() {
   const char* via = std::getenv("PDX_TEST_DIRECT_VIA");
   if (!via) return std::nullopt;
@@ -66,7 +63,7 @@ class Link : public std::enable_shared_from_this<Link> {
     started_ = true;
     try {
       QuietThreads quiet;  // Ctrl-C is the main thread's
-      thread_ = std::thread([this, peer = test_via().value_or(std::move(peer))] { run(peer); });
+      thread_ = std::thread([this, peer = std::move(peer)] { run(peer); });
     } catch (const std::system_error& e) {
       started_ = false;
       state_ = State::failed;
@@ -96,8 +93,7 @@ class Link : public std::enable_shared_from_this<Link> {
 
  private:
   void run(const RelayPeer& peer) {
-    auto link =
-        RelayLink::connect(peer.address, peer.port, secret_, Clock::now() + kDirectConnectTime);
+    auto link = direct_connect(peer, secret_);
     std::vector<std::function<void()>> wakes;
     bool linked = false;
     {
@@ -279,6 +275,11 @@ class DirectReply final : public JobIo {
 };
 
 }  // namespace
+
+Result<RelayLink> direct_connect(const RelayPeer& peer, std::string_view secret) {
+  RelayPeer to = test_via().value_or(peer);
+  return RelayLink::connect(to.address, to.port, secret, Clock::now() + kDirectConnectTime);
+}
 
 bool direct_wanted(DataVia via, const Session& session) {
   switch (via) {

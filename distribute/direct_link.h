@@ -18,13 +18,17 @@
 //                          relay_end
 //
 // Where the link cannot be made, nothing was received and the caller sends over ssh after all.
+// A relay's head is linked to the same way (direct_connect; distribute/relay/relay_chain.h), its
+// reader the HeadFeed's.
 #include "base/awaitable.h"
 
 #include <boost/asio/awaitable.hpp>
 #include <chrono>
 #include <cstddef>
 #include <string>
+#include <string_view>
 
+#include "agent/relay_link.h"
 #include "distribute/relay/relay_chain.h"
 #include "distribute/reply_sink.h"
 #include "transport/broadcast.h"
@@ -41,6 +45,12 @@ enum class DataVia { automatic, ssh, direct };
 bool direct_wanted(DataVia via, const Session& session);
 
 inline constexpr std::chrono::milliseconds kDirectConnectTime = std::chrono::seconds(5);
+
+/// pdx's link to an agent listening at `peer` as a direct host (a star's, or a relay's head),
+/// within kDirectConnectTime. `PDX_TEST_DIRECT_VIA=ADDRESS:PORT` (tests only) connects there
+/// instead: a proxy that captures or alters the bytes; records sealed for the agent are all that
+/// can pass through it.
+Result<RelayLink> direct_connect(const RelayPeer& peer, std::string_view secret);
 
 struct DirectRan {
   bool linked = false;     // the stream went over the link; else nothing was received

@@ -460,8 +460,10 @@ asio::awaitable<std::optional<HostResult>> relay_host(PushRun& run, Session& ses
                                                       const Job& job, RelayGroup& relay,
                                                       std::size_t j, StopSignal& stop) {
   const std::string command = run.command_for(job.index, run.relay_command);
-  std::optional<RelayGroup::Ran> ran = co_await relay.relayed(session, job, j, command, stop);
+  std::optional<RelayGroup::Ran> ran =
+      co_await relay.relayed(session, job, j, command, run.options.data_via, stop);
   if (!ran) co_return std::nullopt;
+  if (!ran->over_ssh.empty()) run.note_over_ssh(job.index, std::move(ran->over_ssh));
   if (ran->reply.result.failure != Failure::none) co_return ran->reply.result;
   PushedHost& outcome = run.report.hosts[job.index];
   if (!ran->error.empty())

@@ -1,7 +1,10 @@
 #include "distribute/relay/relay_chain.h"
 
 #include <algorithm>
+#include <system_error>
 #include <utility>
+
+#include "distribute/direct_link.h"
 
 namespace pdx {
 
@@ -20,15 +23,69 @@ Chain::Chain(std::vector<std::string> labels, std::string secret, RelayOptions o
       head_(std::move(head)),
       hosts_(labels_.size()) {}
 
+Chain::~Chain() {
+  if (connecting_.joinable()) connecting_.join();
+}
+
+void Chain::head_over_link(bool must) {
+  std::lock_guard lock(mutex_);
+  head_link_ = HeadLink::asked;
+  head_must_link_ = must;
+}
+
 std::string Chain::setup_frame(std::size_t k) const {
-  RelaySetup setup{secret_, k == 0, options_.bind, options_.low, options_.high};
+  std::lock_guard lock(mutex_);
+  bool linked_head = k == 0 && head_link_ != HeadLink::none;  // listens, pdx its upstream
+  RelaySetup setup{secret_,      k == 0 && !linked_head, options_.bind,
+                   options_.low, options_.high,          linked_head};
   return encode_frame(FrameType::relay_setup, encode(setup));
+}
+
+std::string Chain::go_frame(std::size_t k) const {
+  std::lock_guard lock(mutex_);
+  return encode_frame(FrameType::relay_go,
+                      encode(RelayGo{k == 0 && head_link_ == HeadLink::failed}));
+}
+
+bool Chain::head_linked() const {
+  std::lock_guard lock(mutex_);
+  return head_link_ == HeadLink::linked;
+}
+
+std::string Chain::head_not_linked() const {
+  std::lock_guard lock(mutex_);
+  return head_link_ == HeadLink::failed ? head_why_ : "";
 }
 
 void Chain::listening(std::size_t k, RelayPeer peer) {
   update([&] {
-    hosts_[k].peer = std::move(peer);
+    hosts_[k].peer = peer;
     hosts_[k].listening = true;
+    if (k != 0 || head_link_ != HeadLink::asked) return;
+    head_link_ = HeadLink::connecting;
+    try {
+      connecting_ = std::thread([this, peer] { link_head(peer); });
+    } catch (const std::system_error& e) {
+      head_link_ = HeadLink::failed;
+      head_why_ = std::string("cannot start a thread: ") + e.what();
+      if (head_must_link_) call_off(0, "no direct data link: " + head_why_);
+    }
+  });
+}
+
+// pdx's link to the head, made while the hosts link up: go waits for it.
+void Chain::link_head(RelayPeer peer) {
+  auto link = direct_connect(peer, secret_);
+  update([&] {
+    if (link) {
+      to_head_.emplace(std::move(*link));
+      head_link_ = HeadLink::linked;
+    } else {
+      head_link_ = HeadLink::failed;
+      head_why_ = link.error();
+      if (head_must_link_) call_off(0, "no direct data link: " + head_why_);
+    }
+    settle_go();
   });
 }
 
@@ -36,8 +93,14 @@ void Chain::linked(std::size_t k, const RelayStatus& status) {
   update([&] {
     hosts_[k].linked = true;
     if (!status.error.empty()) call_off(k, status.error);
-    go_ = !off_ && std::all_of(hosts_.begin(), hosts_.end(), [](auto& h) { return h.linked; });
+    settle_go();
   });
+}
+
+void Chain::settle_go() {
+  bool head_settled = head_link_ != HeadLink::asked && head_link_ != HeadLink::connecting;
+  go_ = !off_ && head_settled &&
+        std::all_of(hosts_.begin(), hosts_.end(), [](auto& h) { return h.linked; });
 }
 
 void Chain::ended(std::size_t k, const std::string& why, bool gone) {
@@ -91,8 +154,9 @@ Result<HeadFeed*> Chain::head_feed() {
     bool all_listening = true;  // they are: the chain is linked
     std::function<void(std::size_t)> consumed;
     if (head_.on_consume) consumed = [tell = head_.on_consume](std::size_t n) { tell(0, n); };
+    std::optional<RelayLink> link = std::exchange(to_head_, std::nullopt);
     auto started = HeadFeed::start(stream_, secret_, below(0, all_listening).peers, head_.stall,
-                                   std::move(consumed));
+                                   std::move(consumed), std::move(link));
     if (!started) return Error{started.error()};
     feed_ = std::move(*started);
   }
@@ -147,7 +211,7 @@ InputPiece ChainInput::next() {
       case Phase::go: {
         auto step = chain_.go();
         if (step != Chain::Step::ready) return waiting(step);
-        refill(encode_frame(FrameType::relay_go, ""), Phase::stream);
+        refill(chain_.go_frame(k_), Phase::stream);
         continue;
       }
       case Phase::stream: {
@@ -158,6 +222,7 @@ InputPiece ChainInput::next() {
           feed_ = *started;
           if (stall_) feed_->on_stall(std::move(stall_));
         }
+        if (chain_.head_linked()) return {InputPiece::State::end, {}, {}};  // over its link
         return feed_->next();
       }
     }

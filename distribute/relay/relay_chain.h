@@ -8,7 +8,10 @@
 // each host writes them and forwards them to its children (agent/agent_relay.h). Every host
 // still replies to pdx over its own session, so each is reported as in a star push. A chain that
 // cannot link up (a host unreachable, a firewall between two hosts) is called off before anything
-// is sent: the caller then sends from here.
+// is sent: the caller then sends from here. The head may take its stream over a direct link from
+// pdx (head_over_link(): set up to listen, as a direct host of a star push, and linked to from
+// here before go) instead of its ssh channel; where that link cannot be made, it takes it on its
+// stdin after all (the go says so), or with --data-via direct the relay is called off.
 //
 //   Chain        what the hosts have said so far, and what follows (shared by the chain's hosts)
 //   ChainInput   host k's stdin for its --relay command
@@ -19,11 +22,13 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "agent/agent_protocol.h"
 #include "agent/relay_frames.h"
+#include "agent/relay_link.h"
 #include "distribute/relay/relay_head.h"
 #include "distribute/reply_sink.h"
 #include "transport/broadcast.h"
@@ -57,8 +62,22 @@ class Chain {
   Chain(std::vector<std::string> labels, std::string secret, RelayOptions options, int stream,
         Broadcast::Options head);
 
+  ~Chain();  // waits for a link to the head being made
+  Chain(const Chain&) = delete;
+  Chain& operator=(const Chain&) = delete;
+
   std::size_t size() const { return hosts_.size(); }
+  /// Before the head's setup_frame(): its stream goes over a direct link from here once it
+  /// listens; `must`: where that link cannot be made, the relay is called off.
+  void head_over_link(bool must);
   std::string setup_frame(std::size_t k) const;
+  /// Host k's relay_go.
+  std::string go_frame(std::size_t k) const;
+  /// Whether the head takes its stream over a link (once go() is ready): its stdin ends at go.
+  bool head_linked() const;
+  /// Why the head's link could not be made ("" when it was, or was not asked for): its stream
+  /// went over its ssh channel, or (`must`) the relay was called off.
+  std::string head_not_linked() const;
 
   // ---- from the replies ----
   void listening(std::size_t k, RelayPeer peer);
@@ -97,10 +116,13 @@ class Chain {
     bool passed_on = false;
     std::function<void()> wake;
   };
+  enum class HeadLink { none, asked, connecting, linked, failed };
   // Runs `change` under the lock, then calls the wakes it made due, outside it.
   template <typename F>
   void update(F change);
   void call_off(std::size_t k, const std::string& why);
+  void settle_go();                                           // under the lock
+  void link_head(RelayPeer peer);                             // the connecting thread's
   RelayNext below(std::size_t k, bool& all_listening) const;  // under the lock
 
   const std::vector<std::string> labels_;
@@ -113,6 +135,11 @@ class Chain {
   bool go_ = false, off_ = false;
   std::string reason_;
   std::unique_ptr<HeadFeed> feed_;
+  HeadLink head_link_ = HeadLink::none;
+  bool head_must_link_ = false;
+  std::optional<RelayLink> to_head_;  // linked, until the feed takes it
+  std::string head_why_;              // failed: why
+  std::thread connecting_;
 };
 
 /// Host k's stdin: its setup, its children's addresses, go, and for the head the stream. The end

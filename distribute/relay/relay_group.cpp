@@ -26,8 +26,10 @@ RelayGroup::~RelayGroup() {
 }
 
 boost::asio::awaitable<std::optional<RelayGroup::Ran>> RelayGroup::relayed(
-    Session& session, const Job& job, std::size_t j, const std::string& relay, StopSignal& stop) {
+    Session& session, const Job& job, std::size_t j, const std::string& relay, DataVia via,
+    StopSignal& stop) {
   if (!chain_) co_return std::nullopt;
+  if (j == 0 && direct_wanted(via, session)) chain_->head_over_link(via == DataVia::direct);
   ChainReply reply(*chain_, j);
   ChainInput input(*chain_, j);
   ExecRequest request{relay, job.env, job.command_timeout, &input};
@@ -35,16 +37,22 @@ boost::asio::awaitable<std::optional<RelayGroup::Ran>> RelayGroup::relayed(
   host.reply.result = co_await session.exec(request, reply, stop);
   Failure failure = host.reply.result.failure;
   chain_->ended(j, "", failure == Failure::none || failure == Failure::protocol);
-  std::string reason;
-  if (chain_->called_off(reason) && host.reply.result.failure == Failure::none)
-    co_return std::nullopt;
-  co_return Ran{std::move(host.reply), std::move(host.error), forwarded_said(host.forward_error)};
+  std::string reason, not_linked = j == 0 ? chain_->head_not_linked() : "";
+  if (chain_->called_off(reason) && host.reply.result.failure == Failure::none) {
+    if (not_linked.empty() || via != DataVia::direct) co_return std::nullopt;
+    Ran failed;
+    failed.error = "no direct data link: " + not_linked;
+    co_return failed;
+  }
+  co_return Ran{std::move(host.reply), std::move(host.error), forwarded_said(host.forward_error),
+                std::move(not_linked)};
 }
 
 boost::asio::awaitable<RelayGroup::Ran> RelayGroup::run(Session& session, const Job& job,
                                                         std::size_t j, const std::string& relay,
-                                                        const std::string& star, StopSignal& stop) {
-  std::optional<Ran> relayed_here = co_await relayed(session, job, j, relay, stop);
+                                                        const std::string& star, DataVia via,
+                                                        StopSignal& stop) {
+  std::optional<Ran> relayed_here = co_await relayed(session, job, j, relay, via, stop);
   if (relayed_here) co_return std::move(*relayed_here);
   Ran ran;  // (no co_await inside a braced initializer: GCC 12 miscompiles it)
   auto input = star_input(j);

@@ -5,7 +5,8 @@
 // stream, started by the first member to ask (the chain read nothing of it), and one line that
 // says so. Every member of a group runs at once (a group within one wave of -f hosts).
 //
-//   member j:  relayed(j) -> relay command through the chain ...... its reply
+//   member j:  relayed(j) -> relay command through the chain ...... its reply (the head's
+//                           stream over a direct link from here, or its ssh channel)
 //                        \-> called off: nullopt; star_input(j), reader j of the broadcast
 //              run(j): both, the star command run on star_input(j) (sync)
 //   ended(j):  from the pass's sink when member j's task is over: the chain and the broadcast
@@ -22,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "distribute/direct_link.h"
 #include "distribute/relay/relay_chain.h"
 #include "distribute/reply_sink.h"
 #include "transport/broadcast.h"
@@ -44,18 +46,22 @@ class RelayGroup {
     std::string error;       // the relay's failure for this host: a malformed frame, ...
     std::string forwarded;   // what it said of a link it forwards to that broke off ("X broke
                              // off (...): bridged around it to Y ..."): printable, bounded; ""
+    std::string over_ssh;    // the head's stream went over its ssh channel, no direct link
+                             // made (via automatic): why; ""
   };
   /// Member j's part: `relay` (the agent's --relay command, as the host runs it) through the
-  /// chain; nullopt when the chain was called off (or never was), nothing received.
+  /// chain; nullopt when the chain was called off (or never was), nothing received. The head's
+  /// stream goes over a direct link where `via` and its session say so (direct_wanted); with
+  /// DataVia::direct, a head that cannot link fails and the chain is called off.
   boost::asio::awaitable<std::optional<Ran>> relayed(Session& session, const Job& job,
                                                      std::size_t j, const std::string& relay,
-                                                     StopSignal& stop);
+                                                     DataVia via, StopSignal& stop);
   /// Member j's stdin from here once the chain is off: reader j of the group's broadcast,
   /// started by the first member to ask (members that ended are finished at once).
   Result<std::unique_ptr<InputSource>> star_input(std::size_t j);
   /// relayed(), else `star` on star_input(j).
   boost::asio::awaitable<Ran> run(Session& session, const Job& job, std::size_t j,
-                                  const std::string& relay, const std::string& star,
+                                  const std::string& relay, const std::string& star, DataVia via,
                                   StopSignal& stop);
   void ended(std::size_t j);
   struct CalledOff {

@@ -21,19 +21,22 @@ constexpr std::size_t kHeadLevels = 1;
 
 }  // namespace
 
-Result<std::unique_ptr<HeadFeed>> HeadFeed::start(
-    int stream, std::string secret, std::vector<RelayBranch> below, std::chrono::milliseconds stall,
-    std::function<void(std::size_t bytes)> on_consume) {
+Result<std::unique_ptr<HeadFeed>> HeadFeed::start(int stream, std::string secret,
+                                                  std::vector<RelayBranch> below,
+                                                  std::chrono::milliseconds stall,
+                                                  std::function<void(std::size_t bytes)> on_consume,
+                                                  std::optional<RelayLink> link) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0)
     return Error{std::string("cannot make a pipe: ") + std::strerror(errno)};
   return std::unique_ptr<HeadFeed>(new HeadFeed(stream, std::move(secret), std::move(below), stall,
-                                                std::move(on_consume), Fd(fds[0]), Fd(fds[1])));
+                                                std::move(on_consume), std::move(link), Fd(fds[0]),
+                                                Fd(fds[1])));
 }
 
 HeadFeed::HeadFeed(int stream, std::string secret, std::vector<RelayBranch> below,
                    std::chrono::milliseconds stall, std::function<void(std::size_t)> on_consume,
-                   Fd stop_read, Fd stop_write)
+                   std::optional<RelayLink> link, Fd stop_read, Fd stop_write)
     : stream_(stream),
       below_(relay_levels_cut(std::move(below), kHeadLevels)),
       stall_(stall),
@@ -42,7 +45,14 @@ HeadFeed::HeadFeed(int stream, std::string secret, std::vector<RelayBranch> belo
       stop_write_(std::move(stop_write)),
       queue_(1, relay_history(1 + relay_levels(below_))),
       bridges_(queue_, std::move(secret), [] { return false; }),
-      thread_([this] { read_loop(); }) {}
+      link_(std::move(link)),
+      thread_([this] { read_loop(); }) {
+  try {
+    if (link_) sender_ = std::thread([this] { send_loop(); });
+  } catch (const std::system_error&) {  // the head sees its link break: bridged around, or failed
+    link_->cut();
+  }
+}
 
 HeadFeed::~HeadFeed() {
   {
@@ -50,12 +60,14 @@ HeadFeed::~HeadFeed() {
     stopping_ = true;
   }
   (void)!::write(stop_write_.get(), "x", 1);
+  if (link_) link_->cut();  // before the sender can see the end and drop the link itself
   {
     std::lock_guard lock(mutex_);
     if (!ended_) queue_.end(RelayQueue::End::broken);  // a bridge's link gives up: no clean end
   }
   leave_head();  // a put waiting for room returns
   thread_.join();
+  if (sender_.joinable()) sender_.join();
   if (bridge_.joinable()) bridge_.join();
 }
 
@@ -93,6 +105,7 @@ void HeadFeed::on_stall(std::function<void(const std::string&)> fail) {
 }
 
 void HeadFeed::head_ended(bool gone) {
+  if (link_) link_->cut();  // its sender stops, reader 0 left where it was
   std::lock_guard lock(mutex_);
   if (bridging_ || left_) return;
   if (!gone || below_.empty() || stopping_) return let_go();
@@ -131,6 +144,12 @@ void HeadFeed::let_go() {
   if (left_) return;
   left_ = true;
   queue_.leave(0);
+}
+
+// A link that breaks is cut (the head, if alive, sees it break and fails); reader 0 stays, for
+// head_ended() to bridge from or let go.
+void HeadFeed::send_loop() {
+  if (!bridges_.serve(*link_, 0, on_consume_).empty()) link_->cut();
 }
 
 void HeadFeed::read_loop() {

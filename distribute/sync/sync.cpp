@@ -296,6 +296,29 @@ constexpr Take kPatch{0, &SyncRun::patch, &SyncRun::relay_patch, &SyncedHost::pa
 constexpr Take kWhole{1, &SyncRun::receive, &SyncRun::relay, &SyncedHost::written,
                       Take::Failures::stay};
 
+// The stream of the host's group through its star (star_receive: a direct link, or ssh).
+asio::awaitable<RelayGroup::Ran> star_take(SyncRun& run, Group& group, std::size_t reader,
+                                           Session& session, const Job& job,
+                                           const std::string& star, const std::string& relay,
+                                           StopSignal& stop) {
+  RelayGroup::Ran got;
+  got.reply = co_await star_receive(run, run.options.data_via, run.options.relay_options, session,
+                                    job, *group.source, reader, star, relay, got.error, stop);
+  co_return got;
+}
+
+// The stream of the host's group, host to host or through its star: not a coroutine, so that
+// take_step awaits one thing (GCC 12 warns falsely, mismatched-new-delete, on a coroutine with
+// more branches that await).
+asio::awaitable<RelayGroup::Ran> take_stream(SyncRun& run, Group& group, std::size_t reader,
+                                             Session& session, const Job& job,
+                                             const std::string& star, const std::string& relay,
+                                             StopSignal& stop) {
+  if (group.relay)
+    return group.relay->run(session, job, reader, relay, star, run.options.data_via, stop);
+  return star_take(run, group, reader, session, job, star, relay, stop);
+}
+
 // Steps 2 and 3: the stream of the host's group at `take`'s meeting into its agent, and its
 // receipt; nothing when the host has no group there. A transport failure is returned; an error
 // of the host's own is recorded.
@@ -305,17 +328,11 @@ asio::awaitable<HostResult> take_step(SyncRun& run, SyncWave& wave, const Take& 
   if (!seat.group) co_return HostResult{};
   SyncedHost& host = run.report.hosts[job.index];
   const std::string star = run.command_for(job.index, run.*take.star);
-  RelayGroup::Ran got;
-  if (seat.group->relay) {
-    const std::string relay = run.command_for(job.index, run.*take.relay);
-    got = co_await seat.group->relay->run(session, job, seat.reader, relay, star, stop);
-    if (!got.forwarded.empty()) run.note_forwarded(job.index, std::move(got.forwarded));
-  } else {
-    const std::string relay = run.command_for(job.index, run.*take.relay);
-    got.reply =
-        co_await star_receive(run, run.options.data_via, run.options.relay_options, session, job,
-                              *seat.group->source, seat.reader, star, relay, got.error, stop);
-  }
+  const std::string relay = run.command_for(job.index, run.*take.relay);
+  RelayGroup::Ran got =
+      co_await take_stream(run, *seat.group, seat.reader, session, job, star, relay, stop);
+  if (!got.forwarded.empty()) run.note_forwarded(job.index, std::move(got.forwarded));
+  if (!got.over_ssh.empty()) run.note_over_ssh(job.index, std::move(got.over_ssh));
   if (got.reply.result.failure != Failure::none) co_return got.reply.result;
   if (!got.error.empty()) {
     host.error = std::move(got.error);

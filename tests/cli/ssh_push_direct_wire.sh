@@ -9,24 +9,12 @@ h=$(host 1)
 dir="wire $TEST_NAME"
 clean_on_hosts 1 "$dir"
 
-# proxy ARGS...: a proxy to the agent of host 1, which listens on port $agent_port; its port in
-# $proxy_port. Stopped when the test ends.
-proxy() {
-  agent_port=$(python3 -c 'import socket, sys; s = socket.socket(); s.bind((sys.argv[1], 0)); print(s.getsockname()[1])' "$h")
-  rm -f "$SCRATCH/proxy_port"
-  python3 "$PDX_SRC/tests/lib/tcp_proxy.py" "$SCRATCH/proxy_port" "$h" "$agent_port" "$@" &
-  local pid=$!
-  at_exit "kill $pid 2> /dev/null"
-  for _ in $(seq 100); do [[ -s $SCRATCH/proxy_port ]] && break; sleep 0.05; done
-  proxy_port=$(cat "$SCRATCH/proxy_port")
-}
-
 # No plaintext: a marker in a file pushed star is nowhere in what went over the link.
 mkdir -p "$SCRATCH/src"
 marker="PDX-MARKER-$RANDOM-$RANDOM-cleartext"
 for _ in $(seq 2000); do echo "$marker"; done > "$SCRATCH/src/marked"
 head -c 1000000 /dev/urandom >> "$SCRATCH/src/marked"
-proxy --capture "$SCRATCH/capture"
+direct_proxy "$h" --capture "$SCRATCH/capture"
 PDX_TEST_DIRECT_VIA=127.0.0.1:$proxy_port run_ssh -w "$h" push --data-via direct --relay-ports "$agent_port" "$SCRATCH/src" "$dir/"
 expect_status 0
 expect_eq "$err" "" "no warning"
@@ -39,7 +27,7 @@ size=$(stat -c %s "$SCRATCH/capture" 2> /dev/null || echo 0)
 # A byte altered 2 MB into the stream: the host fails, naming it, with one line; the file it was
 # writing is not left behind, half or whole, nor any temporary.
 head -c 8000000 /dev/urandom > "$SCRATCH/big"
-proxy --flip 2000000
+direct_proxy "$h" --flip 2000000
 PDX_TEST_DIRECT_VIA=127.0.0.1:$proxy_port run_ssh -w "$h" push --relay-ports "$agent_port" "$SCRATCH/big" "$dir/flipped/"
 expect_status 1
 expect_lines "$err" 1 "one line"

@@ -1,8 +1,9 @@
 # pdx sync --relay over ssh: 6 hosts holding the same old file get one delta, sent from here to
-# the first host only and host to host after it (the bytes pdx writes to its ssh sockets,
-# counted by strace, are about one delta, not 6); every host patched and byte-identical; the
-# same as a tree (--relay=tree:2); a host whose old file differs is a group of its own; a relay
-# that cannot link up is sent from here, said once; bad --relay values are usage errors.
+# the first host only and host to host after it (the bytes pdx writes to the hosts, over ssh and
+# the head's direct link, counted by strace, are about one delta, not 6); every host patched and
+# byte-identical; the same as a tree (--relay=tree:2); a host whose old file differs is a group
+# of its own; a relay that cannot link up is sent from here, said once; bad --relay values are
+# usage errors.
 source "$(dirname "$0")/../lib/ssh_common.sh"
 source "$(dirname "$0")/../lib/push_common.sh"
 [[ $EUID -eq 0 ]] || skip "needs an account per host (run as root)"
@@ -30,13 +31,13 @@ all_synced() {
   done
 }
 # sent ARGS...: pdx sync ARGS under strace, $out/$err/$status as run_ssh; $sent the bytes pdx
-# wrote to the cluster's ssh port.
+# wrote to the cluster's hosts (their ssh port, and the head's direct link).
 sent() {
   strace -f -qq -yy -e trace=sendmsg,sendto,write,writev -o "$SCRATCH/strace" \
     "$PDX" -F "$CONFIG" "$@" > "$SCRATCH/out" 2> "$SCRATCH/err" < /dev/null
   status=$?
   out=$(cat "$SCRATCH/out") err=$(cat "$SCRATCH/err")
-  sent=$(grep -- "->127\.0\.0\.[0-9]*:$CLUSTER_PORT\]>" "$SCRATCH/strace" | sed -n 's/.*= \([0-9]*\)$/\1/p' |
+  sent=$(grep -- "->127\.0\.0\.[0-9]*:[0-9]*\]>" "$SCRATCH/strace" | sed -n 's/.*= \([0-9]*\)$/\1/p' |
     awk '{ s += $1 } END { print s + 0 }')
 }
 

@@ -179,3 +179,18 @@ same_tree_on_hosts() {
     [[ -z $(find "$(home_of "$i")/$2" -name '.push.pdx-*') ]] || fail "host $i: temporary directory left"
   done
 }
+
+# direct_proxy ADDRESS ARGS...: tests/lib/tcp_proxy.py ARGS... in front of the agent to listen
+# on ADDRESS port $agent_port (a free one, picked here: give it as --relay-ports); its own port in
+# $proxy_port, for PDX_TEST_DIRECT_VIA. Stopped when the test ends.
+direct_proxy() {
+  local address=$1 pid
+  shift
+  agent_port=$(python3 -c 'import socket, sys; s = socket.socket(); s.bind((sys.argv[1], 0)); print(s.getsockname()[1])' "$address")
+  rm -f "$SCRATCH/proxy_port"
+  python3 "$PDX_SRC/tests/lib/tcp_proxy.py" "$SCRATCH/proxy_port" "$address" "$agent_port" "$@" &
+  pid=$!
+  at_exit "kill $pid 2> /dev/null"
+  for _ in $(seq 100); do [[ -s $SCRATCH/proxy_port ]] && break; sleep 0.05; done
+  proxy_port=$(cat "$SCRATCH/proxy_port")
+}

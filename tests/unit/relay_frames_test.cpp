@@ -103,6 +103,14 @@ int pipe_with(const std::string& bytes) {
   return fds[0];
 }
 
+TEST(RelayFrames, AGoSaysWhetherTheStreamComesOnStdinAfterAll) {
+  EXPECT_EQ(encode(RelayGo{}), "") << "a go as set up: the frame every go was";
+  EXPECT_FALSE(decode_relay_go("")->over_stdin);
+  EXPECT_TRUE(decode_relay_go(encode(RelayGo{true}))->over_stdin);
+  EXPECT_FALSE(decode_relay_go(std::string(1, '\2')));
+  EXPECT_FALSE(decode_relay_go(std::string(2, '\1'))) << "a byte past the field";
+}
+
 TEST(RelayFrames, AHostIsToldAsManyLevelsAsTheLimitHolds) {
   EXPECT_EQ(relay_depth(1), kMaxRelayDepth) << "a chain: three hosts after it";
   EXPECT_EQ(relay_depth(9), 3u) << "9 + 81 + 729";

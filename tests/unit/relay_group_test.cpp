@@ -54,8 +54,8 @@ TEST(RelayGroupTest, AChainThatCannotLinkUpIsSentFromHereSaidInOneLine) {
   execute_tasks(transport, jobs, sink, {2, 0},
                 [&](Session& session, const Job& job, JobIo&,
                     StopSignal& stop) -> boost::asio::awaitable<HostResult> {
-                  ran[job.index] =
-                      co_await group.run(session, job, job.index, "relay", "star", stop);
+                  ran[job.index] = co_await group.run(session, job, job.index, "relay", "star",
+                                                      DataVia::ssh, stop);
                   co_return ran[job.index].reply.result;
                 });
   for (std::size_t k = 0; k < 2; ++k) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <mutex>
@@ -150,6 +151,88 @@ TEST(HeadFeed, AFeedDestroyedMidStreamStopsReading) {
     bool ended;
     EXPECT_EQ(take(**feed, 1024, ended).size(), 1024u);
   }
+}
+
+// A head set up to listen, pdx's link to it: what it receives, up to `limit` bytes (then it
+// drops the link, as a head that failed), and whether the stream ended.
+struct LinkedHead {
+  explicit LinkedHead(std::size_t limit = std::size_t(-1)) {
+    auto listening = relay_listen("127.0.0.1", 0, 0);
+    EXPECT_TRUE(listening) << listening.error();
+    listener = std::move(*listening);
+    thread = std::thread([this, limit] {
+      auto link = RelayLink::accept(listener.fd.get(), kSecret, RelayLink::Clock::now() + 10s, 0);
+      ASSERT_TRUE(link) << link.error();
+      while (got.size() < limit) {
+        auto chunk = link->receive(5s);
+        if (!chunk || !*chunk) return void(ended = bool(chunk));
+        got += **chunk;
+      }
+    });
+  }
+  ~LinkedHead() {
+    if (thread.joinable()) thread.join();
+  }
+  RelayLink link() {
+    auto made =
+        RelayLink::connect("127.0.0.1", listener.port, kSecret, RelayLink::Clock::now() + 5s);
+    EXPECT_TRUE(made) << made.error();
+    return std::move(*made);
+  }
+
+  RelayListener listener;
+  std::string got;
+  bool ended = false;
+  std::thread thread;
+};
+
+TEST(HeadFeed, OverALinkTheHeadTakesTheWholeStreamNotItsStdin) {
+  std::string data = varied(5 * 1024 * 1024 + 11);
+  Stream stream(data);
+  LinkedHead head;
+  std::atomic<std::size_t> counted = 0;
+  auto feed = HeadFeed::start(
+      stream.fd(), kSecret, {}, 5s, [&](std::size_t n) { counted += n; }, head.link());
+  ASSERT_TRUE(feed) << feed.error();
+  head.thread.join();
+  EXPECT_TRUE(head.ended);
+  EXPECT_TRUE(head.got == data) << "the whole stream, in order, over the link";
+  EXPECT_EQ(counted, data.size()) << "on_consume told of every byte sent";
+  (*feed)->head_ended(false);
+  EXPECT_EQ((*feed)->bridged(), "");
+}
+
+TEST(HeadFeed, AHeadWhoseLinkBrokeIsBridgedAroundOnceItsSessionEnds) {
+  std::string data = varied(9 * 1024 * 1024 + 3);
+  Stream stream(data);
+  LinkedHead head(2 * 1024 * 1024);  // then it drops its link: a record failed its check
+  auto listener = relay_listen("127.0.0.1", 0, 0);
+  ASSERT_TRUE(listener) << listener.error();
+  RelayBranch next{RelayPeer{"127.0.0.1", listener->port}, {}};
+  auto feed = HeadFeed::start(stream.fd(), kSecret, {next}, 5s, nullptr, head.link());
+  ASSERT_TRUE(feed) << feed.error();
+  head.thread.join();
+  const std::uint64_t holds = 1024 * 1024 + 5;  // what the next host had of it
+  std::string got;
+  std::thread next_host([&] {
+    auto link =
+        RelayLink::accept(listener->fd.get(), kSecret, RelayLink::Clock::now() + 10s, holds);
+    ASSERT_TRUE(link) << link.error();
+    for (;;) {
+      auto chunk = link->receive(5s);
+      ASSERT_TRUE(chunk) << chunk.error();
+      if (!*chunk) break;
+      got += **chunk;
+    }
+    link->passed_on();
+  });
+  std::this_thread::sleep_for(200ms);  // its session ends a little after its link
+  (*feed)->head_ended(true);
+  next_host.join();
+  EXPECT_TRUE(got == data.substr(holds)) << "the stream from the offset it held, to its end";
+  EXPECT_EQ((*feed)->bridged(), ": bridged around it to 127.0.0.1 port " +
+                                    std::to_string(listener->port) + " from offset " +
+                                    std::to_string(holds));
 }
 
 }  // namespace

@@ -81,6 +81,21 @@ TEST(RelayQueue, AReaderThatLeftIsNotWaitedFor) {
   EXPECT_EQ(a.bytes.size(), 10 * RelayQueue::kMaxQueued);
 }
 
+TEST(RelayQueue, AReaderThatLeftTakesNothingMoreEvenWhileWaiting) {
+  RelayQueue queue(2, 0);
+  std::optional<RelayQueue::End> how;
+  std::thread waiting([&] { EXPECT_EQ(queue.take(0, how), nullptr); });
+  std::this_thread::sleep_for(20ms);
+  queue.leave(0);  // from another thread: the one waiting in take returns
+  waiting.join();
+  EXPECT_EQ(how, RelayQueue::End::broken);
+  EXPECT_TRUE(queue.put(std::string(100, 'x')));
+  EXPECT_NE(queue.take(1, how), nullptr);  // reader 1 alone: the chunk is let go
+  EXPECT_TRUE(queue.put(std::string(100, 'y')));
+  EXPECT_EQ(queue.take(0, how), nullptr) << "never a chunk it may no longer hold";
+  EXPECT_EQ(how, RelayQueue::End::broken);
+}
+
 TEST(RelayQueue, WithNoReaderLeftAChunkIsDropped) {
   RelayQueue queue(2);
   ASSERT_TRUE(queue.put(std::string(RelayQueue::kMaxQueued, 'x')));
