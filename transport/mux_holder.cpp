@@ -260,7 +260,7 @@ class Holder {
       st->held = std::move(held);
       had_session_ = true;
     }
-    line->send(mux::encode(Type::opened));
+    line->send(mux::encode_opened(st->held.session->reached_over_tcp()));
     co_return true;
   }
 
