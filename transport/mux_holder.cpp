@@ -255,6 +255,10 @@ class Holder {
       taken = take(st->key, st->held);
     }
     if (!taken) {
+      // Every session that went down goes first: those behind a jump host whose connection was
+      // lost hold that connection's route, which would fail this host too; without them the
+      // route is made anew, one login to the jump host for all the hosts behind it.
+      drop_dead();
       Job job;
       job.endpoint = request.endpoint;
       job.label = request.label;

@@ -7,7 +7,8 @@
 //
 // A session is taken by one connection at a time (a second run on the same host at once gets
 // a second session); a session found dropped when taken, or after a failed exec, is replaced by
-// a new login. An idle
+// a new login, and every other dropped one goes first (those behind a jump host whose connection
+// was lost hold its route: without them, the jump host is logged in to again, once). An idle
 // session whose host was not heard from for its ServerAliveInterval is sent a keepalive
 // (Session::answers()); one not answered within ServerAliveCountMax intervals is dropped. The
 // run is told, per host, whether its session reached the host over TCP of its own (push's
