@@ -7,6 +7,8 @@
 #   pdsh cold    pdsh -R ssh, plain
 #   pdsh warm    pdsh -R ssh with ssh's own ControlMaster auto + ControlPersist (through
 #                PDSH_SSH_ARGS_APPEND): the runs after the first go through ssh's masters
+# With BENCH_PUSH_MIB=M, also `push` of an M MiB file to every host, cold and warm (the warm one
+# through the holder, its data over direct links to the agents as a cold push's).
 # Each the median of BENCH_RUNS runs (default 5; the first warm runs, which make the holder or
 # the masters, are not counted), its ratio to cold pdx, and the logins each run made, counted in
 # the sshd log ("Accepted publickey": the cluster's sshds are switched to LogLevel INFO).
@@ -18,6 +20,7 @@ source "$(dirname "$0")/lib/cluster_options.sh"
 shift $((OPTIND - 1))
 N=${1:-256}
 runs=${BENCH_RUNS:-5}
+push_mib=${BENCH_PUSH_MIB:-0}
 command -v pdsh > /dev/null || { echo "bench-warm: pdsh is missing (apt-get install pdsh)" >&2; exit 1; }
 [[ -x $PDX ]] || { echo "bench-warm: no pdx at $PDX (build first, or -p PDX)" >&2; exit 1; }
 
@@ -36,6 +39,9 @@ hosts=$(head -n "$N" "$CLUSTER/hostfile" | paste -sd,)
 pdx_control=(-o ControlMaster=auto -o ControlPersist=600 -o "ControlPath=$work/cm/%C")
 ssh_control="-o ControlMaster=auto -o ControlPersist=600 -o ControlPath=$work/cm/ssh-%C"
 cleanup() {
+  if (( push_mib > 0 )); then
+    "$PDX" -F "$config" -f "$N" -w "$hosts" 'rm -rf bench-warm-push' > /dev/null 2>&1 || true
+  fi
   "$PDX" -F "$config" "${pdx_control[@]}" -O exit -w "$hosts" 2> /dev/null || true
   while read -r host; do
     ssh -F "$config" -o "ControlPath=$work/cm/ssh-%C" -O exit "$host" 2> /dev/null || true
@@ -59,10 +65,20 @@ measure() {
 
 pdx_cold() { "$PDX" -F "$config" -f "$N" -w "$hosts" hostname; }
 pdx_warm() { "$PDX" -F "$config" "${pdx_control[@]}" -f "$N" -w "$hosts" hostname; }
+# A new modification time each push: the hosts' copies differ, and the file is sent whole.
+pdx_push_cold() {
+  touch "$work/payload"
+  "$PDX" -F "$config" -f "$N" -w "$hosts" push "$work/payload" bench-warm-push/
+}
+pdx_push_warm() {
+  touch "$work/payload"
+  "$PDX" -F "$config" "${pdx_control[@]}" -f "$N" -w "$hosts" push "$work/payload" bench-warm-push/
+}
 pdsh_cold() { PDSH_SSH_ARGS_APPEND="-F $config" pdsh -R ssh -f "$N" -w "$hosts" hostname; }
 pdsh_warm() { PDSH_SSH_ARGS_APPEND="-F $config $ssh_control" pdsh -R ssh -f "$N" -w "$hosts" hostname; }
 
 : > "$work/runs"
+(( push_mib == 0 )) || head -c $((push_mib << 20)) /dev/urandom > "$work/payload"
 measure "pdx-first-warm" pdx_warm      # leaves the holder
 measure "pdsh-first-warm" pdsh_warm    # leaves ssh's masters
 for ((r = 0; r < runs; r++)); do       # the tools take turns: a slow spell hits them all
@@ -70,9 +86,13 @@ for ((r = 0; r < runs; r++)); do       # the tools take turns: a slow spell hits
   measure "pdx-warm" pdx_warm
   measure "pdsh-cold" pdsh_cold
   measure "pdsh-warm" pdsh_warm
+  if (( push_mib > 0 )); then
+    measure "pdx-push-cold" pdx_push_cold
+    measure "pdx-push-warm" pdx_push_warm
+  fi
 done
 
-echo "hostname on $N loopback hosts, median of $runs runs ($(nproc) cores)"
+echo "hostname (and push of $push_mib MiB) on $N loopback hosts, median of $runs runs ($(nproc) cores)"
 awk '
   { wall[$1] = wall[$1] " " $2; logins[$1] += $3; lines[$1] += $4; n[$1]++ }
   function median(list,   a, k, i, j, t) {
@@ -81,12 +101,12 @@ awk '
     return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
   }
   END {
-    base = median(wall["pdx-cold"])
     printf "%-16s %10s %12s %14s %12s\n", "tool", "wall_ms", "x pdx cold", "logins/run", "lines/run"
-    split("pdx-cold pdx-warm pdsh-cold pdsh-warm pdx-first-warm pdsh-first-warm", order, " ")
-    for (i = 1; i <= 6; i++) {
+    k = split("pdx-cold pdx-warm pdsh-cold pdsh-warm pdx-first-warm pdsh-first-warm pdx-push-cold pdx-push-warm", order, " ")
+    for (i = 1; i <= k; i++) {
       t = order[i]
       if (!(t in n)) continue
+      base = median(wall[t ~ /push/ ? "pdx-push-cold" : "pdx-cold"])  # a push against a push
       m = median(wall[t])
       printf "%-16s %10d %12.3f %14.1f %12.1f\n", t, m, m / base, logins[t] / n[t], lines[t] / n[t]
     }

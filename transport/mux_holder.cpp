@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
@@ -17,6 +18,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <deque>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "transport/input_source.h"
@@ -108,10 +110,12 @@ class LineIo final : public JobIo {
   StopSignal& stop_;
 };
 
-/// A session and the StopSignal it was opened with (which must outlive it).
+/// A session and the StopSignal it was opened with (which must outlive it), and when its host
+/// was last heard from (set up, used, or a keepalive answered).
 struct Held {
   std::unique_ptr<StopSignal> stop = std::make_unique<StopSignal>();
   std::unique_ptr<Session> session;
+  std::chrono::steady_clock::time_point heard = std::chrono::steady_clock::now();
 };
 
 /// One exec's stdin and output. Its StopSignal is its session's, for the session's life: the
@@ -244,7 +248,17 @@ class Holder {
   asio::awaitable<bool> open(std::shared_ptr<Line> line, std::shared_ptr<LineState> st,
                              mux::OpenRequest request) {
     st->key = key_of(request.endpoint);
-    if (!take(st->key, st->held)) {
+    bool taken = take(st->key, st->held);
+    while (!taken && checking_.count(st->key)) {  // its session may be back in a moment
+      boost::system::error_code ignored;
+      co_await keepalive_ended_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+      taken = take(st->key, st->held);
+    }
+    if (!taken) {
+      // Every session that went down goes first: those behind a jump host whose connection was
+      // lost hold that connection's route, which would fail this host too; without them the
+      // route is made anew, one login to the jump host for all the hosts behind it.
+      drop_dead();
       Job job;
       job.endpoint = request.endpoint;
       job.label = request.label;
@@ -260,7 +274,7 @@ class Holder {
       st->held = std::move(held);
       had_session_ = true;
     }
-    line->send(mux::encode(Type::opened));
+    line->send(mux::encode_opened(st->held.session->reached_over_tcp()));
     co_return true;
   }
 
@@ -297,8 +311,56 @@ class Holder {
   }
 
   void give_back(LineState& st) {
-    if (st.held.session && st.held.session->alive()) idle_[st.key].push_back(std::move(st.held));
+    if (st.held.session && st.held.session->alive()) {
+      st.held.heard = std::chrono::steady_clock::now();
+      idle_[st.key].push_back(std::move(st.held));
+    }
     st.held = Held{};
+  }
+
+  /// Drops the idle sessions that went down; true if there were any.
+  bool drop_dead() {
+    bool dropped = false;
+    for (auto it = idle_.begin(); it != idle_.end();) {
+      dropped |= std::erase_if(it->second, [](const Held& h) { return !h.session->alive(); }) > 0;
+      it = it->second.empty() ? idle_.erase(it) : std::next(it);
+    }
+    return dropped;
+  }
+
+  /// Idle sessions whose host was not heard from for their ServerAliveInterval are sent a
+  /// keepalive; out of idle_ meanwhile (a run that wants the host waits for it).
+  void send_keepalives() {
+    auto now = std::chrono::steady_clock::now();
+    for (auto& [key, list] : idle_) {
+      for (auto it = list.begin(); it != list.end();) {
+        auto interval = it->session->keepalive().interval;
+        if (interval.count() <= 0 || now - it->heard < interval) {
+          ++it;
+          continue;
+        }
+        asio::co_spawn(ctx_, keep_alive(key, std::move(*it)), asio::detached);
+        it = list.erase(it);
+      }
+    }
+  }
+
+  /// A host that misses ServerAliveCountMax keepalives in a row (one lasting that many
+  /// intervals) is dropped: the next run logs in again instead of hanging on it.
+  asio::awaitable<void> keep_alive(std::string key, Held held) {
+    auto checking = checking_.insert(key);
+    KeepAlive k = held.session->keepalive();
+    auto limit = std::chrono::duration_cast<std::chrono::milliseconds>(k.interval) *
+                 std::max(k.count_max, 1);
+    bool answered = co_await held.session->answers(limit);
+    checking_.erase(checking);
+    if (answered && held.session->alive()) {
+      held.heard = std::chrono::steady_clock::now();
+      idle_[key].push_back(std::move(held));
+    } else {
+      dropped_ = true;
+    }
+    keepalive_ended_.cancel();  // the runs waiting for this host's session look again
   }
 
   /// Answers on `path` too, unless a holder already does (or the path is not safe).
@@ -316,15 +378,13 @@ class Holder {
     listen(std::move(acceptor));
   }
 
-  /// Once a second: drops sessions that went down; ends the holder when its time is up.
+  /// Once a second: drops sessions that went down, sends keepalives; ends the holder when its
+  /// time is up.
   void tick() {
-    bool dropped = false;
-    for (auto it = idle_.begin(); it != idle_.end();) {
-      dropped |= std::erase_if(it->second, [](const Held& h) { return !h.session->alive(); }) > 0;
-      it = it->second.empty() ? idle_.erase(it) : std::next(it);
-    }
+    bool dropped = drop_dead() | std::exchange(dropped_, false);
+    send_keepalives();
     auto idle_for = std::chrono::steady_clock::now() - last_use_;
-    bool unused = lines_ == 0 && execs_ == 0;
+    bool unused = lines_ == 0 && execs_ == 0 && checking_.empty();
     if (unused && ((dropped && idle_.empty()) || (!had_session_ && idle_for >= kUnusedLife) ||
                    (persist_.count() > 0 && idle_for >= persist_)))
       return quit();
@@ -355,6 +415,10 @@ class Holder {
   std::map<std::string, ino_t> bound_;  // socket files it made, by inode
   int lines_ = 0, execs_ = 0;
   bool had_session_ = false;
+  std::multiset<std::string> checking_;  // hosts (user@host:port) of the sessions out on keepalive
+  // Never expires: cancelled when a keepalive ends, waking the runs waiting for its host.
+  asio::steady_timer keepalive_ended_{ctx_, asio::steady_timer::time_point::max()};
+  bool dropped_ = false;  // a keepalive went unanswered since the last tick
   std::chrono::steady_clock::time_point last_use_ = std::chrono::steady_clock::now();
 };
 

@@ -7,9 +7,16 @@
 //
 // A session is taken by one connection at a time (a second run on the same host at once gets
 // a second session); a session found dropped when taken, or after a failed exec, is replaced by
-// a new login. The holder exits `persist` after its last connection ended (0: never by time),
-// on `pdx -O exit`, on SIGTERM, and once every session it held has dropped; it removes the
-// socket files it made.
+// a new login, and every other dropped one goes first (those behind a jump host whose connection
+// was lost hold its route: without them, the jump host is logged in to again, once). An idle
+// session whose host was not heard from for its ServerAliveInterval is sent a keepalive
+// (Session::answers()); one not answered within ServerAliveCountMax intervals is dropped. The
+// run is told, per host, whether its session reached the host over TCP of its own (push's
+// direct data links).
+//
+// The holder exits `persist` after its last connection ended (0: never by time), on
+// `pdx -O exit`, on SIGTERM, and once every session it held has dropped; it removes the socket
+// files it made.
 #include <chrono>
 #include <string>
 

@@ -182,6 +182,17 @@ Result<HostResult> decode_result(std::string_view body) {
   return r;
 }
 
+std::string encode_opened(bool reached_over_tcp) {
+  return encode(Type::opened, std::string(1, reached_over_tcp ? 1 : 0));
+}
+
+Result<bool> decode_opened(std::string_view body) {
+  if (body.empty()) return false;
+  if (body.size() != 1 || (body[0] != 0 && body[0] != 1))
+    return Error{"control frame has a bad flag"};
+  return body[0] == 1;
+}
+
 Result<std::optional<Frame>> FrameParser::next() {
   if (held() < 4) return std::optional<Frame>{};
   std::uint32_t n = 0;

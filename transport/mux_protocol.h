@@ -6,8 +6,8 @@
 //
 //   run -> holder: open (host, options' fingerprint, path) | exec | input | input_end | stop
 //                  | check | exit
-//   holder -> run: opened | open_failed (HostResult) | declined | output | ack | result
-//                  | pid (to check and exit)
+//   holder -> run: opened (how the host was reached) | open_failed (HostResult) | declined
+//                  | output | ack | result | pid (to check and exit)
 //
 // One exec at a time per connection; stdin flows with at most kInputWindow bytes not acked.
 #include <cstddef>
@@ -74,12 +74,16 @@ std::string encode_exec(const ExecStart& e);
 std::string encode_output(Stream stream, std::string_view bytes);
 std::string encode_u64(Type type, std::uint64_t n);         // ack, pid
 std::string encode_result(Type type, const HostResult& r);  // result, open_failed
+/// opened: whether the held session reached its host over a TCP connection of its own
+/// (Session::reached_over_tcp(); a holder that does not say so sends no body: no).
+std::string encode_opened(bool reached_over_tcp);
 
 Result<OpenRequest> decode_open(std::string_view body);
 Result<ExecStart> decode_exec(std::string_view body);
 Result<std::pair<Stream, std::string_view>> decode_output(std::string_view body);
 Result<std::uint64_t> decode_u64(std::string_view body);
 Result<HostResult> decode_result(std::string_view body);
+Result<bool> decode_opened(std::string_view body);
 
 /// Splits a byte stream into frames. feed() what was read, then next() until nullopt.
 class FrameParser {

@@ -131,8 +131,8 @@ class Pump : public std::enable_shared_from_this<Pump> {
 /// A session held by the holder; each exec a new channel on it there.
 class MuxSession final : public Session {
  public:
-  MuxSession(std::shared_ptr<Line> line, std::size_t index)
-      : line_(std::move(line)), index_(index) {}
+  MuxSession(std::shared_ptr<Line> line, std::size_t index, bool reached_over_tcp)
+      : line_(std::move(line)), index_(index), reached_over_tcp_(reached_over_tcp) {}
   ~MuxSession() override { line_->close(); }
 
   asio::awaitable<HostResult> exec(const ExecRequest& request, JobIo& io,
@@ -177,6 +177,8 @@ class MuxSession final : public Session {
   }
 
   bool alive() const override { return line_->open(); }
+  /// As the holder's session reached it: push's data then links to the host as a cold run's.
+  bool reached_over_tcp() const override { return reached_over_tcp_; }
 
  private:
   static HostResult lost(const StopSignal& stop) {
@@ -186,6 +188,7 @@ class MuxSession final : public Session {
   }
   std::shared_ptr<Line> line_;
   std::size_t index_;
+  bool reached_over_tcp_;
 };
 
 Fd connect_abstract(const std::string& name) {
@@ -303,7 +306,8 @@ class MuxTransport final : public Transport {
     if (stop.stopped()) {
       opened = Opened{nullptr, failed(Failure::interrupted, "interrupted")};
     } else if (frame && frame->type == Type::opened) {
-      opened = Opened{std::make_unique<MuxSession>(line, job.index), {}};
+      if (auto over_tcp = mux::decode_opened(frame->body))
+        opened = Opened{std::make_unique<MuxSession>(line, job.index, *over_tcp), {}};
     } else if (frame && frame->type == Type::open_failed) {
       if (auto result = mux::decode_result(frame->body))
         opened = Opened{nullptr, std::move(*result)};

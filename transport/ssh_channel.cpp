@@ -346,4 +346,25 @@ asio::awaitable<void> SshChannel::kill_command() {
   libssh2_channel_free(killer);
 }
 
+asio::awaitable<Step> answer_round_trip(std::shared_ptr<SshConnection> connection,
+                                        std::chrono::milliseconds limit) {
+  if (Step spent = connection->spent()) co_return spent;
+  SshWaiter& waiter = connection->waiter();
+  LIBSSH2_SESSION* session = waiter.session();
+  connection->arm_deadline(limit, Failure::protocol, "keepalive");
+  long rc = 0;
+  LIBSSH2_CHANNEL* channel = co_await ssh_call_ptr(waiter, rc, [session] {
+    return libssh2_channel_open_ex(session, "session", 7, LIBSSH2_CHANNEL_WINDOW_DEFAULT,
+                                   LIBSSH2_CHANNEL_PACKET_DEFAULT, nullptr, 0);
+  });
+  if (channel) rc = co_await ssh_call(waiter, [channel] { return libssh2_channel_free(channel); });
+  connection->arm_deadline(std::chrono::milliseconds(0), Failure::none, "");
+  Step failed;
+  if (!channel || rc != 0) {
+    failed = waiter.failure(rc, "keepalive");
+    connection->spend(*failed);
+  }
+  co_return failed;
+}
+
 }  // namespace pdx

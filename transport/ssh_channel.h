@@ -24,6 +24,12 @@ struct ExecLine {
 };
 ExecLine exec_line(const std::string& command);
 
+/// A round trip the host must answer, for keepalives (Session::answers()): a channel opened and
+/// closed, within `limit`. Not ssh's keepalive@openssh.com global request: libssh2 1.10 keeps
+/// each reply to one in a list it never empties. A failure spends the connection.
+boost::asio::awaitable<Step> answer_round_trip(std::shared_ptr<SshConnection> connection,
+                                               std::chrono::milliseconds limit);
+
 class SshChannel : public std::enable_shared_from_this<SshChannel> {
  public:
   /// `request` and `io` outlive run(); output goes under `index`.

@@ -89,6 +89,15 @@ bool parse_port(std::string_view v, int& out) {
   return true;
 }
 
+/// ServerAliveCountMax: a count, 0 or more.
+bool parse_count(std::string_view v, int& out) {
+  int n = 0;
+  auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc() || ptr != v.data() + v.size() || n < 0 || n > 1000000) return false;
+  out = n;
+  return true;
+}
+
 /// Values of the keywords pdx checks, so that a bad `-o` is a usage error, not a surprise later.
 Result<void> validate(const std::string& keyword, const std::string& value) {
   if (value.empty()) return Error{"ssh option '" + keyword + "' has no value"};
@@ -112,6 +121,11 @@ Result<void> validate(const std::string& keyword, const std::string& value) {
   if (keyword == "controlpersist" && lower_case(value) != "yes" && lower_case(value) != "no" &&
       !parse_ssh_time(value, seconds))
     return Error{"bad ssh ControlPersist '" + value + "' (yes, no, or a time: 600, 10m)"};
+  int count;
+  if (keyword == "serveraliveinterval" && !parse_ssh_time(value, seconds))
+    return Error{"bad ssh ServerAliveInterval '" + value + "' (a time: 15, 1m)"};
+  if (keyword == "serveralivecountmax" && !parse_count(value, count))
+    return Error{"bad ssh ServerAliveCountMax '" + value + "' (a count: 3)"};
   if (keyword == "proxyusefdpass" && lower_case(value) == "yes")
     return Error{
         "ssh ProxyUseFdpass is not supported by pdx; remove it (pdx reads the "
@@ -170,6 +184,12 @@ constexpr FirstWins kFirstWins[] = {
        return c.control_persist = t, true;
      }},
     {"controlpath", [](const std::string& v, HostConfig& c) { return c.control_path = v, true; }},
+    {"serveraliveinterval",
+     [](const std::string& v, HostConfig& c) {
+       return parse_ssh_time(v, c.server_alive_interval);
+     }},
+    {"serveralivecountmax",
+     [](const std::string& v, HostConfig& c) { return parse_count(v, c.server_alive_count_max); }},
 };
 
 }  // namespace

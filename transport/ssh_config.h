@@ -38,6 +38,10 @@ struct HostConfig {
   std::string control_master;
   std::optional<std::chrono::seconds> control_persist;
   std::string control_path;
+  // Keepalives on a holder's idle sessions (transport/mux_holder.h): every interval (0: none);
+  // a host that does not answer count_max of them in a row is dropped (0 counts as 1).
+  std::chrono::seconds server_alive_interval{0};
+  int server_alive_count_max = 3;
 };
 
 /// An ssh time value: seconds, or a sum of NUMBER[smhdw] ("10m", "1h30m"). False: malformed.

@@ -29,6 +29,7 @@ struct HostPlan {
   std::shared_ptr<KnownHosts> known_hosts;
   std::chrono::milliseconds connect_timeout{0};                    // 0: none
   std::string kex_algorithms, host_key_algorithms, ciphers, macs;  // empty: libssh2's
+  KeepAlive keepalive;           // ServerAliveInterval and ServerAliveCountMax
   std::shared_ptr<Route> route;  // null: a TCP connection of its own
   std::string alias, label;      // the host as given (%n), and as pdx names it in output
 };

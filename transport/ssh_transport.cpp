@@ -128,6 +128,11 @@ class SshSession final : public Session {
     co_return result;
   }
   bool reached_over_tcp() const override { return !connection_->plan().route; }
+  KeepAlive keepalive() const override { return connection_->plan().keepalive; }
+  asio::awaitable<bool> answers(std::chrono::milliseconds limit) override {
+    Step failed = co_await answer_round_trip(connection_, limit);
+    co_return !failed;
+  }
 
   bool alive() const override {
     if (connection_->spent()) return false;
@@ -276,6 +281,7 @@ class SshTransport final : public Transport {
             : prefer_known_types(kHostKeyOrder, p.known_hosts->known_types(p.hostname, p.port));
     p.ciphers = c.ciphers;
     p.macs = c.macs;
+    p.keepalive = KeepAlive{c.server_alive_interval, c.server_alive_count_max};
     return p;
   }
 

@@ -15,4 +15,8 @@ boost::asio::awaitable<HostResult> Transport::run(const Job& job, JobIo& io, Sto
   co_return co_await opened.session->exec(request, io, stop);
 }
 
+boost::asio::awaitable<bool> Session::answers(std::chrono::milliseconds) {
+  co_return alive();
+}
+
 }  // namespace pdx

@@ -108,6 +108,12 @@ class StopSignal {
   std::vector<Callback> callbacks_;
 };
 
+/// ssh's ServerAliveInterval and ServerAliveCountMax for a host.
+struct KeepAlive {
+  std::chrono::seconds interval{0};  // 0: no keepalives
+  int count_max = 3;                 // answers missed in a row before the host is given up
+};
+
 /// One command for Session::exec().
 struct ExecRequest {
   /// As typed. ssh: run by the user's shell on the host, `env` exported in front of it and
@@ -138,6 +144,11 @@ class Session {
   /// False if the connection is known to be down (the host closed it while idle): a session
   /// kept for later (transport/mux_holder.h) is then replaced. Cheap; on the session's strand.
   virtual bool alive() const { return true; }
+  /// How often an idle session kept for later is to be checked (keepalive), and how patiently.
+  virtual KeepAlive keepalive() const { return {}; }
+  /// Sends the host a request it must answer and waits up to `limit` for the answer, as ssh's
+  /// keepalives; false (and the session then not alive()) if none came. Only while no exec runs.
+  virtual boost::asio::awaitable<bool> answers(std::chrono::milliseconds limit);
 };
 
 /// What Transport::open() came to: a session, or why there is none.

@@ -42,6 +42,14 @@ TEST(MuxProtocol, ExecRoundTrips) {
   EXPECT_TRUE(back->has_input);
 }
 
+TEST(MuxProtocol, OpenedSaysHowTheHostWasReached) {
+  EXPECT_TRUE(*decode_opened(parse(encode_opened(true)).body));
+  EXPECT_FALSE(*decode_opened(parse(encode_opened(false)).body));
+  EXPECT_FALSE(*decode_opened(""));  // a holder that does not say: not over TCP
+  EXPECT_FALSE(decode_opened(std::string(1, 2)).ok());
+  EXPECT_FALSE(decode_opened(std::string(2, 1)).ok());
+}
+
 TEST(MuxProtocol, ResultAndOutputRoundTrip) {
   HostResult r;
   r.exit_status = 7;

@@ -244,6 +244,23 @@ TEST(SshConfig, ControlKeywords) {
   EXPECT_EQ(o.lookup("x").control_persist, std::chrono::seconds(5400));
 }
 
+TEST(SshConfig, ServerAliveKeywords) {
+  SshConfig c = parse(
+      "Host a\n  ServerAliveInterval 1m\n  ServerAliveCountMax 0\nHost *\n"
+      "  ServerAliveInterval 5\n");
+  EXPECT_EQ(c.lookup("a").server_alive_interval, std::chrono::seconds(60));
+  EXPECT_EQ(c.lookup("a").server_alive_count_max, 0);
+  EXPECT_EQ(c.lookup("b").server_alive_interval, std::chrono::seconds(5));
+  EXPECT_EQ(c.lookup("b").server_alive_count_max, 3);  // ssh's default
+  SshConfig o;
+  EXPECT_FALSE(o.add_option("ServerAliveInterval=often").ok());
+  EXPECT_FALSE(o.add_option("ServerAliveCountMax=-1").ok());
+  EXPECT_FALSE(o.add_option("ServerAliveCountMax=3x").ok());
+  EXPECT_TRUE(o.add_option("ServerAliveCountMax=2").ok());
+  EXPECT_EQ(o.lookup("x").server_alive_count_max, 2);
+  EXPECT_EQ(o.lookup("x").server_alive_interval, std::chrono::seconds(0));
+}
+
 TEST(SshConfig, SshTimes) {
   std::chrono::seconds t{};
   EXPECT_TRUE(parse_ssh_time("90", t));
