@@ -74,14 +74,22 @@ Result<std::unique_ptr<ByteSink>> open_output(const OutputSpec& spec) {
                    ": parts of a compressed archive must be at least 4K (each begins with what "
                    "ties it to its set)"};
     }
-    if (spec.overwrite == Overwrite::no) {
-      if (auto existing = existing_parts(spec.path); !existing.empty()) {
-        return Error{overwrite_error(existing.front())};
-      }
+    PartNaming naming(spec.path, spec.suffix_width);
+    if (spec.framing == PartFraming::none &&
+        std::filesystem::path(spec.path).filename().string().find('\n') != std::string::npos) {
+      return Error{
+          "cannot name parts with a newline: their set file lists them by name, a line "
+          "each; choose another -o"};
     }
-    return std::unique_ptr<ByteSink>(
-        std::make_unique<SplitWriter>(PartNaming(spec.path, spec.suffix_width), *spec.part_size,
-                                      spec.overwrite, spec.checksum, spec.framing));
+    if (spec.overwrite == Overwrite::no) {
+      std::vector<std::string> existing = existing_parts(spec.path);
+      std::error_code ec;
+      if (std::filesystem::exists(std::filesystem::symlink_status(naming.set_file(), ec)))
+        existing.push_back(naming.set_file());
+      if (!existing.empty()) return Error{overwrite_error(existing.front())};
+    }
+    return std::unique_ptr<ByteSink>(std::make_unique<SplitWriter>(
+        std::move(naming), *spec.part_size, spec.overwrite, spec.checksum, spec.framing));
   }
   std::error_code ec;
   if (spec.overwrite == Overwrite::no && std::filesystem::exists(spec.path, ec)) {

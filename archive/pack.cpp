@@ -17,6 +17,8 @@
 #include <memory>
 #include <system_error>
 
+#include "archive/part_name.h"
+
 namespace pdx {
 
 namespace fs = std::filesystem;
@@ -274,13 +276,15 @@ class Packer {
     return {};
   }
 
-  // Whether a name in the output's directory is the output, one of its parts, or the temporary
-  // file one of those is written under (.NAME.pdx-XXXXXX): packing those would pack the
-  // archive into itself.
+  // Whether a name in the output's directory is the output, one of its parts, their set file,
+  // or the temporary file one of those is written under (.NAME.pdx-XXXXXX): packing those would
+  // pack the archive into itself.
   bool is_output(const std::string& name) const {
     const std::string& out = output_name_;
+    const std::string set = PartNaming(out, 1).set_file();
     auto starts = [&name](const std::string& prefix) { return name.rfind(prefix, 0) == 0; };
-    return name == out || starts(out + ".part-") || starts("." + out + ".");
+    return name == out || name == set || starts(out + ".part-") || starts("." + out + ".") ||
+           starts("." + set + ".");
   }
 
   Result<void> pack_entry(archive_entry* entry, const std::string& path, int fd,

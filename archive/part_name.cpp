@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string_view>
 #include <system_error>
 
@@ -14,6 +15,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::string_view kPartInfix = ".part-";
+constexpr std::string_view kSetSuffix = "-set";
 
 // A file name split into the prefix and the number its trailing digits spell.
 struct NumberedName {
@@ -83,10 +85,35 @@ Result<void> check_sequence(const std::vector<NumberedName>& parts) {
   return {};
 }
 
+// The parts BASE.part-N found on disk, checked to run 0, 1, 2, ...
+Result<std::vector<std::string>> found_parts(const std::vector<NumberedName>& found) {
+  TRY(check_sequence(found));
+  std::vector<std::string> names;
+  for (const auto& part : found) names.push_back(numbered(part.prefix, part.index, part.width));
+  return names;
+}
+
+// The inputs without the set file of any part among them.
+std::vector<std::string> without_set_files(const std::vector<std::string>& inputs) {
+  std::set<std::string> beside;
+  for (const auto& input : inputs) {
+    if (auto set = set_file_beside(input)) beside.insert(*set);
+  }
+  std::vector<std::string> parts;
+  for (const auto& input : inputs) {
+    if (beside.count(input) == 0) parts.push_back(input);
+  }
+  return parts;
+}
+
 }  // namespace
 
 std::string PartNaming::name(std::uint64_t index) const {
   return numbered(base_ + std::string(kPartInfix), index, static_cast<std::size_t>(width_));
+}
+
+std::string PartNaming::set_file() const {
+  return base_ + std::string(kSetSuffix);
 }
 
 std::uint64_t PartNaming::capacity() const {
@@ -124,10 +151,26 @@ std::vector<std::string> existing_parts(const std::string& base) {
   return names;
 }
 
-Result<std::vector<std::string>> resolve_parts(const std::vector<std::string>& inputs) {
+std::optional<std::string> set_file_beside(const std::string& part) {
+  std::size_t infix = part.rfind(kPartInfix);
+  std::size_t digits = infix == std::string::npos ? 0 : infix + kPartInfix.size();
+  if (infix == std::string::npos || digits == part.size() ||
+      !std::all_of(part.begin() + static_cast<std::ptrdiff_t>(digits), part.end(),
+                   [](unsigned char c) { return std::isdigit(c); })) {
+    return std::nullopt;
+  }
+  return part.substr(0, infix) + std::string(kSetSuffix);
+}
+
+Result<std::vector<std::string>> resolve_parts(const std::vector<std::string>& given) {
+  std::vector<std::string> inputs = without_set_files(given);
   if (inputs.size() == 1) {
     const std::string& input = inputs.front();
     std::error_code ec;
+    if (input.ends_with(kSetSuffix)) {
+      auto found = find_numbered(input.substr(0, input.size() - kSetSuffix.size()), kPartInfix);
+      if (!found.empty()) return found_parts(found);
+    }
     if (input == "-" || fs::symlink_status(input, ec).type() != fs::file_type::not_found) {
       return inputs;  // exists, or cannot tell: reading it says what is wrong
     }
@@ -137,10 +180,7 @@ Result<std::vector<std::string>> resolve_parts(const std::vector<std::string>& i
       return Error{input + ": no such file, and no parts " + input + std::string(kPartInfix) +
                    "0, ... next to it"};
     }
-    TRY(check_sequence(found));
-    std::vector<std::string> names;
-    for (const auto& part : found) names.push_back(numbered(part.prefix, part.index, part.width));
-    return names;
+    return found_parts(found);
   }
   std::vector<NumberedName> numbered_parts;
   for (const auto& input : inputs) {

@@ -10,6 +10,9 @@
 #include <filesystem>
 #include <optional>
 
+#include "archive/part_name.h"
+#include "hash/hash_files.h"
+
 namespace pdx {
 
 namespace {
@@ -28,9 +31,9 @@ PartReader::~PartReader() {
   if (fd_ > STDIN_FILENO) ::close(fd_);
 }
 
-Result<void> PartReader::check() {
+Result<void> PartReader::check(SetCheck how) {
   TRY(check_files());
-  return check_set();
+  return check_set(how);
 }
 
 Result<void> PartReader::check_files() {
@@ -89,24 +92,11 @@ std::pair<std::size_t, std::uint64_t> PartReader::locate(std::uint64_t at) const
   return {file, at};
 }
 
-Result<void> PartReader::check_set() {
+Result<void> PartReader::check_set(SetCheck how) {
   if (!seekable()) return {};  // a pipe cannot be looked ahead in; its decoder checks what it can
   auto bad = [](const std::string& message) { return Error{message, ErrorKind::bad_input}; };
   auto first = TRY(header_at(0));
-  if (!first) {
-    // Not a framed set (plain tar, xz, bzip2, zip, or parts of an older pdx); but a framed
-    // part among them does not belong.
-    std::uint64_t at = 0;
-    for (std::size_t i = 0; i < parts_.size(); at += parts_[i].size, ++i) {
-      if (i == 0 || parts_[i].size == 0) continue;
-      if (auto header = TRY(header_at(at))) {
-        return bad(parts_[i].name + ": is part " + std::to_string(header->index) + " of pack " +
-                   short_id(header->pack_id) + ", but " + parts_[0].name +
-                   " is not a part of that pack: parts of different packs are mixed");
-      }
-    }
-    return {};
-  }
+  if (!first) return check_unframed(how);
   // Walk the headers through the parts read as one stream: each says how long its part is, so
   // the next header is there (at the start of the next file, or further into a joined file).
   const PackId id = first->pack_id;
@@ -174,6 +164,74 @@ Result<void> PartReader::check_set() {
                  " and any after it are missing");
     }
   }
+}
+
+Result<void> PartReader::check_unframed(SetCheck how) {
+  std::optional<std::string> set_path = set_file_beside(parts_[0].name);
+  struct stat st;
+  if (set_path && ::lstat(set_path->c_str(), &st) == 0) {
+    auto set = TRY(read_set_file(*set_path));
+    TRY(check_listed(set, *set_path, how));
+    if (how == SetCheck::contents) pack_id_ = set.id;
+    return {};
+  }
+  // No set file (parts of an older pdx, or cut by split(1)); but a framed part among them does
+  // not belong.
+  std::uint64_t at = 0;
+  for (std::size_t i = 0; i < parts_.size(); at += parts_[i].size, ++i) {
+    if (i == 0 || parts_[i].size == 0) continue;
+    if (auto header = TRY(header_at(at))) {
+      return Error{parts_[i].name + ": is part " + std::to_string(header->index) + " of pack " +
+                       short_id(header->pack_id) + ", but " + parts_[0].name +
+                       " is not a part of that pack: parts of different packs are mixed",
+                   ErrorKind::bad_input};
+    }
+  }
+  return {};
+}
+
+Result<void> PartReader::check_listed(const SetFile& set, const std::string& set_path,
+                                      SetCheck how) {
+  auto bad = [](const std::string& message) { return Error{message, ErrorKind::bad_input}; };
+  const std::string dir = set_path.substr(0, set_path.rfind('/') + 1);  // "" or ".../"
+  const std::string listed = set_path + " lists " + std::to_string(set.parts.size()) + " parts";
+  for (std::size_t i = 0; i < std::max(parts_.size(), set.parts.size()); ++i) {
+    if (i == set.parts.size()) {
+      return bad(parts_[i].name + ": not a part of the set: " + listed + ", the last " + dir +
+                 set.parts.back().name +
+                 "; it is of another set (an interrupted pack --split --force leaves one): "
+                 "remove it");
+    }
+    const SetFile::Part& want = set.parts[i];
+    if (i == parts_.size()) {
+      return bad("missing part " + dir + want.name + ": " + listed + ", " +
+                 std::to_string(parts_.size()) + " given");
+    }
+    const Part& part = parts_[i];
+    if (std::filesystem::path(part.name).filename() != want.name) {
+      return bad(part.name + ": given as part " + std::to_string(i) + ", where " + set_path +
+                 " lists " + want.name +
+                 ": the parts were renamed, or the set file is of another set");
+    }
+    if (part.size != want.size) {
+      return bad(part.name + ": " + std::to_string(part.size) + " bytes, where " + set_path +
+                 " lists " + std::to_string(want.size) +
+                 ": the part is truncated, or of another set");
+    }
+  }
+  if (how == SetCheck::sizes) return {};
+  std::vector<std::string> paths;
+  for (const Part& part : parts_) paths.push_back(part.path);
+  std::vector<FileHash> hashes = hash_files(paths, FileDigest::xxh3);
+  for (std::size_t i = 0; i < parts_.size(); ++i) {
+    if (!hashes[i].error.empty()) return Error{hashes[i].error};
+    if (hashes[i].digest != set.parts[i].xxh3) {
+      return bad(parts_[i].name + ": not the part " + set_path +
+                 " lists (its XXH3-128 differs): it is corrupt, or of another pack, as an "
+                 "interrupted pack --split --force leaves one");
+    }
+  }
+  return {};
 }
 
 std::uint64_t PartReader::total_size() const {

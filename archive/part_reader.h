@@ -9,9 +9,17 @@
 #include <vector>
 
 #include "archive/part_header.h"
+#include "archive/set_file.h"
 #include "base/result.h"
 
 namespace pdx {
+
+/// How far check() looks into parts that a set file lists (archive/set_file.h).
+enum class SetCheck {
+  contents,  // their names, sizes and XXH3-128s: every part is read once before the stream
+  sizes,     // their names and sizes: the caller has checked their contents otherwise (against a
+             // manifest), or has just checked them
+};
 
 class PartReader {
  public:
@@ -30,8 +38,14 @@ class PartReader {
   /// one small read each: the same pack id throughout, indexes in order with none missing, each
   /// part as long as its header says, the last part last. A foreign, missing, misordered or
   /// truncated part is an Error naming it. (Not when a part is a pipe.)
-  Result<void> check();
-  /// After a check() that found a framed set whole: its pack id.
+  ///
+  /// Parts of another set, whose set file BASE-set lies beside the first (BASE.part-N), are
+  /// checked against it: every part it lists given, in its order, none more, each of its size
+  /// and (SetCheck::contents) XXH3-128. A set file that cannot be read or is malformed is an
+  /// Error naming it.
+  Result<void> check(SetCheck how = SetCheck::contents);
+  /// After a check() that found a framed set whole, or the contents of the parts its set file
+  /// lists: its pack id.
   const std::optional<PackId>& pack_id() const { return pack_id_; }
   /// As check() without the set check: for reading one part on its own (hashing it).
   Result<void> check_files();
@@ -57,7 +71,10 @@ class PartReader {
     bool regular = false;
   };
   Result<void> open_part(std::size_t index);
-  Result<void> check_set();
+  Result<void> check_set(SetCheck how);
+  /// Parts with no part header: against their set file, if there is one.
+  Result<void> check_unframed(SetCheck how);
+  Result<void> check_listed(const SetFile& set, const std::string& set_path, SetCheck how);
   /// The part header at offset `at` of the parts read as one stream, if one is there.
   Result<std::optional<PartHeader>> header_at(std::uint64_t at) const;
   /// The file holding offset `at` of the stream, and the offset in it.

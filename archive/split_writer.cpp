@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "hash/hash_files.h"
 
@@ -15,7 +16,9 @@ SplitWriter::SplitWriter(PartNaming naming, std::uint64_t part_size, Overwrite o
       overwrite_(overwrite),
       checksum_(checksum),
       framing_(framing),
-      id_(random_pack_id()) {}
+      id_(random_pack_id()) {
+  set_.id = id_;
+}
 
 SplitWriter::~SplitWriter() = default;  // the TempFiles not committed remove themselves
 
@@ -31,6 +34,7 @@ Result<void> SplitWriter::open_next_part() {
   current_size_ = 0;
   hash_.reset();
   if (checksum_ == Checksum::sha256 && framing_ == PartFraming::none) hash_.emplace();
+  if (framing_ == PartFraming::none) xxh3_.emplace();
   if (framing_ != PartFraming::none) {
     // Written again with its length and last flag when the part is closed.
     std::string header = encode_part_header(framing_, {id_, index, 0, false});
@@ -58,6 +62,10 @@ Result<void> SplitWriter::close_part(bool last) {
         return Error{current_->final_name() + ": cannot read back: " + read_back.error()};
       sha256 = *read_back;
     }
+  }
+  if (xxh3_) {
+    set_.parts.push_back({std::filesystem::path(current_->final_name()).filename().string(),
+                          current_size_, hex(xxh3_->digest())});
   }
   done_.push_back({current_->final_name(), current_size_, sha256});
   closed_.push_back(std::move(*current_));
@@ -92,6 +100,7 @@ Result<void> SplitWriter::write(const void* data, std::size_t size) {
     }
     TRY(current_->write(p, n));
     if (hash_) hash_->update(p, n);
+    if (xxh3_) xxh3_->update(p, n);
     current_size_ += n;
     written_ += n;
     p += n;
@@ -112,10 +121,8 @@ Result<void> SplitWriter::finish() {
   } else if (framing_ != PartFraming::none) {
     return Error{naming_.base() + ": the stream ended at a part's end; this is a bug in pdx"};
   }
-  // The whole set is complete: only now does it replace what is there, part by part in order.
-  for (auto& part : closed_) {
-    TRY(part.commit());
-  }
+  // The whole set is complete: only now does it replace what is there (see the header).
+  TRY(place_set_file());
   if (overwrite_ == Overwrite::yes) {
     for (const auto& name : existing_parts(naming_.base())) {
       bool ours = std::any_of(done_.begin(), done_.end(),
@@ -123,7 +130,21 @@ Result<void> SplitWriter::finish() {
       if (!ours) ::unlink(name.c_str());
     }
   }
+  for (auto& part : closed_) {
+    TRY(part.commit());
+  }
   return {};
+}
+
+Result<void> SplitWriter::place_set_file() {
+  if (framing_ != PartFraming::none) {
+    if (overwrite_ == Overwrite::yes) ::unlink(naming_.set_file().c_str());
+    return {};
+  }
+  auto file = TRY(TempFile::create(naming_.set_file()));
+  std::string text = encode_set_file(set_);
+  TRY(file.write(text.data(), text.size()));
+  return file.commit();
 }
 
 }  // namespace pdx

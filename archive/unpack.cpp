@@ -191,7 +191,7 @@ class Unpacker {
         writer_(archive_write_disk_new(), archive_write_free) {}
 
   Result<UnpackStats> run() {
-    TRY(input_.stream.open());
+    TRY(input_.stream.open(options_.set_check));
     // No filters: StreamDecoder decodes gzip, bzip2, xz and zstd, and pdx reads no other
     // compression (libarchive would run lzop or lrzip, or read lzip wrongly). Not format_all:
     // mtree, for one, names files on this machine to read data from.

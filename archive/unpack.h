@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "archive/entry_failure.h"
+#include "archive/part_reader.h"
 #include "base/result.h"
 
 namespace pdx {
@@ -20,8 +21,11 @@ enum class Ownership {
 
 struct UnpackOptions {
   std::vector<std::string> parts;  // in stream order (archive/part_name.h resolve_parts)
-  std::string directory = ".";     // created if missing
-  int strip_components = 0;        // leading path components dropped from every name
+  /// How far the parts are checked against a set file beside them: SetCheck::sizes when they
+  /// were checked against a manifest (unpack --verify).
+  SetCheck set_check = SetCheck::contents;
+  std::string directory = ".";  // created if missing
+  int strip_components = 0;     // leading path components dropped from every name
   Ownership ownership = Ownership::as_archive_when_root;
   /// Called with each entry's name as it is extracted (-v).
   std::function<void(const std::string&)> on_entry;

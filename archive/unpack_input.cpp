@@ -111,9 +111,9 @@ UnpackInput::~UnpackInput() {
   }
 }
 
-Result<void> UnpackInput::open() {
+Result<void> UnpackInput::open(SetCheck how) {
   Shared& s = *shared_;
-  TRY(s.parts.check());
+  TRY(s.parts.check(how));
   TRY(s.decoder.open());
   TRY(check_format(s.decoder.head(), s.parts.current_part()));
   s.regular = s.parts.seekable();

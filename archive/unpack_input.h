@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "archive/part_reader.h"
 #include "base/result.h"
 
 namespace pdx {
@@ -25,11 +26,11 @@ class UnpackInput {
   UnpackInput(const UnpackInput&) = delete;
   UnpackInput& operator=(const UnpackInput&) = delete;
 
-  /// Checks the parts (PartReader::check), tells the format from the first bytes
+  /// Checks the parts (PartReader::check, as `how` says), tells the format from the first bytes
   /// (StreamDecoder::open), refuses one pdx does not read (archive/foreign_format.h; read()
   /// checks the first decoded bytes the same way) and starts decoding. The caller may change
   /// directory afterwards.
-  Result<void> open();
+  Result<void> open(SetCheck how = SetCheck::contents);
   /// The next block of the stream, valid until the next call; empty at the end. An Error names
   /// the part; the blocks before it are delivered first.
   Result<std::span<const char>> read();

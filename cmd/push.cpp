@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "archive/manifest.h"
+#include "archive/part_name.h"
 #include "base/error.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
@@ -50,6 +51,11 @@ int cmd_push(int argc, char** argv) {
   if (auto status = parse_cli(app, argc, argv)) return *status;
   push_options.dest = take_dest(paths, "push");
   push_options.sources = std::move(paths);
+  if (push_options.extract) {  // the parts, as unpack finds them: numbered in order, no set file
+    auto parts = resolve_parts(push_options.sources);
+    if (!parts) throw UsageError(parts.error());
+    push_options.sources = std::move(*parts);
+  }
   push_options.fanout = reach.fanout;
   push_options.agent = std::move(agent.agent);
   push_options.no_agent = agent.no_agent;

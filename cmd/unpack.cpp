@@ -68,7 +68,10 @@ int cmd_unpack(int argc, char** argv) {
   if (!parts) throw UsageError(parts.error());
   options.parts = *parts;
   std::optional<Manifest> manifest;
-  if (!manifest_path.empty()) manifest = verified_manifest(manifest_path, options.parts);
+  if (!manifest_path.empty()) {
+    manifest = verified_manifest(manifest_path, options.parts);
+    options.set_check = SetCheck::sizes;  // their SHA-256s were just checked
+  }
   if (verbose)
     options.on_entry = [](const std::string& name) { std::printf("%s\n", name.c_str()); };
   options.on_warning = [](const std::string& message) {

@@ -11,8 +11,9 @@
 
 namespace pdx {
 
-/// The set's identity: "pack-ID-SIZE" for a framed set (tar.zst, tar.gz: the pack id its parts
-/// carry, after `parts.check()`), else "sha256-..." of the -m manifest's part sizes and hashes
+/// The set's identity: "pack-ID-SIZE" for a set whose pack id `checked.check()` vouched for (the
+/// id a framed set's parts carry, or the one in the set file of parts whose contents it checked:
+/// archive/set_file.h), else "sha256-..." of the -m manifest's part sizes and hashes
 /// (checked against the parts already), else "xxh3-..." of the parts' XXH3-128s (each
 /// part read once more, on all cores). "" when a part is not a regular file (standard input) or
 /// cannot be read whole (the push names it): no identity, the set is always sent. With -m, the

@@ -198,7 +198,7 @@ Result<std::unique_ptr<FrameStream>> FrameStream::files(const Layout& layout,
 
 Result<std::unique_ptr<FrameStream>> FrameStream::archive(std::vector<std::string> parts) {
   auto reader = std::make_shared<PartReader>(std::move(parts));
-  TRY(reader->check());
+  TRY(reader->check(SetCheck::sizes));  // push() checked their contents before it sent anything
   return start([reader](FrameWriter& out, FrameStream& self) {
     out.send(FrameType::archive, "");
     std::string buffer(kDataChunk, '\0');

@@ -574,7 +574,11 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
   std::string set;
   if (options.extract) {
     PartReader parts(options.sources);
-    if (auto checked = parts.check(); !checked) throw UsageError(checked.error());
+    // With -m, the parts' SHA-256s were checked against the manifest already.
+    if (auto checked = parts.check(options.manifest ? SetCheck::sizes : SetCheck::contents);
+        !checked) {
+      throw UsageError(checked.error());
+    }
     archive_bytes = parts.total_size();
     set = extract_set_id(options.sources, parts, options.manifest);
   } else {

@@ -28,6 +28,19 @@ for j in 1 3; do
   mkdir "c$j" && cat p$j.tar.zst.part-* | tar --zstd -x -C "c$j" && same_tree src "c$j/src"
   mkdir "d$j" && cat p$j.tar.gz.part-* | gzip -d | tar -x -C "d$j" && same_tree src "d$j/src"
 done
+# Parts of tar, tar.xz, tar.bz2 and zip are the archive cut at every SIZE bytes, nothing added:
+# cat joins them back, by either glob; their set file lies beside them, outside those globs.
+for format in tar tar.xz tar.bz2 zip; do
+  "$PDX" pack src -o "q.$format" --split 64K -j 2
+  [ -s "q.$format-set" ] || fail "no set file q.$format-set"
+  cat q.$format.* >"c.$format"
+  cat q.$format.part-* | cmp - "c.$format" || fail "q.$format.* is not q.$format.part-*"
+done
+check_tar c.tar ""
+check_tar c.tar.xz -J && xz -t c.tar.xz
+check_tar c.tar.bz2 -j && bzip2 -t c.tar.bz2
+mkdir cz && cat q.tar.xz.part-* | xz -d | tar -x -C cz && same_tree src cz/src
+unzip -tq c.zip >/dev/null || fail "unzip -t fails on cat of zip parts"
 # Standard output.
 "$PDX" pack src -o - --format tar.zst | zstd -dc | tar -t >list
 grep -qx 'src/sub/numbers.txt' list || fail "pack -o - output not read by tar"

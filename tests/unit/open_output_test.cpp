@@ -29,6 +29,22 @@ TEST(OpenOutput, NeverOverwritesSilently) {
   ASSERT_FALSE(parts.ok());
   EXPECT_NE(parts.error().find("b.tar.part-3: already exists"), std::string::npos);
   EXPECT_TRUE(open_output({dir / "a.tar", std::nullopt, 1, Overwrite::yes}).ok());
+  // A set file alone (its parts gone) is not replaced silently either.
+  test::write_file(dir / "c.tar-set", "old");
+  auto set = open_output({dir / "c.tar", 10, 1, Overwrite::no});
+  ASSERT_FALSE(set.ok());
+  EXPECT_NE(set.error().find("c.tar-set: already exists"), std::string::npos);
+}
+
+TEST(OpenOutput, PartsListedByNameHaveNoNewlineInTheirName) {
+  test::TempDir dir;
+  auto parts = open_output({dir / "a\nb.tar", 10, 1, Overwrite::no});
+  ASSERT_FALSE(parts.ok());
+  EXPECT_NE(parts.error().find("newline"), std::string::npos);
+  // Framed parts are listed nowhere.
+  EXPECT_TRUE(
+      open_output({dir / "a\nb.tar.zst", 4096, 1, Overwrite::no, Checksum::none, PartFraming::zstd})
+          .ok());
 }
 
 TEST(OpenOutput, StdoutCannotBeSplit) {

@@ -71,6 +71,34 @@ TEST(ResolveParts, GapsDuplicatesAndOrderAreErrors) {
   EXPECT_FALSE(resolve_parts({dir / "none"}).ok());
 }
 
+TEST(SetFileBeside, OnlyForNumberedPartNames) {
+  EXPECT_EQ(PartNaming("d/x.tar.xz", 2).set_file(), "d/x.tar.xz-set");
+  EXPECT_EQ(set_file_beside("d/x.tar.xz.part-03"), "d/x.tar.xz-set");
+  EXPECT_EQ(set_file_beside("x.part-1.part-0"), "x.part-1-set");
+  EXPECT_EQ(set_file_beside("x.tar.xz.part-"), std::nullopt);
+  EXPECT_EQ(set_file_beside("x.tar.xz.part-1b"), std::nullopt);
+  EXPECT_EQ(set_file_beside("x.tar.xz"), std::nullopt);
+  EXPECT_EQ(set_file_beside("gnu.00"), std::nullopt);
+}
+
+TEST(ResolveParts, TheSetFileIsNoPart) {
+  test::TempDir dir;
+  for (const char* name : {"a.tar.part-0", "a.tar.part-1", "a.tar-set"}) {
+    test::write_file(dir / name, "x");
+  }
+  std::vector<std::string> parts = {dir / "a.tar.part-0", dir / "a.tar.part-1"};
+  // Swept up by a glob a.tar*, wherever it sorts.
+  EXPECT_EQ(*resolve_parts({dir / "a.tar-set", parts[0], parts[1]}), parts);
+  EXPECT_EQ(*resolve_parts({parts[0], parts[1], dir / "a.tar-set"}), parts);
+  // Named alone: the parts beside it.
+  EXPECT_EQ(*resolve_parts({dir / "a.tar-set"}), parts);
+  // Not beside parts, it is a file like any other.
+  test::write_file(dir / "b-set", "x");
+  EXPECT_EQ(*resolve_parts({dir / "b-set"}), std::vector<std::string>{dir / "b-set"});
+  EXPECT_EQ(*resolve_parts({dir / "b-set", parts[0]}),
+            (std::vector<std::string>{dir / "b-set", parts[0]}));
+}
+
 TEST(ResolveParts, UnnumberedListsAreReadAsGiven) {
   std::vector<std::string> list = {"z.bin", "a.bin"};
   EXPECT_EQ(*resolve_parts(list), list);

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 
+#include "hash/xxh3.h"
 #include "tests/unit/scratch.h"
 
 namespace pdx {
@@ -143,6 +145,84 @@ TEST(PartReader, ForeignMissingMisorderedOrTruncatedPartsAreRefusedByName) {
   EXPECT_NE(error.find("truncated"), std::string::npos) << error;
   // Files that are not framed parts are read as before, unchecked.
   EXPECT_EQ(check_error({dir / "plain", dir / "plain"}), "");
+}
+
+namespace {
+
+// Parts x.part-0 ... in dir holding `bodies`, and the set file x-set listing them.
+std::vector<std::string> listed_parts(const test::TempDir& dir,
+                                      const std::vector<std::string>& bodies, const PackId& id) {
+  SetFile set;
+  set.id = id;
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    names.push_back(dir / ("x.part-" + std::to_string(i)));
+    test::write_file(names.back(), bodies[i]);
+    set.parts.push_back({"x.part-" + std::to_string(i), bodies[i].size(),
+                         hex(strong_hash(bodies[i].data(), bodies[i].size()))});
+  }
+  test::write_file(dir / "x-set", encode_set_file(set));
+  return names;
+}
+
+}  // namespace
+
+TEST(PartReader, ListedSetPassesAndGivesItsPackId) {
+  test::TempDir dir;
+  PackId id = random_pack_id();
+  auto parts = listed_parts(dir, {"abcd", "efgh", "ij"}, id);
+  PartReader reader(parts);
+  ASSERT_TRUE(reader.check().ok());
+  ASSERT_TRUE(reader.pack_id().has_value());
+  EXPECT_EQ(*reader.pack_id(), id);
+  EXPECT_EQ(read_all(reader, 3), "abcdefghij");
+  // Sizes only: the contents were checked otherwise, so the set file's id is not vouched for.
+  PartReader sized(parts);
+  ASSERT_TRUE(sized.check(SetCheck::sizes).ok());
+  EXPECT_FALSE(sized.pack_id().has_value());
+}
+
+TEST(PartReader, PartsNotAsTheirSetFileListsAreRefusedByName) {
+  test::TempDir dir;
+  auto parts = listed_parts(dir, {"abcd", "efgh", "ij"}, random_pack_id());
+  auto error_of = [](const std::vector<std::string>& files, SetCheck how = SetCheck::contents) {
+    PartReader reader(files);
+    auto ok = reader.check(how);
+    if (ok) return std::string();
+    EXPECT_EQ(ok.error_kind(), ErrorKind::bad_input);
+    return ok.error();
+  };
+  // The last part missing: named, though nothing else tells it is missing.
+  std::string error = error_of({parts[0], parts[1]});
+  EXPECT_EQ(error, "missing part " + parts[2] + ": " + dir / "x-set" + " lists 3 parts, 2 given");
+  // A part after the last.
+  test::write_file(dir / "x.part-3", "kl");
+  error = error_of({parts[0], parts[1], parts[2], dir / "x.part-3"});
+  EXPECT_EQ(error.find(dir / "x.part-3" + ": not a part of the set"), 0u) << error;
+  // A part of another pack, of the same size: refused by its hash, not by sizes alone.
+  test::write_file(parts[1], "EFGH");
+  error = error_of(parts);
+  EXPECT_EQ(error.find(parts[1] + ": not the part " + dir / "x-set" + " lists"), 0u) << error;
+  EXPECT_EQ(error_of(parts, SetCheck::sizes), "");
+  // Truncated.
+  test::write_file(parts[1], "efg");
+  error = error_of(parts);
+  EXPECT_EQ(error.find(parts[1] + ": 3 bytes, where " + dir / "x-set" + " lists 4"), 0u) << error;
+  EXPECT_NE(error.find("truncated"), std::string::npos) << error;
+  // Another name in the place of a listed part.
+  test::write_file(parts[1], "efgh");
+  std::filesystem::copy_file(parts[1], dir / "y.part-1");
+  error = error_of({parts[0], dir / "y.part-1", parts[2]});
+  EXPECT_EQ(
+      error.find(dir / "y.part-1: given as part 1, where " + dir / "x-set" + " lists x.part-1"), 0u)
+      << error;
+  // A malformed set file is named.
+  test::write_file(dir / "x-set", "pdx-set 1\n");
+  error = error_of(parts);
+  EXPECT_EQ(error.find(dir / "x-set:2: no pack id"), 0u) << error;
+  // No set file: read unchecked, as parts of an older pdx or of split(1).
+  std::filesystem::remove(dir / "x-set");
+  EXPECT_EQ(error_of({parts[0], parts[1]}), "");
 }
 
 }  // namespace pdx
