@@ -145,12 +145,12 @@ expect_password_refused() {
   done
 }
 
-# sshd_of USER PATTERN: the pids of the sshd processes that serve the connection of USER's
-# process matching `pgrep -f PATTERN` (its "sshd: USER@notty" and that one's "sshd: USER
-# [priv]"), one per line.
+# sshd_of USER PATTERN [PID]: the pids of the sshd processes that serve the connection of USER's
+# process PID, else of the first matching `pgrep -f PATTERN` (its "sshd: USER@notty" and that
+# one's "sshd: USER [priv]"), one per line.
 sshd_of() {
-  local pid sshd=()
-  pid=$(pgrep -u "$1" -f "$2" | head -n 1)
+  local pid=${3:-} sshd=()
+  [[ -n $pid ]] || pid=$(pgrep -u "$1" -f "$2" | head -n 1)
   [[ -n $pid ]] || fail "no process of $1 matches [$2]"
   while pid=$(ps -o ppid= -p "$pid" | tr -d ' ') && [[ -n $pid && $pid != 1 ]]; do
     if [[ $(ps -o args= -p "$pid") == "sshd: $1"* ]]; then
@@ -163,12 +163,14 @@ sshd_of() {
   printf '%s\n' "${sshd[@]}"
 }
 
-# kill_sshd_of USER PATTERN: as if the host's sshd died in the middle of a session: SIGKILLs
-# sshd_of USER PATTERN, then waits (5 s) until no process of USER matches any more.
+# kill_sshd_of USER PATTERN [PID]: as if the host's sshd died in the middle of a session:
+# SIGKILLs sshd_of USER PATTERN [PID], lets PID go on (SIGCONT: the caller may have stopped it),
+# then waits (5 s) until no process of USER matches PATTERN any more.
 kill_sshd_of() {
   local sshd
-  sshd=$(sshd_of "$1" "$2") || exit 1
-  kill -KILL $sshd
+  sshd=$(sshd_of "$@") || exit 1
+  kill -KILL $sshd 2> /dev/null
+  [[ -z ${3:-} ]] || kill -CONT "$3" 2> /dev/null || true
   for _ in $(seq 50); do pgrep -u "$1" -f "$2" > /dev/null || return 0; sleep 0.1; done
   fail "[$2] of $1 still runs after its sshd was killed"
 }

@@ -1,8 +1,8 @@
 # Shared by tests/cli/ssh_push_sshd_killed*.sh: the sshd serving host 2's connection killed in the
-# middle of a push of 4 files of 32 MiB to 3 hosts, once host 2's agent has read a first MiB (its
-# sshd stopped then, so that the push to host 2 cannot end before it is killed, however fast or
-# loaded the machine); host 2 fails on one line, the others complete; no truncated file under a
-# final name and no temporary one; a re-run sends it only what it lacks.
+# middle of a push of 4 files of 32 MiB to 3 hosts, once host 2's agent has read a first MiB (the
+# agent stopped then, so that the push to host 2 cannot end before its sshd is killed, however
+# fast or loaded the machine); host 2 fails on one line, the others complete; no truncated file
+# under a final name and no temporary one; a re-run sends it only what it lacks.
 #   sshd_killed_push CALL [PUSH_OPTIONS...]: CALL the agent's mode whose reading is watched
 #   (--receive over ssh, --relay over a direct link); sets `kept`, the files host 2 has whole.
 source "$(dirname "${BASH_SOURCE[0]}")/ssh_common.sh"
@@ -31,15 +31,16 @@ sshd_killed_push() {
     kill -0 "$pid" 2> /dev/null || fail "the push ended early: $(cat "$SCRATCH/stderr")"
     for agent in $(pgrep -u "$user" -f "agent $call=$dest/"); do
       got=$(awk '$1 == "rchar:" {print $2}' "/proc/$agent/io" 2> /dev/null)
-      if (( ${got:-0} > 1048576 )); then
-        stopped=$(sshd_of "$user" "agent $call=$dest/") || exit 1
-        kill -STOP $stopped
+      # Stopped at once, by the pid just read: over a direct link the agent needs no sshd to
+      # read on, and may have ended by the time another pgrep looked for it.
+      if (( ${got:-0} > 1048576 )) && kill -STOP "$agent" 2> /dev/null; then
+        stopped=$agent
         break
       fi
     done
     sleep 0.01
   done
-  kill_sshd_of "$user" "agent $call=$dest/"
+  kill_sshd_of "$user" "agent $call=$dest/" "$stopped"
   wait "$pid"
   status=$?
   out=$(cat "$SCRATCH/stdout")
