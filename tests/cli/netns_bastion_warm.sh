@@ -5,12 +5,6 @@ source "$(dirname "$0")/../lib/bastion_common.sh"
 bastion_start 4
 mkdir -m 700 "$SCRATCH/cm"
 warm=(-J bastion1 -o ControlMaster=auto -o ControlPersist=60 -o "ControlPath=$SCRATCH/cm/%C")
-holders() { pgrep -f "__control-holder .*$SCRATCH/cm" | sort; }
-end_holders() {  # by pid: only this test's
-  local pid
-  for pid in $(holders); do kill "$pid"; done
-  for _ in $(seq 50); do [[ -z $(holders) ]] && break; sleep 0.1; done
-}
 trap 'end_holders; "$setup" stop "$dir"; rm -rf "$SCRATCH"' EXIT
 all_up=$(for h in bastion1 $(cat "$dir/hosts1"); do echo "$h: up"; done | sort)
 

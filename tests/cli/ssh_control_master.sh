@@ -20,12 +20,6 @@ cold=(-F "$SCRATCH/warm.ssh_config" -l "$user")
 warm=("${cold[@]}" "${control[@]}")
 
 logins() { grep -c "Accepted publickey for $user" "$SCRATCH/warm.log"; }
-holders() { pgrep -f "__control-holder .*$SCRATCH/cm" | sort; }
-end_holders() {  # by pid: only this test's
-  local pid
-  for pid in $(holders); do kill "$pid"; done
-  for _ in $(seq 50); do [[ -z $(holders) ]] && break; sleep 0.1; done
-}
 at_exit end_holders
 
 # Cold, then warm twice: the same output and status; the second warm run logs in nowhere.

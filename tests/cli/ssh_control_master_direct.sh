@@ -16,12 +16,6 @@ warm=(-F "$SCRATCH/config" -l "$user" -o ControlMaster=auto -o ControlPersist=60
   -o "ControlPath=$SCRATCH/cm/%r@%h:%p")
 
 logins() { grep -c "Accepted publickey for $user" "$SCRATCH/warmdirect.log"; }
-holders() { pgrep -f "__control-holder .*$SCRATCH/cm" | sort; }
-end_holders() {  # by pid: only this test's
-  local pid
-  for pid in $(holders); do kill "$pid"; done
-  for _ in $(seq 50); do [[ -z $(holders) ]] && break; sleep 0.1; done
-}
 at_exit end_holders
 dest=/tmp/$TEST_NAME.$$
 at_exit "rm -rf $dest"

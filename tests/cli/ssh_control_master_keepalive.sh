@@ -14,13 +14,10 @@ warm=(-F "$SCRATCH/alive.ssh_config" -l "$user" -o ControlMaster=auto -o Control
 hosts='127.0.0.[237-238]'
 
 logins() { grep -c "Accepted publickey for $user" "$SCRATCH/alive.log"; }
-holders() { pgrep -f "__control-holder .*$SCRATCH/cm" | sort; }
 stopped=
-end_all() {  # by pid: only this test's
-  local pid
+end_all() {
   if [[ -n $stopped ]]; then kill -CONT $stopped; kill $stopped; fi 2> /dev/null
-  for pid in $(holders); do kill "$pid"; done
-  for _ in $(seq 50); do [[ -z $(holders) ]] && break; sleep 0.1; done
+  end_holders
 }
 at_exit end_all
 

@@ -139,3 +139,13 @@ run_changing() {
   wait "$changer"
   out=$(cat "$SCRATCH/out") err=$(cat "$SCRATCH/err")
 }
+
+# holders: the pids of this test's warm-connection holders (`pdx __control-holder`), those whose
+# ControlPath is under $SCRATCH/cm.
+holders() { pgrep -f "__control-holder .*$SCRATCH/cm" | sort; }
+# end_holders: ends them, by pid (only this test's), waiting up to 5 s.
+end_holders() {
+  local pid
+  for pid in $(holders); do kill "$pid"; done
+  for _ in $(seq 50); do [[ -z $(holders) ]] && break; sleep 0.1; done
+}

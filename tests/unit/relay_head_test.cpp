@@ -73,6 +73,28 @@ std::string take(HeadFeed& feed, std::size_t limit, bool& ended) {
 
 const std::string kSecret(kRelaySecretSize, 'h');
 
+// The next host of the chain, on a thread: accepts the bridge around the head on `listener`,
+// holding `holds` bytes of the stream already, and takes the rest into `got`.
+std::thread next_host_takes(int listener, std::uint64_t holds, std::string& got) {
+  return std::thread([listener, holds, &got] {
+    auto link = RelayLink::accept(listener, kSecret, RelayLink::Clock::now() + 10s, holds);
+    ASSERT_TRUE(link) << link.error();
+    for (;;) {
+      auto chunk = link->receive(5s);
+      ASSERT_TRUE(chunk) << chunk.error();
+      if (!*chunk) break;
+      got += **chunk;
+    }
+    link->passed_on();
+  });
+}
+
+// What the feed says of the bridge around the head to the next host, on `port`.
+std::string bridged_to(std::uint16_t port, std::uint64_t holds) {
+  return ": bridged around it to 127.0.0.1 port " + std::to_string(port) + " from offset " +
+         std::to_string(holds);
+}
+
 TEST(HeadFeed, TheHeadTakesTheWholeStreamAndNobodyIsBridged) {
   std::string data = varied(3 * 1024 * 1024 + 7);
   Stream stream(data);
@@ -100,24 +122,11 @@ TEST(HeadFeed, AHeadGoneBeforeItPassedTheStreamOnIsBridgedAroundFromTheOffsetIts
   ASSERT_EQ(head_took.size(), 2u * 1024 * 1024);
   const std::uint64_t holds = 1024 * 1024 + 5;  // what the next host had of it
   std::string got;
-  std::thread next_host([&] {
-    auto link =
-        RelayLink::accept(listener->fd.get(), kSecret, RelayLink::Clock::now() + 10s, holds);
-    ASSERT_TRUE(link) << link.error();
-    for (;;) {
-      auto chunk = link->receive(5s);
-      ASSERT_TRUE(chunk) << chunk.error();
-      if (!*chunk) break;
-      got += **chunk;
-    }
-    link->passed_on();
-  });
+  std::thread next_host = next_host_takes(listener->fd.get(), holds, got);
   (*feed)->head_ended(true);  // its session ended without relay_end: killed
   next_host.join();
   EXPECT_TRUE(got == data.substr(holds)) << "the stream from the offset it held, to its end";
-  EXPECT_EQ((*feed)->bridged(), ": bridged around it to 127.0.0.1 port " +
-                                    std::to_string(listener->port) + " from offset " +
-                                    std::to_string(holds));
+  EXPECT_EQ((*feed)->bridged(), bridged_to(listener->port, holds));
 }
 
 TEST(HeadFeed, AHeadThatTakesNothingForItsStallIsFailedAndTheStreamDrained) {
@@ -214,25 +223,12 @@ TEST(HeadFeed, AHeadWhoseLinkBrokeIsBridgedAroundOnceItsSessionEnds) {
   head.thread.join();
   const std::uint64_t holds = 1024 * 1024 + 5;  // what the next host had of it
   std::string got;
-  std::thread next_host([&] {
-    auto link =
-        RelayLink::accept(listener->fd.get(), kSecret, RelayLink::Clock::now() + 10s, holds);
-    ASSERT_TRUE(link) << link.error();
-    for (;;) {
-      auto chunk = link->receive(5s);
-      ASSERT_TRUE(chunk) << chunk.error();
-      if (!*chunk) break;
-      got += **chunk;
-    }
-    link->passed_on();
-  });
+  std::thread next_host = next_host_takes(listener->fd.get(), holds, got);
   std::this_thread::sleep_for(200ms);  // its session ends a little after its link
   (*feed)->head_ended(true);
   next_host.join();
   EXPECT_TRUE(got == data.substr(holds)) << "the stream from the offset it held, to its end";
-  EXPECT_EQ((*feed)->bridged(), ": bridged around it to 127.0.0.1 port " +
-                                    std::to_string(listener->port) + " from offset " +
-                                    std::to_string(holds));
+  EXPECT_EQ((*feed)->bridged(), bridged_to(listener->port, holds));
 }
 
 }  // namespace
