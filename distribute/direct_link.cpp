@@ -281,7 +281,7 @@ Result<RelayLink> direct_connect(const RelayPeer& peer, std::string_view secret)
   return RelayLink::connect(to.address, to.port, secret, Clock::now() + kDirectConnectTime);
 }
 
-bool direct_wanted(DataVia via, const Session& session) {
+bool direct_wanted(DataVia via, const Session& session, std::uint64_t bytes) {
   switch (via) {
     case DataVia::ssh:
       return false;
@@ -290,7 +290,7 @@ bool direct_wanted(DataVia via, const Session& session) {
     case DataVia::automatic:
       break;
   }
-  return session.reached_over_tcp();
+  return bytes >= kDirectMinBytes && session.reached_over_tcp();
 }
 
 asio::awaitable<DirectRan> direct_receive(Session& session, const Job& job,
@@ -331,10 +331,10 @@ asio::awaitable<DirectRan> direct_receive(Session& session, const Job& job,
 asio::awaitable<ReplySink::Reply> star_receive(StagingRun& run, DataVia via,
                                                const RelayOptions& options, Session& session,
                                                const Job& job, Broadcast& source,
-                                               std::size_t reader, const std::string& star,
-                                               const std::string& relay, std::string& error,
-                                               StopSignal& stop) {
-  if (direct_wanted(via, session)) {
+                                               std::size_t reader, std::uint64_t bytes,
+                                               const std::string& star, const std::string& relay,
+                                               std::string& error, StopSignal& stop) {
+  if (direct_wanted(via, session, bytes)) {
     DirectRan ran = co_await direct_receive(session, job, relay, source, reader, options, stop);
     if (ran.linked || ran.reply.result.failure != Failure::none) co_return std::move(ran.reply);
     std::string why = !ran.error.empty() ? ran.error : host_said(ran.reply);

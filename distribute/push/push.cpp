@@ -103,6 +103,11 @@ std::uint64_t bytes_of(const PushRun& run, const HostPushPlan& plan) {
   return bytes;
 }
 
+// About how many bytes the stream of `plan` holds: an archive's parts with --extract.
+std::uint64_t stream_bytes(const PushRun& run, const HostPushPlan& plan) {
+  return run.archive_bytes + stream_size(run.sources, plan);
+}
+
 // The options of a broadcast to a group's members, all running (no spool); `streams`
 // broadcasts share the memory of one window. Each byte a reader takes is told to the progress
 // meter.
@@ -134,9 +139,9 @@ void relay_group(PushRun& run, std::size_t first, Group& group) {
       progress->add_bytes(n * hosts);
     };
   }
-  group.chain =
-      std::make_unique<RelayGroup>(std::move(labels), run.options.relay_options,
-                                   group.stream->input(), std::move(head), broadcast_options(run));
+  group.chain = std::make_unique<RelayGroup>(std::move(labels), run.options.relay_options,
+                                             group.stream->input(), stream_bytes(run, group.plan),
+                                             std::move(head), broadcast_options(run));
 }
 
 // The stream of a plan, read from the start (an archive's parts with --extract).
@@ -475,6 +480,20 @@ asio::awaitable<std::optional<HostResult>> relay_host(PushRun& run, Session& ses
   co_return HostResult{};
 }
 
+// Step 3 from here: reader `reader` of the group's `source` over a direct link where wanted
+// (direct_wanted), else through the host's ssh channel.
+asio::awaitable<HostResult> star_host(PushRun& run, Session& session, const Job& job,
+                                      const HostPushPlan& plan, Broadcast& source,
+                                      std::size_t reader, StopSignal& stop) {
+  if (direct_wanted(run.options.data_via, session, stream_bytes(run, plan))) {
+    std::optional<HostResult> sent =
+        co_await receive_direct(run, session, job, source, reader, stop);
+    if (sent) co_return *sent;
+  }
+  BroadcastInput input(source, reader);
+  co_return co_await receive_host(run, session, job, plan, input, stop);
+}
+
 // Step 3 for host k, after the barrier: what its seat in the wave says.
 asio::awaitable<HostResult> receive_step(PushRun& run, PushWave& wave, std::size_t k,
                                          Session& session, const Job& job, StopSignal& stop) {
@@ -489,20 +508,14 @@ asio::awaitable<HostResult> receive_step(PushRun& run, PushWave& wave, std::size
     std::optional<HostResult> relayed =
         co_await relay_host(run, session, job, *group.chain, seat.reader, stop);
     if (relayed) co_return *relayed;
-    auto input = group.chain->star_input(seat.reader);  // called off: from here after all
-    if (!input) {
-      run.report.hosts[job.index].error = input.error();
+    auto source = group.chain->star_source();  // called off: from here after all
+    if (!source) {
+      run.report.hosts[job.index].error = source.error();
       co_return HostResult{};
     }
-    co_return co_await receive_host(run, session, job, group.plan, **input, stop);
+    co_return co_await star_host(run, session, job, group.plan, **source, seat.reader, stop);
   }
-  if (direct_wanted(run.options.data_via, session)) {
-    std::optional<HostResult> sent =
-        co_await receive_direct(run, session, job, *group.source, seat.reader, stop);
-    if (sent) co_return *sent;
-  }
-  BroadcastInput input(*group.source, seat.reader);
-  co_return co_await receive_host(run, session, job, group.plan, input, stop);
+  co_return co_await star_host(run, session, job, group.plan, *group.source, seat.reader, stop);
 }
 
 // A host's whole push, on its one session.

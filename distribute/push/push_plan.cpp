@@ -260,6 +260,17 @@ const Layout& layout_of(const PushSources& sources, const HostPushPlan& plan) {
   return plan.into ? sources.into : *sources.as;
 }
 
+std::uint64_t stream_size(const PushSources& sources, const HostPushPlan& plan) {
+  const Layout& layout = layout_of(sources, plan);
+  std::uint64_t bytes = 0;
+  for (std::size_t f : plan.files)
+    bytes += layout.files[f].wire_size() + kEntryFrameBytes + layout.files[f].name.size();
+  for (std::size_t d : plan.dirs) bytes += kEntryFrameBytes + layout.dirs[d].name.size();
+  for (std::size_t l : plan.links)
+    bytes += kEntryFrameBytes + layout.links[l].name.size() + layout.links[l].target.size();
+  return bytes;
+}
+
 Result<HostPushPlan> plan_host(const PushSources& sources, const HostListing& listing,
                                const std::string& dest, Lister lister) {
   HostPushPlan plan;

@@ -130,4 +130,11 @@ Result<HostPushPlan> plan_host(const PushSources& sources, const HostListing& li
 
 const Layout& layout_of(const PushSources& sources, const HostPushPlan& plan);
 
+/// What a stream frames for each entry besides its data, about: a header, the name, a mode, an
+/// mtime, a size, a file's hash.
+inline constexpr std::uint64_t kEntryFrameBytes = 64;
+/// About how many bytes the stream of `plan` holds (its files' data, each entry's frames):
+/// what decides whether it is worth a direct link (distribute/direct_link.h, direct_wanted).
+std::uint64_t stream_size(const PushSources& sources, const HostPushPlan& plan);
+
 }  // namespace pdx

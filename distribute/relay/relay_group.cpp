@@ -7,9 +7,10 @@
 namespace pdx {
 
 RelayGroup::RelayGroup(std::vector<std::string> labels, const RelayOptions& options, int stream,
-                       Broadcast::Options head, Broadcast::Options star)
+                       std::uint64_t bytes, Broadcast::Options head, Broadcast::Options star)
     : labels_(std::move(labels)),
       stream_(stream),
+      bytes_(bytes),
       star_options_(std::move(star)),
       ended_(labels_.size(), false) {
   auto secret = make_relay_secret();
@@ -29,7 +30,7 @@ boost::asio::awaitable<std::optional<RelayGroup::Ran>> RelayGroup::relayed(
     Session& session, const Job& job, std::size_t j, const std::string& relay, DataVia via,
     StopSignal& stop) {
   if (!chain_) co_return std::nullopt;
-  if (j == 0 && direct_wanted(via, session)) chain_->head_over_link(via == DataVia::direct);
+  if (j == 0 && direct_wanted(via, session, bytes_)) chain_->head_over_link(via == DataVia::direct);
   ChainReply reply(*chain_, j);
   ChainInput input(*chain_, j);
   ExecRequest request{relay, job.env, job.command_timeout, &input};
@@ -48,23 +49,8 @@ boost::asio::awaitable<std::optional<RelayGroup::Ran>> RelayGroup::relayed(
                 std::move(not_linked)};
 }
 
-boost::asio::awaitable<RelayGroup::Ran> RelayGroup::run(Session& session, const Job& job,
-                                                        std::size_t j, const std::string& relay,
-                                                        const std::string& star, DataVia via,
-                                                        StopSignal& stop) {
-  std::optional<Ran> relayed_here = co_await relayed(session, job, j, relay, via, stop);
-  if (relayed_here) co_return std::move(*relayed_here);
-  Ran ran;  // (no co_await inside a braced initializer: GCC 12 miscompiles it)
-  auto input = star_input(j);
-  if (!input)
-    ran.error = input.error();
-  else
-    ran.reply = co_await run_command(session, job, star, input->get(), stop);
-  co_return ran;
-}
-
 // The broadcast is started by the first member to ask, with the line that says so.
-Result<std::unique_ptr<InputSource>> RelayGroup::star_input(std::size_t j) {
+Result<Broadcast*> RelayGroup::star_source() {
   std::lock_guard lock(mutex_);
   if (!star_) {
     std::string reason;
@@ -76,7 +62,7 @@ Result<std::unique_ptr<InputSource>> RelayGroup::star_input(std::size_t j) {
       if (ended_[k]) star_->finish(k);
     if (!called_off_) called_off_ = printable(reason);
   }
-  return std::unique_ptr<InputSource>(std::make_unique<BroadcastInput>(*star_, j));
+  return star_.get();
 }
 
 void RelayGroup::ended(std::size_t j) {

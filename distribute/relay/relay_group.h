@@ -7,8 +7,8 @@
 //
 //   member j:  relayed(j) -> relay command through the chain ...... its reply (the head's
 //                           stream over a direct link from here, or its ssh channel)
-//                        \-> called off: nullopt; star_input(j), reader j of the broadcast
-//              run(j): both, the star command run on star_input(j) (sync)
+//                        \-> called off: nullopt; its reader j of star_source(), the broadcast,
+//                            goes as a star's does (over a direct link, or ssh)
 //   ended(j):  from the pass's sink when member j's task is over: the chain and the broadcast
 //              stop waiting for it
 //
@@ -16,6 +16,7 @@
 #include "base/awaitable.h"
 
 #include <boost/asio/awaitable.hpp>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -33,10 +34,11 @@ namespace pdx {
 
 class RelayGroup {
  public:
-  /// The group `labels` (in the chain's order) reading `stream`, a pipe of the group's frames:
-  /// the chain's head reads it with `head` as its Broadcast's options, the star with `star`.
+  /// The group `labels` (in the chain's order) reading `stream`, a pipe of the group's frames,
+  /// at most `bytes` of them: the chain's head reads it with `head` as its Broadcast's options,
+  /// the star with `star`.
   RelayGroup(std::vector<std::string> labels, const RelayOptions& options, int stream,
-             Broadcast::Options head = {}, Broadcast::Options star = {});
+             std::uint64_t bytes, Broadcast::Options head = {}, Broadcast::Options star = {});
   RelayGroup(const RelayGroup&) = delete;
   RelayGroup& operator=(const RelayGroup&) = delete;
   ~RelayGroup();  // the broadcast and the chain before the stream they read
@@ -51,18 +53,17 @@ class RelayGroup {
   };
   /// Member j's part: `relay` (the agent's --relay command, as the host runs it) through the
   /// chain; nullopt when the chain was called off (or never was), nothing received. The head's
-  /// stream goes over a direct link where `via` and its session say so (direct_wanted); with
-  /// DataVia::direct, a head that cannot link fails and the chain is called off.
+  /// stream goes over a direct link where `via`, its session and the stream's size say so
+  /// (direct_wanted); with DataVia::direct, a head that cannot link fails and the chain is called
+  /// off.
   boost::asio::awaitable<std::optional<Ran>> relayed(Session& session, const Job& job,
                                                      std::size_t j, const std::string& relay,
                                                      DataVia via, StopSignal& stop);
-  /// Member j's stdin from here once the chain is off: reader j of the group's broadcast,
-  /// started by the first member to ask (members that ended are finished at once).
-  Result<std::unique_ptr<InputSource>> star_input(std::size_t j);
-  /// relayed(), else `star` on star_input(j).
-  boost::asio::awaitable<Ran> run(Session& session, const Job& job, std::size_t j,
-                                  const std::string& relay, const std::string& star, DataVia via,
-                                  StopSignal& stop);
+  /// The group's stream from here once the chain is off, member j reading it as reader j: the
+  /// broadcast, started by the first member to ask (members that ended are finished at once).
+  Result<Broadcast*> star_source();
+  /// At most how many bytes the stream holds.
+  std::uint64_t bytes() const { return bytes_; }
   void ended(std::size_t j);
   struct CalledOff {
     std::vector<std::string> hosts;  // the group's
@@ -78,6 +79,7 @@ class RelayGroup {
  private:
   const std::vector<std::string> labels_;
   const int stream_;
+  const std::uint64_t bytes_;
   const Broadcast::Options star_options_;
   std::unique_ptr<Chain> chain_;  // none without a secret: from here at once
   mutable std::mutex mutex_;      // for what follows

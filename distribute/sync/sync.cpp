@@ -100,6 +100,7 @@ struct Group {
   std::unique_ptr<DeltaStream> deltas;  // meeting 0's stream, or
   std::unique_ptr<FrameStream> whole;   // meeting 1's
   std::unique_ptr<RelayGroup> relay;    // --relay, two hosts or more: host to host
+  std::uint64_t bytes = 0;              // about how many the stream holds, at most
   std::unique_ptr<Broadcast> source;    // else from here; last: destroyed before what it reads
 
   int input() const { return deltas ? deltas->input() : whole->input(); }
@@ -166,7 +167,7 @@ std::vector<Group> SyncWave::seat(const Indices& arrived, KeyOf key_of, Start st
         std::vector<std::string> labels;
         for (std::size_t k : group.members) labels.push_back(run.hosts[first + k].label());
         group.relay = std::make_unique<RelayGroup>(std::move(labels), run.options.relay_options,
-                                                   group.input());
+                                                   group.input(), group.bytes);
       } else {
         group.source = broadcast(group.input(), group.members.size(), groups.size());
       }
@@ -184,8 +185,10 @@ std::vector<Group> SyncWave::seat_deltas(const Indices& arrived) {
       [&](const HostDeltas& deltas, Group& group) {
         std::vector<DeltaJob> jobs;
         const Layout& layout = deltas.as ? *run.sources.as : run.sources.into;
-        for (const auto& [i, signature] : deltas.files)
+        for (const auto& [i, signature] : deltas.files) {
           jobs.push_back({&layout.files[i], &signature});
+          group.bytes += layout.files[i].size + kEntryFrameBytes + layout.files[i].name.size();
+        }
         auto stream = DeltaStream::start(std::move(jobs));
         if (!stream) throw FatalError(stream.error());
         group.deltas = std::move(*stream);
@@ -202,6 +205,7 @@ std::vector<Group> SyncWave::seat_whole(const Indices& arrived) {
         auto stream = FrameStream::files(layout_of(run.sources, plan), plan, kRereads);
         if (!stream) throw FatalError(stream.error());
         group.whole = std::move(*stream);
+        group.bytes = stream_size(run.sources, plan);
       });
 }
 
@@ -296,15 +300,35 @@ constexpr Take kPatch{0, &SyncRun::patch, &SyncRun::relay_patch, &SyncedHost::pa
 constexpr Take kWhole{1, &SyncRun::receive, &SyncRun::relay, &SyncedHost::written,
                       Take::Failures::stay};
 
-// The stream of the host's group through its star (star_receive: a direct link, or ssh).
-asio::awaitable<RelayGroup::Ran> star_take(SyncRun& run, Group& group, std::size_t reader,
-                                           Session& session, const Job& job,
+// Reader `reader` of a group's `source`, a stream of at most `bytes`, through its star
+// (star_receive: a direct link, or ssh).
+asio::awaitable<RelayGroup::Ran> star_take(SyncRun& run, Broadcast& source, std::uint64_t bytes,
+                                           std::size_t reader, Session& session, const Job& job,
                                            const std::string& star, const std::string& relay,
                                            StopSignal& stop) {
   RelayGroup::Ran got;
   got.reply = co_await star_receive(run, run.options.data_via, run.options.relay_options, session,
-                                    job, *group.source, reader, star, relay, got.error, stop);
+                                    job, source, reader, bytes, star, relay, got.error, stop);
   co_return got;
+}
+
+// The stream of the host's group host to host, or once the relay is called off through its star
+// after all.
+asio::awaitable<RelayGroup::Ran> relay_take(SyncRun& run, RelayGroup& group, std::size_t reader,
+                                            Session& session, const Job& job,
+                                            const std::string& star, const std::string& relay,
+                                            StopSignal& stop) {
+  std::optional<RelayGroup::Ran> relayed =
+      co_await group.relayed(session, job, reader, relay, run.options.data_via, stop);
+  if (relayed) co_return std::move(*relayed);
+  auto source = group.star_source();
+  if (!source) {
+    RelayGroup::Ran failed;
+    failed.error = source.error();
+    co_return failed;
+  }
+  co_return co_await star_take(run, **source, group.bytes(), reader, session, job, star, relay,
+                               stop);
 }
 
 // The stream of the host's group, host to host or through its star: not a coroutine, so that
@@ -314,9 +338,8 @@ asio::awaitable<RelayGroup::Ran> take_stream(SyncRun& run, Group& group, std::si
                                              Session& session, const Job& job,
                                              const std::string& star, const std::string& relay,
                                              StopSignal& stop) {
-  if (group.relay)
-    return group.relay->run(session, job, reader, relay, star, run.options.data_via, stop);
-  return star_take(run, group, reader, session, job, star, relay, stop);
+  if (group.relay) return relay_take(run, *group.relay, reader, session, job, star, relay, stop);
+  return star_take(run, *group.source, group.bytes, reader, session, job, star, relay, stop);
 }
 
 // Steps 2 and 3: the stream of the host's group at `take`'s meeting into its agent, and its

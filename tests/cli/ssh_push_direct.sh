@@ -44,6 +44,16 @@ expect_lines "$err" 1 "one warning"
 expect_contains "$err" "pdx: warning: 127.0.0.[1-$n]: no direct data link (127.0.0.1: cannot connect to 127.0.0.1 port $dead" "the fallback's line"
 expect_contains "$err" "); sent over ssh" "the fallback's line"
 for i in $(seq "$n"); do same_tree "$SCRATCH/src" "$(home_of "$i")/$dir/fallback/src"; done
+# A stream under 1 MiB goes over ssh in auto mode, without trying a link (none could be made
+# here: no warning says there was no link); --data-via direct links it all the same.
+printf 'a few bytes\n' > "$SCRATCH/tiny"
+PDX_TEST_DIRECT_VIA=127.0.0.1:$dead run_ssh -w "$hosts" push "$SCRATCH/tiny" "$dir/tiny/"
+expect_status 0
+expect_eq "$err" "" "a tiny stream over ssh, no link tried"
+for i in $(seq "$n"); do cmp -s "$SCRATCH/tiny" "$(home_of "$i")/$dir/tiny/tiny" || fail "host $i: tiny"; done
+PDX_TEST_DIRECT_VIA=127.0.0.1:$dead run_ssh -w "$hosts" push --data-via direct "$SCRATCH/tiny" "$dir/tiny direct/"
+expect_status 1
+expect_contains "$err" "no direct data link: cannot connect to 127.0.0.1 port $dead" "direct, however small"
 # No free port where host 1's agent is to listen (its only one held): that host over ssh, said
 # once; the others link.
 hold_port

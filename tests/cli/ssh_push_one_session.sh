@@ -1,7 +1,8 @@
 # pdx push runs all of a host's commands on one ssh connection: the agent (a wrapper logging
 # sshd's $SSH_CONNECTION, whose client port names the connection) lists and receives with the
-# same client port on every host (the data over a direct link: the agent's --relay with pdx as its
-# upstream; with --data-via ssh, --receive); with more hosts than -f, in waves, each host still
+# same client port on every host (the data over a direct link with --data-via direct: the agent's
+# --relay with pdx as its upstream; over ssh, --receive, for a stream this small by default and
+# with --data-via ssh); with more hosts than -f, in waves, each host still
 # once; with --relay, the chain's agents run on the connections the hosts listed on.
 source "$(dirname "$0")/../lib/ssh_common.sh"
 source "$(dirname "$0")/../lib/push_common.sh"
@@ -41,11 +42,11 @@ run_ssh -w "$hosts" push --agent "$SCRATCH/agent" "$SCRATCH/f" one-session/
 expect_status 0
 expect_lines "$out" 1 "report"
 expect_contains "$out" ": 5 B in 1 file" "report"
-check_calls
+check_calls "--list --receive"  # a stream this small goes over ssh
 
 : > "$SCRATCH/log/calls"
 clean_on_hosts "$n" one-session
-run_ssh -w "$hosts" -f 2 push --agent "$SCRATCH/agent" "$SCRATCH/f" one-session/
+run_ssh -w "$hosts" -f 2 push --data-via direct --agent "$SCRATCH/agent" "$SCRATCH/f" one-session/
 expect_status 0
 expect_contains "$out" ": 5 B in 1 file" "report in waves"
 check_calls

@@ -60,13 +60,16 @@ PDX_TEST_DIRECT_VIA=127.0.0.1:$dead run_ssh -w "$hosts" push --relay "$SCRATCH/s
 expect_status 0
 expect_eq "$err" "pdx: warning: $h: no direct data link (cannot connect to 127.0.0.1 port $dead: Connection refused); sent over ssh" "the fallback's line"
 whole_on fallback 1 2 3 4
-# ... and with --data-via direct the head fails; the others are sent from here.
+# ... and with --data-via direct the head fails, and the chain is sent from here over direct
+# links too: none can be made (every link goes to the dead port), so every host fails, and
+# nothing crossed ssh.
 PDX_TEST_DIRECT_VIA=127.0.0.1:$dead run_ssh -w "$hosts" push --relay --data-via direct "$SCRATCH/src" "$dir/required/"
 expect_status 1
-expect_contains "$err" "pdx: $h: no direct data link: cannot connect to 127.0.0.1 port $dead" "the head"
-expect_contains "$err" "the relay could not link up" "the chain called off"
-[[ ! -e $(home_of 1)/$dir/required/src ]] || fail "the head that could not link was written to"
-whole_on required 2 3 4
+expect_contains "$err" "the relay could not link up ($h: no direct data link: cannot connect to 127.0.0.1 port $dead" "the chain called off"
+expect_contains "$err" "pdx: 127.0.0.[1-4]: no direct data link: cannot connect to 127.0.0.1 port $dead" "every host"
+for i in 1 2 3 4; do
+  [[ ! -e $(home_of "$i")/$dir/required/src ]] || fail "host $i, which could not link, was written to"
+done
 
 # --data-via ssh: the head's stream through its ssh channel, nothing through the proxy.
 direct_proxy "$h" --capture "$SCRATCH/capture-ssh"

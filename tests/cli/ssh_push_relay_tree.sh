@@ -40,14 +40,16 @@ wait "$pid" || fail "the big relayed push failed: $(cat "$SCRATCH/out")"
 for i in $(seq 7); do cmp -s "$SCRATCH/big" "$(home_of "$i")/tree dir/big/big" || fail "host $i: big differs"; done
 
 # One port for every agent, on one address: only one can listen, so the tree cannot link up;
-# the push goes from here, and says so once.
+# the push goes from here, and says so once; from here too, the hosts that cannot listen for a
+# direct link get their data over ssh, said once.
 port=$(( 20000 + RANDOM % 20000 ))
 run_ssh -w "$hosts" push --relay=tree:2 --relay-bind 127.0.0.1 --relay-ports "$port" \
   "$SCRATCH/src" 'tree dir/star/'
 expect_status 0
 expect_eq "$out" "pdx: 127.0.0.[1-7]: 3.0 MiB in 8 files" "sent from here"
 expect_contains "$err" "pdx: warning: 127.0.0.[1-7]: the relay could not link up (127.0.0."
-expect_eq "$(grep -c warning <<< "$err")" 1 "said once"
+expect_contains "$err" "no direct data link (" "the star's fallback"
+expect_eq "$(grep -c warning <<< "$err")" 2 "each said once"
 same_tree "$SCRATCH/src" "$(home_of 6)/tree dir/star/src"
 
 # Bad values: one line, exit 2, nothing sent. The value goes only after '=' (after a space it

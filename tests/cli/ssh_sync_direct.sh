@@ -34,6 +34,8 @@ run_ssh -w "$hosts" sync --data-via ssh "$SCRATCH/src" "$dir/"
 expect_status 0
 expect_eq "$err" "" "no warning over ssh"
 printf 'and again\n' >> "$SCRATCH/src/small"
+printf 'EDITED AGAIN' | dd of="$SCRATCH/src/big" bs=1 seek=2000000 conv=notrunc status=none
+touch -d '2004-01-01' "$SCRATCH/src/big"  # a delta of a file of 1 MiB or more: worth a link
 dead=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 PDX_TEST_DIRECT_VIA=127.0.0.1:$dead run_ssh -w "$hosts" sync "$SCRATCH/src" "$dir/"
 expect_status 0

@@ -69,7 +69,8 @@ expect_contains "$out" "pdx: $(host 3): 1 file patched"
 all_synced "two groups"
 
 # Every agent on 127.0.0.1 and a port already taken: none can listen, the chain cannot link
-# up, and both the delta and a new file go from here; said once.
+# up, and both the delta and a new file go from here; said once, and that no direct link could
+# be made either (over ssh), once.
 edit 7000000 4096
 printf 'new\n' > "$SCRATCH/src/new"
 hold_port
@@ -79,7 +80,8 @@ release_port
 expect_contains "$out" "1 file patched" "sent from here"
 expect_contains "$out" "1 file sent whole (4 B)"
 expect_contains "$err" "pdx: warning: $folded: the relay could not link up ("
-expect_eq "$(grep -c warning <<< "$err")" 1 "said once"
+expect_contains "$err" "pdx: warning: $folded: no direct data link (" "the star's fallback"
+expect_eq "$(grep -c warning <<< "$err")" 2 "each said once"
 all_synced "called off"
 for i in $(seq "$n"); do cmp "$SCRATCH/src/new" "$(home_of "$i")/syncr/src/new" || fail "host $i: no new"; done
 

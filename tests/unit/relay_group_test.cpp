@@ -29,7 +29,7 @@ class NoOutput final : public OutputSink {
 };
 
 // Each host's --relay command ends at once, saying nothing: the chain cannot link up, and each
-// host runs the star command on the group's stream from here, which it echoes.
+// host runs the star command on its reader of the group's stream from here, which it echoes.
 TEST(RelayGroupTest, AChainThatCannotLinkUpIsSentFromHereSaidInOneLine) {
   std::signal(SIGPIPE, SIG_IGN);
   Fd stream_fd(::memfd_create("relay_group_test", MFD_CLOEXEC));  // the group's stream
@@ -48,15 +48,27 @@ TEST(RelayGroupTest, AChainThatCannotLinkUpIsSentFromHereSaidInOneLine) {
   hosts[0].name = "a";
   hosts[1].name = "b";
   std::vector<Job> jobs = make_jobs(hosts, JobTemplate{});
-  RelayGroup group({"a", "b"}, RelayOptions{}, stream_fd.get());
+  RelayGroup group({"a", "b"}, RelayOptions{}, stream_fd.get(), stream.size());
   std::vector<RelayGroup::Ran> ran(2);
   NoOutput sink(group);
   execute_tasks(transport, jobs, sink, {2, 0},
                 [&](Session& session, const Job& job, JobIo&,
                     StopSignal& stop) -> boost::asio::awaitable<HostResult> {
-                  ran[job.index] = co_await group.run(session, job, job.index, "relay", "star",
-                                                      DataVia::ssh, stop);
-                  co_return ran[job.index].reply.result;
+                  RelayGroup::Ran& mine = ran[job.index];
+                  auto relayed =
+                      co_await group.relayed(session, job, job.index, "relay", DataVia::ssh, stop);
+                  if (relayed) {
+                    mine = std::move(*relayed);
+                    co_return mine.reply.result;
+                  }
+                  auto source = group.star_source();
+                  if (!source) {
+                    mine.error = source.error();
+                    co_return HostResult{};
+                  }
+                  BroadcastInput input(**source, job.index);
+                  mine.reply = co_await run_command(session, job, "star", &input, stop);
+                  co_return mine.reply.result;
                 });
   for (std::size_t k = 0; k < 2; ++k) {
     EXPECT_EQ(transport.commands(k), (std::vector<std::string>{"relay", "star"}));
