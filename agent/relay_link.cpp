@@ -454,8 +454,16 @@ void RelayLink::passed_on() const {
   send_unsent(fd_.get(), out_->unsent, 1000ms);
 }
 
+void RelayLink::close() {
+  if (!out_) return;  // moved from
+  std::lock_guard lock(out_->mutex);
+  fd_.reset();
+}
+
 void RelayLink::cut() const {
-  ::shutdown(fd_.get(), SHUT_RDWR);
+  if (!out_) return;
+  std::lock_guard lock(out_->mutex);
+  if (fd_) ::shutdown(fd_.get(), SHUT_RDWR);
 }
 
 // Not POLLRDHUP: a finish() is a FIN too, and the end it follows can wait unread behind a full

@@ -101,10 +101,11 @@ class RelayLink {
   /// after it closed; what it sent before may still be there to receive). Not a peer that only
   /// ended its side (RelayLink::finish). Never blocking, safe beside receive().
   bool hung_up() const;
-  /// Drops the link: the peer sees it break off, never a clean end.
-  void close() { fd_.reset(); }
+  /// Drops the link: the peer sees it break off, never a clean end. Safe beside cut().
+  void close();
   /// Breaks the link from another thread (pdx ending a host's link): what its user is blocked
-  /// in, or calls next, fails at once. Safe beside every other call.
+  /// in, or calls next, fails at once. Safe beside every other call, close() too: never
+  /// shuts down a descriptor closed meanwhile, whose number another socket may hold by then.
   void cut() const;
   /// The next chunk, or nullopt at the end of the stream; an Error when the link broke, a chunk
   /// failed its check, or nothing came for `idle`.
