@@ -69,13 +69,23 @@ class Link {
       why_ = std::string("cannot start a thread: ") + e.what();
     }
   }
-  // The agent's command is over: a link still up is cut. Whether a thread is still to end
-  // (then done() comes).
+  // The agent's command is over, or its reply was malformed: a link still up is cut, one not
+  // begun never is (its stdin ends). Whether a thread is still to end (then done() comes).
   bool abandon() {
-    std::lock_guard lock(mutex_);
-    abandoned_ = true;
-    if (link_) link_->cut();
-    return started_ && !ended_;
+    std::vector<std::function<void()>> wakes;
+    bool running = false;
+    {
+      std::lock_guard lock(mutex_);
+      abandoned_ = true;
+      if (link_) link_->cut();
+      if (!started_ && state_ == State::waiting) {
+        state_ = State::failed;
+        wakes.swap(wakes_);
+      }
+      running = started_ && !ended_;
+    }
+    for (auto& wake : wakes) wake();
+    return running;
   }
   // Once the thread has ended (or none started).
   bool gave_up() {
