@@ -1,6 +1,7 @@
 #include "agent/relay_link.h"
 
 #include "agent/payload_fields.h"
+#include "base/strings.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -26,7 +28,7 @@ namespace {
 using Clock = RelayLink::Clock;
 using namespace std::chrono_literals;
 
-constexpr std::string_view kMagic = "PDXR4";
+constexpr std::string_view kMagic = "PDXR5";
 constexpr std::size_t kNonce = 16;
 constexpr auto kHandshakeTime = 5s;  // for one peer to prove itself
 // The records' kinds. Upstream: a chunk of the stream, its end, the sender is there, the stream
@@ -43,8 +45,8 @@ enum Kind : std::uint8_t {
   kConnect = 'n',
   kOffset = 'o',
 };
-constexpr std::size_t kOffsetSize = 8;  // the largest record downstream
-constexpr std::size_t kHello = kMagic.size() + kNonce;
+constexpr std::size_t kOffsetSize = 8;                      // the largest record downstream
+constexpr std::size_t kHello = kMagic.size() + 1 + kNonce;  // the magic, the flow, a nonce
 constexpr std::size_t kEmptyRecord = kRecordHeader + kRecordTag;
 constexpr std::size_t kOffsetRecord = kEmptyRecord + kOffsetSize;
 constexpr std::size_t kMaxUnsent = 64 * kEmptyRecord;  // heartbeats the socket has not taken
@@ -142,6 +144,12 @@ Result<std::string> open_record(RecordOpener& opener, std::string_view record, K
   return opener.open(header, std::string(record.substr(kRecordHeader)));
 }
 
+// The largest record `end` opens: a chunk where the stream flows to it, else an offset.
+std::size_t max_record(LinkFlow flow, LinkEnd end) {
+  bool receives = (flow == LinkFlow::to_listener) == (end == LinkEnd::listener);
+  return receives ? kRelayMaxChunk : kOffsetSize;
+}
+
 std::string sealed(RecordSealer& sealer, Kind kind, std::string_view bytes = {}) {
   std::string out;
   sealer.seal(kind, bytes, out);
@@ -149,6 +157,12 @@ std::string sealed(RecordSealer& sealer, Kind kind, std::string_view bytes = {})
 }
 
 }  // namespace
+
+std::string ssh_address() {
+  const char* connection = std::getenv("SSH_CONNECTION");
+  auto fields = split_blanks(connection ? connection : "");
+  return fields.size() == 4 ? std::string(fields[2]) : "127.0.0.1";
+}
 
 Result<std::string> make_relay_secret() {
   return random_bytes(kRelaySecretSize);
@@ -181,7 +195,8 @@ Result<RelayListener> relay_listen(const std::string& address, std::uint16_t low
 }
 
 Result<RelayLink> RelayLink::connect(const std::string& address, std::uint16_t port,
-                                     std::string_view secret, Clock::time_point deadline) {
+                                     std::string_view secret, Clock::time_point deadline,
+                                     LinkFlow flow) {
   std::string where = address + " port " + std::to_string(port);
   addrinfo* found = TRY(numeric_address(address, port));
   std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> info(found, ::freeaddrinfo);
@@ -197,14 +212,16 @@ Result<RelayLink> RelayLink::connect(const std::string& address, std::uint16_t p
   }
   int on = 1;
   ::setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
-  std::string nc = TRY(random_bytes(kNonce));
+  std::string nc = std::string(1, char(flow)) + TRY(random_bytes(kNonce));
   TRY(write_all(fd.get(), std::string(kMagic) + nc, deadline));
   std::string reply = TRY(read_exact(fd.get(), kHello + kEmptyRecord, deadline));
-  if (!reply.starts_with(kMagic)) return Error{where + ": not a pdx relay peer"};
-  std::string nl = reply.substr(kMagic.size(), kNonce);
+  if (!reply.starts_with(std::string(kMagic) + char(flow)))
+    return Error{where + ": not a pdx relay peer"};
+  std::string nl = reply.substr(kMagic.size() + 1, kNonce);
   LinkKeys keys = link_keys(secret, nc + nl, LinkEnd::connector);
   RecordSealer sealer(keys.send);
-  RecordOpener opener(keys.receive, kOffsetSize, "relay reply");
+  RecordOpener opener(keys.receive, max_record(flow, LinkEnd::connector),
+                      flow == LinkFlow::to_listener ? "relay reply" : "relay chunk");
   if (!open_record(opener, std::string_view(reply).substr(kHello), kAccept))
     return Error{where + ": the peer does not hold this run's secret"};
   TRY(write_all(fd.get(), sealed(sealer, kConnect), deadline));
@@ -222,10 +239,12 @@ namespace {
 // no other.
 struct Handshake {
   enum Step { going, failed, linked };
-  Handshake(Fd taken, Clock::time_point deadline) : fd(std::move(taken)), until(deadline) {}
+  Handshake(Fd taken, Clock::time_point deadline, LinkFlow way)
+      : fd(std::move(taken)), until(deadline), flow(way) {}
 
   Fd fd;
-  Clock::time_point until;             // its own deadline
+  Clock::time_point until;  // its own deadline
+  LinkFlow flow;
   std::size_t want = kHello;           // the size of the message awaited
   std::string in, out;                 // what came of it; what is left to write
   std::optional<RecordSealer> sealer;  // once the connector's hello came
@@ -248,13 +267,15 @@ struct Handshake {
     if (n == 0) return failed;
     if (n < 0) return errno == EINTR || errno == EAGAIN ? going : failed;
     if (in.size() < want) return going;
-    if (!sealer) {  // the hello
-      if (!in.starts_with(kMagic)) return failed;
+    if (!sealer) {  // the hello: the flow this end takes part in, then the connector's nonce
+      std::string hello = std::string(kMagic) + char(flow);
+      if (!in.starts_with(hello)) return failed;
       std::string nl = TRY(random_bytes(kNonce));
       LinkKeys keys = link_keys(secret, in.substr(kMagic.size()) + nl, LinkEnd::listener);
       sealer.emplace(keys.send);
-      opener.emplace(keys.receive, kRelayMaxChunk, "relay chunk");
-      out = std::string(kMagic) + nl + sealed(*sealer, kAccept);
+      opener.emplace(keys.receive, max_record(flow, LinkEnd::listener),
+                     flow == LinkFlow::to_listener ? "relay chunk" : "relay reply");
+      out = hello + nl + sealed(*sealer, kAccept);
       in.clear();
       want = kEmptyRecord;
       return going;
@@ -273,7 +294,8 @@ constexpr std::size_t kPendingHandshakes = 16;  // at most, side by side; past i
 }  // namespace
 
 Result<RelayLink> RelayLink::accept(int listener, std::string_view secret,
-                                    Clock::time_point deadline, std::uint64_t offset) {
+                                    Clock::time_point deadline, std::uint64_t offset,
+                                    LinkFlow flow) {
   std::vector<Handshake> pending;
   for (;;) {
     auto now = Clock::now();
@@ -304,7 +326,7 @@ Result<RelayLink> RelayLink::accept(int listener, std::string_view secret,
       return sys_error("accept");
     }
     if (pending.size() == kPendingHandshakes) pending.erase(pending.begin());
-    pending.emplace_back(std::move(fd), std::min(deadline, Clock::now() + kHandshakeTime));
+    pending.emplace_back(std::move(fd), std::min(deadline, Clock::now() + kHandshakeTime), flow);
   }
 }
 

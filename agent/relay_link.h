@@ -1,27 +1,33 @@
 #pragma once
-// A link between two agents of one `pdx push --relay` run, over TCP: the data goes from the
-// connecting agent (upstream) to the listening one (downstream), in sealed records
-// (agent/sealed_record.h: AES-128-GCM, keys of this link's own, per direction, derived from
-// the run's secret, handed to each agent over its ssh session, never on a command line, and the
-// link's two nonces; ARCHITECTURE.md, "The relay"). R(kind, bytes) is a record:
+// A data link over TCP: between two agents of one `pdx push --relay` run, the data going from
+// the connecting agent (upstream) to the listening one (downstream); between pdx and an agent
+// (distribute/direct_link.h), from pdx to a listening agent (push, sync), or from a listening
+// agent to pdx (pull: LinkFlow::to_connector). In sealed records (agent/sealed_record.h:
+// AES-128-GCM, keys of this link's own, per direction, derived from the run's secret, handed to
+// each agent over its ssh session, never on a command line, and the link's two nonces;
+// ARCHITECTURE.md, "The relay"). R(kind, bytes) is a record; the sender is the end the stream
+// flows from, the receiver the other:
 //
-//   connector -> "PDXR4" nc           nc, nl: 16 random bytes each
-//   listener  -> "PDXR4" nl R(accept) the listener's proof: only a holder of the secret seals it
+//   connector -> "PDXR5" f nc         f: the flow ('l' to the listener, 'c' to the connector),
+//                                     nc, nl: 16 random bytes each; f is in the keys' context
+//   listener  -> "PDXR5" f nl R(accept)  the listener's proof: only a holder of the secret seals
+//                                     it; a listener awaiting the other flow refuses the hello
 //   connector -> R(connect)           the connector's
-//   listener  -> R(offset, u64)       the stream offset it holds (0 on a first link, more on a
-//                                     bridge)
-//   connector -> R(chunk, bytes)...   R(end) ends the stream, R(keepalive) says the sender is
+//   listener  -> R(offset, u64)       to the listener: the stream offset it holds (0 on a first
+//                                     link, more on a bridge); to the connector: 0, where the
+//                                     stream it sends starts
+//   sender    -> R(chunk, bytes)...   R(end) ends the stream, R(keepalive) says the sender is
 //                                     there with nothing to send, R(gave up) that the stream broke
 //                                     off before the sender and no bridge came to it
-//   listener  -> R(heartbeat)...      now and then (heartbeat()): it is there, even when it takes
+//   receiver  -> R(heartbeat)...      now and then (heartbeat()): it is there, even when it takes
 //                                     nothing; and once it has passed the whole stream on (its own
 //                                     hosts have taken it: passed_on()), R(passed on), then closes
 //
 // So a peer without the secret learns nothing of the stream and cannot inject, alter, reorder,
 // replay or cut a record (each direction numbers its records from 0 in their nonces), and a link
 // that breaks is an error, never a shorter stream. A peer that stops (a stalled host) is told from
-// one that is only slow: the sender gives up when the listener takes nothing and says nothing for
-// kStall, the listener when nothing, not even a keepalive, comes for kStall. The listener
+// one that is only slow: the sender gives up when the receiver takes nothing and says nothing for
+// kStall, the receiver when nothing, not even a keepalive, comes for kStall. The listener
 // handshakes the connections it takes side by side (at most 16, the oldest dropped past that),
 // each with 5 s of its own, so a peer without the secret that connects and sends nothing holds
 // up no one but itself; the first to prove itself is the link, the others are closed. Then
@@ -46,8 +52,18 @@ inline constexpr std::size_t kRelayMaxChunk = 1024 * 1024;
 /// A peer that sends nothing (not even a keepalive or heartbeat) this long has stalled.
 inline constexpr std::chrono::milliseconds kRelayStall = std::chrono::seconds(10);
 
+/// The address this host's ssh session came in on (SSH_CONNECTION's third field): the one pdx
+/// reached it by, so the one pdx and the other hosts are most likely to reach it by too;
+/// 127.0.0.1 without one.
+std::string ssh_address();
+
 /// kRelaySecretSize random bytes for one run.
 Result<std::string> make_relay_secret();
+
+/// Which way a link's stream flows: to the listener (the relay's links, push's direct ones), or
+/// to the connector (pull's: the agent listens and sends, pdx connects and receives). Both ends
+/// are told it by their callers; a link whose ends disagree is never made.
+enum class LinkFlow : char { to_listener = 'l', to_connector = 'c' };
 
 struct RelayListener {
   Fd fd;
@@ -64,16 +80,17 @@ class RelayLink {
   using Clock = std::chrono::steady_clock;
 
   /// Connects to address:port and authenticates, by `deadline`; offset() is then the stream
-  /// offset the peer holds.
+  /// offset the peer holds (LinkFlow::to_connector: 0).
   static Result<RelayLink> connect(const std::string& address, std::uint16_t port,
-                                   std::string_view secret, Clock::time_point deadline);
+                                   std::string_view secret, Clock::time_point deadline,
+                                   LinkFlow flow = LinkFlow::to_listener);
 
   /// Takes connections on `listener` and handshakes them side by side until one authenticates
   /// (the others are closed: a port scanner, a stale, idle or forged peer neither ends the wait
   /// nor holds up the others), by `deadline`, and tells it `offset`, the stream offset this end
-  /// holds.
+  /// holds (LinkFlow::to_connector: 0, where the stream this end sends starts).
   static Result<RelayLink> accept(int listener, std::string_view secret, Clock::time_point deadline,
-                                  std::uint64_t offset);
+                                  std::uint64_t offset, LinkFlow flow = LinkFlow::to_listener);
 
   /// What the peer said it holds (connect()'s side).
   std::uint64_t offset() const { return offset_; }
@@ -91,10 +108,10 @@ class RelayLink {
   void give_up();
   /// Whether the peer said it gave up (receive()'s side).
   bool gave_up() const { return gave_up_; }
-  /// The listener's "I am here", never blocking (none is added while the socket holds earlier
+  /// The receiver's "I am here", never blocking (none is added while the socket holds earlier
   /// ones unsent).
   void heartbeat() const;
-  /// The listener's "every host after me has the whole stream": then the sender's finish()
+  /// The receiver's "every host after me has the whole stream": then the sender's finish()
   /// returns. Waits at most a second for the socket to take it; the caller then drops the link.
   void passed_on() const;
   /// Whether the link broke (reset: the peer closed it with bytes unread, or was written to

@@ -205,8 +205,11 @@ class Packer {
         ARCHIVE_OK) {
       return Error{write_error()};
     }
-    for (const auto& source : options_.sources) {
-      TRY(pack_source(source));
+    for (std::size_t i = 0; i < options_.sources.size(); ++i) {
+      if (options_.names.empty())
+        TRY(pack_source(options_.sources[i]));
+      else
+        TRY(pack_path(options_.sources[i], options_.names[i]));
     }
     if (archive_write_close(writer_.get()) != ARCHIVE_OK || !out_.flush()) {
       return Error{write_error()};
@@ -255,7 +258,8 @@ class Packer {
                            ARCHIVE_READDISK_NO_FFLAGS | (dense ? ARCHIVE_READDISK_NO_SPARSE : 0));
       EntryPtr entry(archive_entry_new(), archive_entry_free);
       archive_entry_copy_sourcepath(entry.get(), path.c_str());
-      archive_entry_copy_pathname(entry.get(), stored.c_str());
+      archive_entry_copy_pathname(entry.get(),
+                                  (options_.rename ? options_.rename(stored) : stored).c_str());
       if (archive_read_disk_entry_from_file(disk_.get(), entry.get(), file.fd, &st) <
           ARCHIVE_WARN) {
         return Error{path + ": cannot read: " + archive_message(disk_.get())};

@@ -30,6 +30,11 @@ Result<SourceSize> measure_sources(const std::vector<std::string>& sources);
 
 struct PackOptions {
   std::vector<std::string> sources;
+  /// The name each source is stored under (by index), what is under it below that name; empty:
+  /// as tar stores them. Nothing is removed from these, and no warning said.
+  std::vector<std::string> names;
+  /// Called with each name about to be stored: the name it is stored under instead.
+  std::function<std::string(const std::string&)> rename;
   /// The archive's path, so that it (its parts, their temporary files) is never packed into
   /// itself when it lies inside a source; "" or "-" when it is no file.
   std::string output;

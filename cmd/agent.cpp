@@ -1,7 +1,7 @@
 // pdx agent --list PATH [--checksum] | --receive DEST | --relay DEST | --signatures DEST |
-// --patch DEST | --relay-patch DEST | --delete DEST: pdx on a host, run by `pdx push` and `pdx
-// sync` over its exec channel (pdx(1), DISTRIBUTION). Frames on stdin, replies on stdout
-// (agent/agent_protocol.h, agent/delta_protocol.h).
+// --patch DEST | --relay-patch DEST | --delete DEST | --send REMOTE...: pdx on a host, run by
+// `pdx push`, `pdx sync` and `pdx pull` over its exec channel (pdx(1), DISTRIBUTION). Frames on
+// stdin, replies on stdout (agent/agent_protocol.h, agent/delta_protocol.h).
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include "agent/agent.h"
 #include "agent/agent_delta.h"
 #include "agent/agent_relay.h"
+#include "agent/agent_send.h"
 #include "agent/extract_record.h"
 #include "base/error.h"
 #include "cmd/cli.h"
@@ -21,11 +22,14 @@ namespace pdx {
 int cmd_agent(int argc, char** argv) {
   std::string list, receive, relay, signatures, patch, relay_patch, remove, set;
   std::vector<std::string> under;
+  SendRequest send;
   CLI::App app(
-      "The remote side of pdx push and pdx sync: run by pdx on each host, not by hand.\n"
+      "The remote side of pdx push, pdx sync and pdx pull: run by pdx on each host, not by "
+      "hand.\n"
       "Usage: pdx agent --list=PATH [--under=NAME]... [--checksum] [--set=ID] |\n"
       "       --receive=DEST [--set=ID] | --relay=DEST [--set=ID] | --signatures=DEST |\n"
-      "       --patch=DEST | --relay-patch=DEST | --delete=DEST",
+      "       --patch=DEST | --relay-patch=DEST | --delete=DEST |\n"
+      "       --send=REMOTE... [--suffix=S] [--no-directories]",
       "pdx agent");
   auto* list_opt = app.add_option("--list", list, "List PATH (and what is under it) on stdout");
   app.add_option("--under", under, "With --list: list PATH/NAME and below ('.': all of PATH)")
@@ -47,13 +51,23 @@ int cmd_agent(int argc, char** argv) {
   app.add_option("--relay-patch", relay_patch,
                  "As --patch, from the previous host, forwarding to the next");
   app.add_option("--delete", remove, "Remove the names under DEST given on stdin");
+  auto* send_opt = app.add_option("--send", send.remotes,
+                                  "Send REMOTE (and what is under it) to pdx over a direct link, "
+                                  "as pull's tar would")
+                       ->allow_extra_args(false);
+  app.add_option("--suffix", send.suffix, "With --send: added to each REMOTE's top name")
+      ->needs(send_opt);
+  app.add_flag_function(
+         "--no-directories", [&send](std::int64_t) { send.directories = false; },
+         "With --send: a REMOTE that is a directory fails")
+      ->needs(send_opt);
   if (auto status = parse_cli(app, argc, argv)) return *status;
   if (int(!list.empty()) + !receive.empty() + !relay.empty() + !signatures.empty() +
-          !patch.empty() + !relay_patch.empty() + !remove.empty() !=
+          !patch.empty() + !relay_patch.empty() + !remove.empty() + !send.remotes.empty() !=
       1)
     throw UsageError(
         "give one of --list PATH, --receive DEST, --relay DEST, --signatures DEST, --patch DEST, "
-        "--relay-patch DEST, --delete DEST");
+        "--relay-patch DEST, --delete DEST, --send REMOTE");
 
   std::signal(SIGPIPE, SIG_IGN);  // pdx gone: a failed write, and the file being written dropped
   if (!list.empty()) {
@@ -61,6 +75,10 @@ int cmd_agent(int argc, char** argv) {
             agent_list(list, under, STDOUT_FILENO, checksum ? Hashed::yes : Hashed::no, set);
         !listed)
       fail(listed);
+    return kExitOk;
+  }
+  if (!send.remotes.empty()) {
+    if (auto sent = agent_send(send, STDIN_FILENO, STDOUT_FILENO); !sent) fail(sent);
     return kExitOk;
   }
   if (!signatures.empty()) {

@@ -122,21 +122,20 @@ int run_pdcp(PdcpOptions& o) {
 int run_rpdcp(const PdcpOptions& o) {
   if (!std::filesystem::is_directory(o.dest))
     throw UsageError(o.dest + ": is not a directory (rpdcp gathers into one)");
+  if (auto command = pull_command(o.sources); !command) fail(command);
   PdshRun run = pdsh_run(o.reach);
-  run.tmpl.substitute = false;  // the command is pdx's own: run as written, under -R exec too
-  std::vector<Job> jobs = make_jobs(run.hosts, run.tmpl);
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    auto command = pull_command(o.sources, "." + run.hosts[i].name,
-                                o.recursive ? Directories::copied : Directories::refused);
-    if (!command) fail(command);
-    jobs[i].command = *command;
-  }
+  run.tmpl.substitute = false;  // the commands are pdx's own: run as written, under -R exec too
   PullOptions options;
+  options.remotes = o.sources;
+  options.host_suffix = true;
+  options.directories = o.recursive ? Directories::copied : Directories::refused;
   options.local_dir = o.dest;
   options.host_directories = false;
   options.unpacker = {this_program(), "unpack"};
   options.fanout = o.reach.fanout;
-  std::vector<HostOutcome> outcomes = pull(*run.transport, jobs, options);
+  PullReport pulled = pull(*run.transport, run.hosts, run.tmpl, options);
+  const std::vector<HostOutcome>& outcomes = pulled.hosts;
+  write_all(STDERR_FILENO, pulled.warning);
   std::string report = outcome_report(pdsh_labels(run.hosts), outcomes);
   if (outcome_exit_status(outcomes) != 0) write_all(STDERR_FILENO, report);
   return outcome_exit_status(outcomes);

@@ -54,15 +54,19 @@ bool numeric_address(const std::string& text) {
 
 }  // namespace
 
+void add_link_options(CLI::App& app, RelayFlags& flags) {
+  app.add_option("--relay-bind", flags.bind,
+                 "The address the agents listen on for data links, --relay's and the direct ones "
+                 "(default: the one ssh reached)");
+  app.add_option("--relay-ports", flags.ports,
+                 "The ports the agents listen on for data links, LOW-HIGH (default: any)");
+}
+
 void add_relay_options(CLI::App& app, RelayFlags& flags) {
   app.add_flag("--relay{chain}", flags.shape,
                "Send host to host over TCP between the agents instead of from here: a chain, or "
                "with --relay=tree:K a tree of fan-out K (2-16)");
-  app.add_option("--relay-bind", flags.bind,
-                 "The address the agents listen on for data links, --relay's and push's direct "
-                 "ones (default: the one ssh reached)");
-  app.add_option("--relay-ports", flags.ports,
-                 "The ports the agents listen on for data links, LOW-HIGH (default: any)");
+  add_link_options(app, flags);
 }
 
 void add_data_via_option(CLI::App& app, DataVia& via) {

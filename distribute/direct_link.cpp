@@ -276,9 +276,9 @@ class DirectReply final : public JobIo {
 
 }  // namespace
 
-Result<RelayLink> direct_connect(const RelayPeer& peer, std::string_view secret) {
+Result<RelayLink> direct_connect(const RelayPeer& peer, std::string_view secret, LinkFlow flow) {
   RelayPeer to = test_via().value_or(peer);
-  return RelayLink::connect(to.address, to.port, secret, Clock::now() + kDirectConnectTime);
+  return RelayLink::connect(to.address, to.port, secret, Clock::now() + kDirectConnectTime, flow);
 }
 
 bool direct_wanted(DataVia via, const Session& session, std::uint64_t bytes) {

@@ -53,11 +53,12 @@ bool direct_wanted(DataVia via, const Session& session, std::uint64_t bytes);
 
 inline constexpr std::chrono::milliseconds kDirectConnectTime = std::chrono::seconds(5);
 
-/// pdx's link to an agent listening at `peer` as a direct host (a star's, or a relay's head),
-/// within kDirectConnectTime. `PDX_TEST_DIRECT_VIA=ADDRESS:PORT` (tests only) connects there
-/// instead: a proxy that captures or alters the bytes; records sealed for the agent are all that
-/// can pass through it.
-Result<RelayLink> direct_connect(const RelayPeer& peer, std::string_view secret);
+/// pdx's link to an agent listening at `peer` as a direct host (a star's, or a relay's head; or,
+/// `flow` LinkFlow::to_connector, a pull's sending host), within kDirectConnectTime.
+/// `PDX_TEST_DIRECT_VIA=ADDRESS:PORT` (tests only) connects there instead: a proxy that captures or
+/// alters the bytes; records sealed for the agent are all that can pass through it.
+Result<RelayLink> direct_connect(const RelayPeer& peer, std::string_view secret,
+                                 LinkFlow flow = LinkFlow::to_listener);
 
 struct DirectRan {
   bool linked = false;     // the stream went over the link; else nothing was received

@@ -1,5 +1,7 @@
 #include "distribute/pull/pull.h"
 
+#include "base/awaitable.h"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -7,136 +9,170 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
-#include <string_view>
 #include <utility>
 
 #include "core/executor.h"
 #include "core/output.h"
+#include "distribute/agent_start.h"
 #include "distribute/progress_meter.h"
 #include "distribute/pull/host_directory.h"
-#include "distribute/pull/unpack_process.h"
+#include "distribute/pull/pull_link.h"
+#include "distribute/pull/pull_receiver.h"
+#include "distribute/remote_agent.h"
 #include "distribute/reply_sink.h"
+#include "distribute/staging_run.h"
 
 namespace pdx {
 
 namespace {
 
-// What the host's shell wrote before its tar (a startup file printing to stdout): nullopt while
-// `head` cannot tell; else how many bytes, 0 when `head` starts as tar does (or as nothing pdx
-// can name: unpack judges it). Tar's "ustar" is at offset 257 of its first header.
-std::optional<std::size_t> tar_preamble(std::string_view head) {
-  constexpr std::size_t kMagic = 257, kLongest = 64 * 1024;  // a startup file's text, at most
-  if (head.size() < kMagic + 5) return std::nullopt;
-  if (head.substr(kMagic, 5) == "ustar") return 0;
-  auto at = head.find("ustar", kMagic + 1);
-  if (at != std::string_view::npos && at - kMagic <= kLongest) return at - kMagic;
-  if (head.size() < kLongest + kMagic + 5) return std::nullopt;
-  return 0;
+namespace asio = boost::asio;
+
+HostOutcome host_failed(const std::string& error) {
+  return {1, error, error, {}};
 }
 
-// What the host's shell wrote before an empty tar stream (its end-of-archive blocks only: the
-// host's tar found nothing to put in it), as the whole of what came: how many bytes, 0 when
-// `all` is not some text then NUL blocks.
-std::size_t text_before_empty_tar(std::string_view all) {
-  std::size_t text = all.find('\0');
-  if (text == 0 || text == std::string_view::npos || (all.size() - text) % 512 != 0) return 0;
-  return all.find_first_not_of('\0', text) == std::string_view::npos ? text : 0;
+// How a host's task ends, for the executor and the progress meter.
+HostResult ended(const HostOutcome& outcome) {
+  HostResult r;
+  r.exit_status = outcome.status;
+  return r;
 }
 
-// One host's receiving end. Used from that host's strand only.
-struct Receiver {
-  std::string head;                     // the stream's first bytes, until they look like tar
-  std::optional<UnpackProcess> unpack;  // started once they do
-  std::optional<Error> failed;          // the first failure to start or feed it
-  StderrFirstLine complaint;
-  std::uint64_t bytes = 0;  // of the stream received
+// What every host's task of one pull shares (the agent, its starts, the hosts pulled over ssh
+// after all: StagingRun's). Each host's outcome and byte count are written by its own task.
+struct PullRun : StagingRun {
+  PullRun(const std::vector<Host>& hosts_, const JobTemplate& tmpl_, const PreparedAgent& agent_,
+          const PullOptions& options_)
+      : StagingRun(hosts_, tmpl_, agent_.location, agent_.binary.get(), unread),
+        options(options_),
+        outcomes(hosts_.size()),
+        bytes(hosts_.size()) {}
+
+  std::vector<std::string> unread;  // StagingRun's `local`: nothing is read here
+  const PullOptions& options;
+  std::vector<HostOutcome> outcomes;
+  std::vector<std::uint64_t> bytes;
+  std::vector<std::pair<std::string, std::string>> without;  // (label, why): under `mutex`
+
+  std::string suffix(std::size_t i) const { return options.host_suffix ? "." + hosts[i].name : ""; }
+  std::string directory(std::size_t i) const {
+    std::string dir = options.local_dir;
+    if (options.host_directories) dir += "/" + host_directory(hosts[i].label());
+    return dir;
+  }
+  // The agent's command for host i: `--send` each REMOTE.
+  std::string send_command(std::size_t i) const {
+    std::vector<std::string> args;
+    for (const auto& remote : options.remotes) args.push_back("--send=" + remote);
+    if (options.host_suffix) args.push_back("--suffix=" + suffix(i));
+    if (options.directories == Directories::refused) args.push_back("--no-directories");
+    return agent_command(agent, args);
+  }
 };
 
-class PullSink : public OutputSink {
+// The tar's stdout into the host's receiver (and the meter); the first line of its stderr kept.
+class TarSink final : public JobIo {
  public:
-  PullSink(const std::vector<Job>& jobs, const PullOptions& options)
-      : jobs_(jobs), options_(options), receivers_(jobs.size()), outcomes_(jobs.size()) {}
-
-  void output(std::size_t index, Stream stream, std::string_view bytes) override {
-    Receiver& r = receivers_[index];
-    if (stream == Stream::err) {
-      r.complaint.add(bytes);
-      return;
-    }
-    r.bytes += bytes.size();
-    if (r.failed) return;
-    if (!r.unpack) {
-      r.head.append(bytes);
-      auto before = tar_preamble(r.head);
-      if (!before) return;  // more to come
-      if (*before) {
-        r.failed = Error{shell_preamble_said(r.head, *before)};
-        return;
-      }
-      feed(r, index, std::exchange(r.head, {}));
-      return;
-    }
-    feed(r, index, bytes);
+  TarSink(PullReceiver& receiver, ProgressMeter* progress)
+      : receiver_(receiver), progress_(progress) {}
+  void output(std::size_t, Stream stream, std::string_view bytes) override {
+    if (stream == Stream::err) return complaint.add(bytes);
+    if (progress_) progress_->add_bytes(bytes.size());
+    receiver_.take(bytes);
   }
 
-  // Hands `bytes` to the host's unpack, started first.
-  void feed(Receiver& r, std::size_t index, std::string_view bytes) {
-    if (!r.unpack) {
-      std::string dir = options_.local_dir;
-      if (options_.host_directories) dir += "/" + host_directory(jobs_[index].label);
-      auto started = UnpackProcess::start(options_.unpacker, dir);
-      if (!started) {
-        r.failed = Error{started.error()};
-        return;
-      }
-      r.unpack.emplace(std::move(*started));
-    }
-    if (r.unpack->write(bytes)) return;
-    auto done = r.unpack->finish();  // the child stopped reading: its message says why
-    r.failed = Error{done ? "unpacking stopped early" : done.error()};
-  }
-
-  void finished(std::size_t index, const HostResult& result) override {
-    Receiver& r = receivers_[index];
-    if (!r.unpack && !r.failed && !r.head.empty()) {
-      if (std::size_t before = text_before_empty_tar(r.head))
-        r.failed = Error{shell_preamble_said(r.head, before)};
-      else
-        feed(r, index, std::exchange(r.head, {}));
-    }
-    if (r.unpack && !r.failed) {
-      if (auto done = r.unpack->finish(); !done) r.failed = Error{done.error()};
-    }
-    r.unpack.reset();
-    outcomes_[index] = outcome(r, result);
-  }
-
-  std::vector<HostOutcome> take() { return std::move(outcomes_); }
+  StderrFirstLine complaint;
 
  private:
-  static HostOutcome outcome(const Receiver& r, const HostResult& result) {
-    HostOutcome o = unfinished(result).value_or(ended(r, result));
-    o.figures.number("bytes", static_cast<std::int64_t>(r.bytes));
-    return o;
-  }
+  PullReceiver& receiver_;
+  ProgressMeter* progress_;
+};
 
-  // A host whose tar exited: "pulled", or its complaint and what unpack refused.
-  static HostOutcome ended(const Receiver& r, const HostResult& result) {
-    std::string error;
-    if (r.failed) error = r.failed->message;
-    if (result.exit_status != 0) {
-      std::string complaint = r.complaint.text();
-      if (complaint.empty()) complaint = "tar exit " + std::to_string(result.exit_status);
-      error += (error.empty() ? "" : "; ") + complaint;
-    }
-    if (error.empty()) return {0, "pulled", "", {}};
-    return {1, error, error, {}};
+// Over the host's ssh session: pull_command's tar, its stdout unpacked as it comes.
+asio::awaitable<HostResult> pull_over_ssh(PullRun& run, Session& session, const Job& job,
+                                          PullReceiver& receiver, StopSignal& stop) {
+  auto command = pull_command(run.options.remotes, run.suffix(job.index), run.options.directories);
+  if (!command) co_return ended(run.outcomes[job.index] = host_failed(command.error()));
+  TarSink sink(receiver, run.options.progress);
+  ExecRequest request{*command, job.env, job.command_timeout, nullptr};
+  HostResult ran = co_await session.exec(request, sink, stop);
+  receiver.end();
+  if (ran.failure != Failure::none || !ran.signal.empty()) co_return ran;
+  std::string error = receiver.failed() ? receiver.failed()->message : "";
+  if (ran.exit_status != 0) {
+    std::string complaint = sink.complaint.text();
+    if (complaint.empty()) complaint = "tar exit " + std::to_string(ran.exit_status);
+    error += (error.empty() ? "" : "; ") + complaint;
   }
+  HostOutcome& outcome = run.outcomes[job.index];
+  outcome = error.empty() ? HostOutcome{0, "pulled", "", {}} : host_failed(error);
+  co_return ended(outcome);
+}
 
-  const std::vector<Job>& jobs_;
-  const PullOptions& options_;
-  std::vector<Receiver> receivers_;  // by job index; each touched by its host's strand only
-  std::vector<HostOutcome> outcomes_;
+// Why a host whose stream came over the link fails, or "".
+std::string linked_error(const PullReceiver& receiver, const LinkedPull& linked) {
+  if (receiver.failed()) return receiver.failed()->message;
+  if (linked.gave_up) return host_said(linked.reply);  // the agent's own words
+  if (!linked.error.empty()) return "the data link from the host broke: " + linked.error;
+  if (linked.reply.result.exit_status != 0) return host_said(linked.reply);
+  return "";
+}
+
+// Over a direct link from the host's agent: the host's result, or nullopt when nothing came
+// (the agent cannot run there, or no link could be made: noted) and the caller pulls over ssh.
+asio::awaitable<std::optional<HostResult>> pull_direct(PullRun& run, Session& session,
+                                                       const Job& job, PullReceiver& receiver,
+                                                       StopSignal& stop) {
+  std::string command = run.send_command(job.index);
+  std::optional<LinkedPull> linked;
+  AgentStarted started = co_await run.start_agent(
+      session, job,
+      [&]() -> asio::awaitable<ReplySink::Reply> {
+        linked.emplace(co_await pull_over_link(session, job, command, receiver, run.options.relay,
+                                               run.options.progress, stop));
+        co_return linked->reply;
+      },
+      stop);
+  const HostResult& ran = started.reply.result;
+  bool came = linked && linked->linked;
+  if (!came && (ran.failure != Failure::none || !ran.signal.empty())) co_return ran;
+  HostOutcome& outcome = run.outcomes[job.index];
+  if (!came && started.cannot_run) {
+    std::lock_guard lock(run.mutex);
+    run.without.emplace_back(run.hosts[job.index].label(), std::move(*started.cannot_run));
+    co_return std::nullopt;
+  }
+  if (!started.error.empty()) co_return ended(outcome = host_failed(started.error));
+  if (!came) {
+    std::string why = linked && !linked->error.empty() ? linked->error : host_said(started.reply);
+    if (run.options.data_via == DataVia::direct)
+      co_return ended(outcome = host_failed("no direct data link: " + why));
+    run.note_over_ssh(job.index, std::move(why));
+    co_return std::nullopt;
+  }
+  if (ran.failure != Failure::none || !ran.signal.empty()) co_return ran;
+  std::string error = linked_error(receiver, *linked);
+  outcome = error.empty() ? HostOutcome{0, "pulled", "", {}} : host_failed(error);
+  co_return ended(outcome);
+}
+
+asio::awaitable<HostResult> pull_host(PullRun& run, Session& session, const Job& job,
+                                      StopSignal& stop) {
+  PullReceiver receiver(run.options.unpacker, run.directory(job.index));
+  std::optional<HostResult> done;
+  if (direct_wanted(run.options.data_via, session))
+    done = co_await pull_direct(run, session, job, receiver, stop);
+  if (!done) done = co_await pull_over_ssh(run, session, job, receiver, stop);
+  run.bytes[job.index] = receiver.bytes();
+  co_return *done;
+}
+
+// Only the ends count: each command's output has a sink of its own.
+class Ends final : public OutputSink {
+ public:
+  void output(std::size_t, Stream, std::string_view) override {}
+  void finished(std::size_t, const HostResult&) override {}
 };
 
 }  // namespace
@@ -163,12 +199,27 @@ Result<void> check_local_dir(const std::string& local_dir) {
   }
 }
 
-std::vector<HostOutcome> pull(Transport& transport, const std::vector<Job>& jobs,
-                              const PullOptions& options) {
-  PullSink sink(jobs, options);
-  MeteredSink metered(sink, options.progress, MeteredSink::Count::hosts_and_output);
-  execute(transport, jobs, metered, {options.fanout, 0});
-  return sink.take();
+PullReport pull(Transport& transport, const std::vector<Host>& hosts, const JobTemplate& tmpl,
+                const PullOptions& options) {
+  // --data-via ssh: this binary is not read, nor hashed for its name.
+  PreparedAgent agent = prepare_agent("", options.data_via == DataVia::ssh);
+  PullRun run(hosts, tmpl, agent, options);
+  Ends ends;
+  MeteredSink sink(ends, options.progress, MeteredSink::Count::hosts);
+  auto results = execute_tasks(transport, make_jobs(hosts, tmpl), sink, {options.fanout, 0},
+                               [&](Session& session, const Job& job, JobIo&, StopSignal& stop) {
+                                 return pull_host(run, session, job, stop);
+                               });
+  for (std::size_t i = 0; i < hosts.size(); ++i) {
+    if (auto lost = unfinished(results[i])) run.outcomes[i] = std::move(*lost);
+    run.outcomes[i].figures.number("bytes", static_cast<std::int64_t>(run.bytes[i]));
+  }
+  PullReport report{std::move(run.outcomes), run.agent_warnings(hosts)};
+  if (!run.without.empty())
+    report.warning += agent_fallback_warning(run.without, "pulling with the host's tar over ssh");
+  if (std::string over = run.over_ssh_text(); !over.empty())
+    report.warning += "pdx: warning: " + over + "\n";
+  return report;
 }
 
 }  // namespace pdx

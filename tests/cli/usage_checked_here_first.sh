@@ -39,6 +39,16 @@ expect_contains "$err" "--relay-bind: 'notanaddress' is not an IPv4 or IPv6 addr
 run_pdx "${away[@]}" push --relay --relay-ports 1-2 "$SCRATCH/file" dest/
 expect_usage_error
 expect_contains "$err" "--relay-ports: port 1 is privileged (below 1024)"
+# pull's direct links take the same.
+run_pdx "${away[@]}" pull --relay-bind notanaddress /etc/hostname "$SCRATCH/out"
+expect_usage_error
+expect_contains "$err" "--relay-bind: 'notanaddress' is not an IPv4 or IPv6 address"
+run_pdx "${away[@]}" pull --relay-ports 1-2 /etc/hostname "$SCRATCH/out"
+expect_usage_error
+expect_contains "$err" "--relay-ports: port 1 is privileged (below 1024)"
+run_pdx "${away[@]}" pull --data-via carrier-pigeon /etc/hostname "$SCRATCH/out"
+expect_usage_error
+[[ ! -e $SCRATCH/out ]] || fail "LOCAL_DIR made before the usage was checked"
 
 mkfifo "$SCRATCH/fifo"
 for src in "$SCRATCH/fifo" /dev/zero; do

@@ -1,9 +1,11 @@
 #!/usr/bin/python3
-# tcp_proxy.py PORT_FILE TARGET_ADDRESS TARGET_PORT [--flip OFFSET] [--capture FILE]
+# tcp_proxy.py PORT_FILE TARGET_ADDRESS TARGET_PORT [--flip OFFSET] [--flip-back OFFSET]
+#              [--capture FILE]
 # A TCP proxy on 127.0.0.1 (its port written to PORT_FILE) forwarding every connection to
 # TARGET: what a test puts between pdx and an agent (PDX_TEST_DIRECT_VIA). --capture: every byte
 # both ways appended to FILE (a packet capture where tcpdump is not installed); --flip: the byte at
-# OFFSET of the client's bytes (on the first connection) changed.
+# OFFSET of the client's bytes (on the first connection) changed; --flip-back: the byte at OFFSET
+# of the target's bytes (a pull's agent sends, pdx receives).
 import argparse
 import socket
 import threading
@@ -13,6 +15,7 @@ parser.add_argument("port_file")
 parser.add_argument("address")
 parser.add_argument("port", type=int)
 parser.add_argument("--flip", type=int, default=-1)
+parser.add_argument("--flip-back", type=int, default=-1)
 parser.add_argument("--capture")
 args = parser.parse_args()
 lock = threading.Lock()
@@ -62,6 +65,7 @@ while True:
         client.close()
         continue
     flip = args.flip if first[0] else -1
+    flip_back = args.flip_back if first[0] else -1
     first[0] = False
     threading.Thread(target=pump, args=(client, server, flip), daemon=True).start()
-    threading.Thread(target=pump, args=(server, client, -1), daemon=True).start()
+    threading.Thread(target=pump, args=(server, client, flip_back), daemon=True).start()

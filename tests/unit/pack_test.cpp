@@ -76,6 +76,23 @@ TEST(Pack, LeadingSlashAndDotDotRemovedWithAWarning) {
   EXPECT_EQ(entry_names(out.bytes).back(), (dir / "src/f").substr(1));
 }
 
+TEST(Pack, SourcesUnderTheNamesGivenEachEntryRenamed) {
+  test::TempDir dir;
+  test::write_file(dir / "src/tree/x", "x");
+  test::write_file(dir / "f", "f");
+  PackOptions options;
+  options.sources = {dir / "src/tree", dir / "f"};
+  options.names = {"./run", "/abs/../f"};  // stored as given: nothing removed, no warning
+  options.rename = [](const std::string& name) { return name + "!"; };
+  std::vector<std::string> warnings;
+  options.on_warning = [&warnings](const std::string& w) { warnings.push_back(w); };
+  test::MemorySink out;
+  ASSERT_TRUE(pack(options, out).ok());
+  EXPECT_TRUE(warnings.empty());
+  std::vector<std::string> want = {"./run!/", "./run/x!", "/abs/../f!"};
+  EXPECT_EQ(entry_names(out.bytes), want);
+}
+
 TEST(Pack, UnreadableSourceIsAnErrorAndTheSinkUnfinished) {
   test::TempDir dir;
   PackOptions options;

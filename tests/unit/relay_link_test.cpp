@@ -72,7 +72,8 @@ class Downstream {
 };
 
 // What the connector sends before any record of the stream: its hello and its proof.
-constexpr std::size_t kHandshake = 5 + 16 + kRecordHeader + kRecordTag;
+constexpr std::size_t kHello = 5 + 1 + 16;  // the magic, the flow, the nonce
+constexpr std::size_t kHandshake = kHello + kRecordHeader + kRecordTag;
 
 TEST(RelayLink, ChunksArriveWholeAndInOrder) {
   Downstream downstream;
@@ -170,9 +171,9 @@ TEST(RelayLink, PastSixteenPendingHandshakesTheOldestIsDropped) {
 TEST(RelayLink, AWrongProofIsClosedAndTheListenerWaitsOn) {
   Downstream downstream(10s);
   Fd forger = plain_connection(downstream.port());
-  std::string hello = "PDXR4" + std::string(16, 'n');
+  std::string hello = "PDXR5l" + std::string(16, 'n');
   ASSERT_EQ(::send(forger.get(), hello.data(), hello.size(), 0), ssize_t(hello.size()));
-  char reply[5 + 16 + kRecordHeader + kRecordTag];
+  char reply[kHello + kRecordHeader + kRecordTag];
   ASSERT_EQ(::recv(forger.get(), reply, sizeof reply, MSG_WAITALL), ssize_t(sizeof reply));
   std::string proof = std::string("n\0\0\0\0", kRecordHeader) + std::string(kRecordTag, 'p');
   ASSERT_EQ(::send(forger.get(), proof.data(), proof.size(), 0), ssize_t(proof.size()));
@@ -262,7 +263,7 @@ TEST(RelayLink, TheListenerSaysTheOffsetItHolds) {
 TEST(RelayLink, AChangedOffsetIsRefused) {
   Downstream downstream(2s, 7);
   // After the listener's magic, nonce and proof, and the offset record's header.
-  constexpr std::size_t kOffsetAt = 5 + 16 + kRecordHeader + kRecordTag + kRecordHeader;
+  constexpr std::size_t kOffsetAt = kHello + kRecordHeader + kRecordTag + kRecordHeader;
   Proxy proxy(
       downstream.port(), [](std::size_t, std::string&) {},
       [](std::size_t offset, std::string& bytes) {
@@ -390,6 +391,127 @@ TEST(RelayLink, AFinishIsAnErrorWhenThePeerLeavesWithoutTakingTheEnd) {
   EXPECT_TRUE(link->send(std::string(1000, 'x')));
   EXPECT_FALSE(link->finish());
   downstream.join();
+}
+
+// A listener on 127.0.0.1 under secret('k') that sends `chunks` to the one that links to it
+// (LinkFlow::to_connector, pull's), then ends the stream; what its finish() said, once joined.
+class Sender {
+ public:
+  explicit Sender(std::vector<std::string> chunks)
+      : listener_(*relay_listen("127.0.0.1", 0, 0)), thread_([this, chunks = std::move(chunks)] {
+          auto link = RelayLink::accept(listener_.fd.get(), secret('k'), Clock::now() + 5s, 0,
+                                        LinkFlow::to_connector);
+          if (!link) return void(error_ = link.error());
+          for (const auto& chunk : chunks)
+            if (auto sent = link->send(chunk); !sent) return void(error_ = sent.error());
+          if (auto finished = link->finish(); !finished) error_ = finished.error();
+        }) {}
+  std::uint16_t port() const { return listener_.port; }
+  const std::string& error() {
+    if (thread_.joinable()) thread_.join();
+    return error_;
+  }
+
+ private:
+  RelayListener listener_;
+  std::string error_;
+  std::jthread thread_;
+};
+
+// What the connector of a to_connector link to `port` received, passing it on at the end.
+Received receive_from(std::uint16_t port) {
+  auto link =
+      RelayLink::connect("127.0.0.1", port, secret('k'), Clock::now() + 5s, LinkFlow::to_connector);
+  if (!link) return {"", link.error()};
+  Received got;
+  for (;;) {
+    auto chunk = link->receive(2s);
+    if (!chunk) return {got.bytes, chunk.error()};
+    if (!*chunk) {
+      link->passed_on();
+      return got;
+    }
+    got.bytes += **chunk;
+  }
+}
+
+TEST(RelayLink, TheStreamFlowsToTheConnectorWhenBothEndsSaySo) {
+  std::string big(kRelayMaxChunk, 'y');
+  Sender sender({"one ", big, " two"});
+  Received got = receive_from(sender.port());
+  EXPECT_EQ(got.error, "");
+  EXPECT_EQ(got.bytes, "one " + big + " two");
+  EXPECT_EQ(sender.error(), "");
+}
+
+TEST(RelayLink, EndsThatDisagreeOnTheFlowNeverLink) {
+  Sender sender({"data"});
+  auto link = RelayLink::connect("127.0.0.1", sender.port(), secret('k'), Clock::now() + 5s);
+  ASSERT_FALSE(link);
+  EXPECT_EQ(sender.error(), "the previous host never connected");
+}
+
+// The to_connector link through a proxy that does `change` to the listener's stream: what the
+// connector got, and what the listener's finish() said.
+std::pair<Received, std::string> back_through_proxy(Proxy::Change change,
+                                                    const std::vector<std::string>& chunks = {
+                                                        std::string(10000, 'a')}) {
+  Sender sender(chunks);
+  Received got;
+  {
+    Proxy proxy(
+        sender.port(), [](std::size_t, std::string&) {}, std::move(change));
+    got = receive_from(proxy.port());
+  }
+  return {got, sender.error()};
+}
+
+// After the listener's hello, proof and offset record: its first chunk.
+constexpr std::size_t kListenerHandshake = kHandshake + kRecordHeader + 8 + kRecordTag;
+
+TEST(RelayLink, AChangedByteOnTheWayToTheConnectorFailsTheChunk) {
+  auto [got, error] = back_through_proxy([](std::size_t offset, std::string& bytes) {
+    std::size_t at = kListenerHandshake + kRecordHeader + 100;
+    if (at >= offset && at < offset + bytes.size()) bytes[at - offset] ^= 1;
+  });
+  EXPECT_EQ(got.error, "a relay chunk failed its check");
+  EXPECT_EQ(got.bytes, "");
+  EXPECT_NE(error, "");  // the sender never hears the stream was passed on
+}
+
+TEST(RelayLink, AReplayedChunkOnTheWayToTheConnectorFailsItsCheck) {
+  constexpr std::size_t kFirstEnd = kListenerHandshake + kRecordHeader + 10000 + kRecordTag;
+  std::string stream;
+  auto [got, error] = back_through_proxy(
+      [&](std::size_t offset, std::string& bytes) {
+        stream += bytes;
+        if (offset < kFirstEnd && kFirstEnd <= offset + bytes.size())
+          bytes.insert(kFirstEnd - offset,
+                       stream.substr(kListenerHandshake, kFirstEnd - kListenerHandshake));
+      },
+      {std::string(10000, 'a'), std::string(10000, 'b')});
+  EXPECT_EQ(got.error, "a relay chunk failed its check");
+  EXPECT_EQ(got.bytes, std::string(10000, 'a'));
+}
+
+TEST(RelayLink, AStreamToTheConnectorCutShortIsAnError) {
+  auto [got, error] = back_through_proxy([](std::size_t offset, std::string& bytes) {
+    if (offset + bytes.size() > kListenerHandshake + 5000)
+      bytes.resize(kListenerHandshake + 5000 - std::min(offset, kListenerHandshake + 5000));
+  });
+  EXPECT_EQ(got.error, "the relay link closed");
+}
+
+TEST(RelayLink, TheStreamToTheConnectorCrossesTheLinkEncrypted) {
+  std::string plaintext;
+  while (plaintext.size() < 100000) plaintext += "a marker plain to see on the wire ";
+  std::string wire;
+  auto got =
+      back_through_proxy([&](std::size_t, std::string& bytes) { wire += bytes; }, {plaintext})
+          .first;
+  EXPECT_EQ(got.bytes, plaintext);  // (the proxy closes both ways at the sender's end: it
+                                    // never hears the stream was passed on)
+  EXPECT_EQ(wire.find("a marker plain"), std::string::npos);
 }
 
 TEST(RelayLink, APortRangeSkipsPortsInUse) {
