@@ -1,24 +1,14 @@
 #include "distribute/direct_link.h"
 
-#include <boost/asio/post.hpp>
-#include <boost/asio/redirect_error.hpp>
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/this_coro.hpp>
-#include <boost/asio/use_awaitable.hpp>
 #include <condition_variable>
 #include <cstdlib>
-#include <functional>
 #include <memory>
 #include <mutex>
-#include <optional>
-#include <system_error>
-#include <thread>
-#include <vector>
 
 #include "agent/agent_protocol.h"
 #include "agent/relay_frames.h"
 #include "agent/relay_link.h"
-#include "base/quiet_threads.h"
+#include "distribute/link_thread.h"
 #include "distribute/staging_run.h"
 
 namespace pdx {
@@ -40,82 +30,19 @@ std::optional<RelayPeer> test_via() {
   return RelayPeer{text.substr(0, colon), std::uint16_t(std::atoi(text.c_str() + colon + 1))};
 }
 
-// One host's link: what its stdin, its replies and its sending thread share. The thread connects,
-// then sends the host's reader of the group's stream; the host's task ends it (abandon()) once
-// the agent's command is over, and waits for it. Shared with the wake-ups it gives the group's
-// Broadcast, which may still be running as the host's task lets go of it.
-class Link : public std::enable_shared_from_this<Link> {
+// One host's link, to its agent (LinkThread): its thread sends the host's reader of the group's
+// stream. Shared with the wake-ups it gives the group's Broadcast, which may still be running as
+// the host's task lets go of it.
+class Link final : public LinkThread, public std::enable_shared_from_this<Link> {
  public:
-  enum class State { waiting, linked, failed };
-
-  Link(std::string secret, Broadcast& source, std::size_t reader, std::function<void()> done)
-      : secret_(std::move(secret)), source_(source), reader_(reader), done_(std::move(done)) {}
-  ~Link() {
-    if (thread_.joinable()) thread_.join();
-  }
-
-  const std::string& secret() const { return secret_; }
-
-  // The agent listens at `peer` (from its reply, on the host's strand): the thread starts.
-  void listening(RelayPeer peer) {
-    std::lock_guard lock(mutex_);
-    if (started_ || abandoned_) return;
-    started_ = true;
-    try {
-      QuietThreads quiet;  // Ctrl-C is the main thread's
-      thread_ = std::thread([this, peer = std::move(peer)] { run(peer); });
-    } catch (const std::system_error& e) {
-      started_ = false;
-      state_ = State::failed;
-      why_ = std::string("cannot start a thread: ") + e.what();
-    }
-  }
-  // The state, and `wake` once at its next change while it is waiting.
-  State state(std::function<void()> wake = {}) {
-    std::lock_guard lock(mutex_);
-    if (state_ == State::waiting && wake) wakes_.push_back(std::move(wake));
-    return state_;
-  }
-  // The agent's command is over: the thread stops (a link still up is cut). Whether a thread is
-  // still to end (then done() comes).
-  bool abandon() {
-    std::lock_guard lock(mutex_);
-    abandoned_ = true;
-    if (link_) link_->cut();
-    moved_.notify_all();
-    return started_ && !ended_;
-  }
-  // Once the thread has ended (or none started): why there is no link, or what failed on it.
-  std::string why() {
-    std::lock_guard lock(mutex_);
-    return why_;
-  }
+  Link(std::string secret, Broadcast& source, std::size_t reader)
+      : LinkThread(std::move(secret), LinkFlow::to_listener), source_(source), reader_(reader) {}
+  ~Link() { join(); }
 
  private:
-  void run(const RelayPeer& peer) {
-    auto link = direct_connect(peer, secret_);
-    std::vector<std::function<void()>> wakes;
-    bool linked = false;
-    {
-      std::lock_guard lock(mutex_);
-      linked = link && !abandoned_;
-      if (linked) {
-        link_.emplace(std::move(*link));
-        state_ = State::linked;
-      } else {
-        state_ = State::failed;
-        why_ = link ? "the host's command ended" : link.error();
-      }
-      wakes.swap(wakes_);
-    }
-    for (auto& wake : wakes) wake();
-    if (linked) {
-      send();
-      source_.finish(reader_);
-    }
-    std::lock_guard lock(mutex_);
-    ended_ = true;
-    done_();  // only posts
+  void linked() override {
+    send();
+    source_.finish(reader_);
   }
 
   // Reader j's stream over the link, to its end.
@@ -171,71 +98,17 @@ class Link : public std::enable_shared_from_this<Link> {
     }
     return !abandoned_;
   }
-  void fail(const std::string& error) {
-    std::lock_guard lock(mutex_);
-    if (why_.empty()) why_ = error;
-    if (link_) link_->cut();
-  }
 
-  const std::string secret_;
   Broadcast& source_;
   const std::size_t reader_;
-  const std::function<void()> done_;
-  std::mutex mutex_;  // for what follows
-  std::condition_variable moved_;
-  State state_ = State::waiting;
-  std::vector<std::function<void()>> wakes_;
-  std::optional<RelayLink> link_;  // set once, while linked
-  std::string why_;
-  bool started_ = false, abandoned_ = false, ended_ = false, ready_ = false;
-  std::thread thread_;
-};
-
-// The agent's stdin: its setup and relay_next, then relay_go once linked (the end of input
-// instead when not), then the end: its stream goes over the link.
-class DirectInput final : public InputSource {
- public:
-  DirectInput(Link& link, const RelayOptions& options) : link_(link) {
-    RelaySetup setup{link.secret(), false, options.bind, options.low, options.high, true};
-    pending_ = encode_frame(FrameType::relay_setup, encode(setup)) +
-               encode_frame(FrameType::relay_next, encode(RelayNext{}));
-  }
-  InputPiece next() override {
-    if (taken_ < pending_.size())
-      return {InputPiece::State::data, std::string_view(pending_).substr(taken_), {}};
-    if (went_) return {InputPiece::State::end, {}, {}};
-    switch (link_.state()) {
-      case Link::State::waiting:
-        return {InputPiece::State::wait, {}, {}};
-      case Link::State::failed:
-        return {InputPiece::State::end, {}, {}};
-      case Link::State::linked:
-        break;
-    }
-    went_ = true;
-    pending_ = encode_frame(FrameType::relay_go, "");
-    taken_ = 0;
-    return next();
-  }
-  void consume(std::size_t n) override { taken_ += n; }
-  void on_ready(std::function<void()> wake) override {
-    if (link_.state(wake) != Link::State::waiting) wake();
-  }
-  void on_stall(std::function<void(const std::string&)>) override {}
-  void finish() override {}
-
- private:
-  Link& link_;
-  std::string pending_;
-  std::size_t taken_ = 0;
-  bool went_ = false;
+  bool ready_ = false;  // under mutex_
 };
 
 // The agent's replies: where it listens goes to the link, relay_linked and relay_end are taken
 // out, the receive's frames kept as ReplySink keeps them.
 class DirectReply final : public JobIo {
  public:
-  explicit DirectReply(Link& link) : link_(link) {}
+  explicit DirectReply(LinkThread& link) : link_(link) {}
   void output(std::size_t, Stream stream, std::string_view bytes) override {
     if (stream == Stream::err) return keep_stderr_tail(reply.err, bytes);
     if (!error.empty()) return;
@@ -270,7 +143,7 @@ class DirectReply final : public JobIo {
     link_.abandon();
   }
 
-  Link& link_;
+  LinkThread& link_;
   FrameDecoder decoder_;
 };
 
@@ -303,26 +176,14 @@ asio::awaitable<DirectRan> direct_receive(Session& session, const Job& job,
     ran.error = secret.error();
     co_return ran;
   }
-  auto ex = co_await asio::this_coro::executor;
-  // Never expires: cancelled from the strand once the sending thread has ended.
-  auto done = std::make_shared<asio::steady_timer>(ex, asio::steady_timer::time_point::max());
-  auto shared =
-      std::make_shared<Link>(std::move(*secret), source, reader, [weak = std::weak_ptr(done), ex] {
-        asio::post(ex, [weak] {
-          if (auto timer = weak.lock()) timer->cancel();
-        });
-      });
+  auto shared = std::make_shared<Link>(std::move(*secret), source, reader);
   Link& link = *shared;
-  DirectInput input(link, options);
+  RelaySetup setup{link.secret(), false, options.bind, options.low, options.high, true};
+  LinkInput input(link, encode_frame(FrameType::relay_setup, encode(setup)) +
+                            encode_frame(FrameType::relay_next, encode(RelayNext{})));
   DirectReply reply(link);
-  ExecRequest request{command, job.env, job.command_timeout, &input};
-  reply.reply.result = co_await session.exec(request, reply, stop);
-  // A thread ending now posts its wake-up after this wait starts: the strand is held until then.
-  while (link.abandon()) {
-    boost::system::error_code ignored;
-    co_await done->async_wait(asio::redirect_error(asio::use_awaitable, ignored));
-  }
-  ran.linked = link.state() == Link::State::linked;
+  reply.reply.result = co_await run_linked(session, job, command, link, input, reply, stop);
+  ran.linked = link.state() == LinkThread::State::linked;
   ran.reply = std::move(reply.reply);
   ran.error = !reply.error.empty() ? reply.error : link.why();
   co_return ran;

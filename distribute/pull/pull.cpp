@@ -161,7 +161,8 @@ asio::awaitable<HostResult> pull_host(PullRun& run, Session& session, const Job&
                                       StopSignal& stop) {
   PullReceiver receiver(run.options.unpacker, run.directory(job.index));
   std::optional<HostResult> done;
-  if (direct_wanted(run.options.data_via, session))
+  // What a host sends is not known before it is sent: as much as a link is worth.
+  if (direct_wanted(run.options.data_via, session, kDirectMinBytes))
     done = co_await pull_direct(run, session, job, receiver, stop);
   if (!done) done = co_await pull_over_ssh(run, session, job, receiver, stop);
   run.bytes[job.index] = receiver.bytes();
