@@ -634,10 +634,16 @@ class Receiver {
 }  // namespace
 
 Result<Summary> agent_receive(const std::string& dest, int in, int out, const std::string& set) {
+  widen_pipe(in);  // sshd's pipe
+  FdInput input(in);
+  return agent_receive(dest, input, out, set);
+}
+
+Result<Summary> agent_receive(const std::string& dest, FrameInput& in, int out,
+                              const std::string& set) {
   std::error_code ec;
   // unpack changes directory: every path is made absolute first.
   Receiver receiver(fs::absolute(dest, ec).string(), dest, out, set);
-  widen_pipe(in);  // sshd's pipe
   FrameReader reader(in);
   while (!receiver.done()) {
     auto frame = reader.next();

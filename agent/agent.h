@@ -44,5 +44,8 @@ Result<void> agent_list(const std::string& path, const std::vector<std::string>&
 /// writable): whatever file was being written is dropped, nothing is left under its name.
 Result<Summary> agent_receive(const std::string& dest, int in, int out,
                               const std::string& set = "");
+/// The same from `in`'s bytes (a relayed host's: agent/agent_relay.h).
+Result<Summary> agent_receive(const std::string& dest, FrameInput& in, int out,
+                              const std::string& set = "");
 
 }  // namespace pdx

@@ -27,13 +27,18 @@ constexpr int kFileFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;  // n
 
 // Frames from `in` to `handle` until it says the stream is done.
 template <class Handle>
-Result<void> read_frames(int in, Handle handle) {
+Result<void> read_frames(FrameInput& in, Handle handle) {
   FrameReader reader(in);
   for (;;) {
     auto frame = TRY(reader.next());
     if (!frame) return Error{"input ended before the sync was complete"};
     if (TRY(handle(*frame))) return {};
   }
+}
+template <class Handle>
+Result<void> read_frames(int in, Handle handle) {
+  FdInput input(in);
+  return read_frames(input, handle);
 }
 
 // `path` below `dir`, no symlink followed on the way or at its end.
@@ -312,6 +317,11 @@ Result<void> agent_signatures(const std::string& dest, int in, int out, unsigned
 }
 
 Result<Summary> agent_patch(const std::string& dest, int in, int out) {
+  FdInput input(in);
+  return agent_patch(dest, input, out);
+}
+
+Result<Summary> agent_patch(const std::string& dest, FrameInput& in, int out) {
   PatchReceiver receiver(dest, out);
   TRY(read_frames(in, [&](const FrameView& frame) { return receiver.handle(frame); }));
   return receiver.summary();

@@ -26,6 +26,8 @@ Result<void> agent_signatures(const std::string& dest, int in, int out, unsigned
 /// An Error for the stream itself (a malformed frame or op, the input ending before `done`):
 /// the file being written is dropped, nothing is left under its name.
 Result<Summary> agent_patch(const std::string& dest, int in, int out);
+/// The same from `in`'s bytes (a relayed host's: agent/agent_relay.h).
+Result<Summary> agent_patch(const std::string& dest, FrameInput& in, int out);
 
 /// Reads Entry frames from `in` until `done`, each a name under DEST as the host's listing had
 /// it, children before their directory: removes each, a directory only when empty (unlinkat),

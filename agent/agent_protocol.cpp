@@ -109,8 +109,20 @@ Result<std::optional<Frame>> FrameDecoder::next() {
   return std::optional<Frame>(std::move(frame));
 }
 
-FrameReader::FrameReader(int fd)
-    : fd_(fd), buffer_(std::make_unique_for_overwrite<char[]>(kReaderCapacity)) {}
+Result<std::size_t> FdInput::read(char* to, std::size_t size) {
+  for (;;) {
+    ssize_t n = ::read(fd_, to, size);
+    if (n >= 0) return std::size_t(n);
+    if (errno != EINTR) return Error{std::strerror(errno)};
+  }
+}
+
+FrameReader::FrameReader(FrameInput& input)
+    : input_(&input), buffer_(std::make_unique_for_overwrite<char[]>(kReaderCapacity)) {}
+
+FrameReader::FrameReader(int fd) : FrameReader(fd_) {
+  fd_ = FdInput(fd);
+}
 
 Result<std::optional<FrameView>> FrameReader::next() {
   for (;;) {
@@ -131,12 +143,10 @@ Result<std::optional<FrameView>> FrameReader::next() {
       end_ = held.size();
     }
     std::size_t want = std::min(kReaderCapacity - end_, std::max(need - held.size(), kReadAhead));
-    ssize_t n = ::read(fd_, buffer_.get() + end_, want);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Error{std::strerror(errno)};
+    std::size_t n = TRY(input_->read(buffer_.get() + end_, want));
     if (n == 0 && held.empty()) return std::optional<FrameView>();
     if (n == 0) return Error{"input ended inside a frame", ErrorKind::bad_input};
-    end_ += static_cast<std::size_t>(n);
+    end_ += n;
   }
 }
 

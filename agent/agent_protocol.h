@@ -103,19 +103,45 @@ class FrameDecoder {
   std::size_t start_ = 0;  // bytes of buffer_ already decoded
 };
 
-/// Frames read from a descriptor into one buffer and handed out where they lie: no copy of a
-/// payload between read(2) and the caller, and no allocation after the reader's own.
-class FrameReader {
+/// The bytes a FrameReader pulls its frames from: a descriptor's (FdInput), or a relay link's
+/// records (agent/record_input.h).
+class FrameInput {
  public:
-  /// Reads `fd` (not owned).
-  explicit FrameReader(int fd);
-  /// The next frame, valid until the next call; nullopt when the input ends between frames. An
-  /// Error: `fd` could not be read, the input ended inside a frame, or a frame does not decode
-  /// (as FrameDecoder's; final too).
-  Result<std::optional<FrameView>> next();
+  virtual ~FrameInput() = default;
+  /// At most `size` (> 0) bytes into `to`: how many, 0 only at the input's end. An Error when it
+  /// cannot be read or broke off (never a shorter input).
+  virtual Result<std::size_t> read(char* to, std::size_t size) = 0;
+};
+
+/// A descriptor's bytes (not owned), as read(2) gives them.
+class FdInput final : public FrameInput {
+ public:
+  explicit FdInput(int fd) : fd_(fd) {}
+  Result<std::size_t> read(char* to, std::size_t size) override;
 
  private:
   int fd_;
+};
+
+/// Frames read from a FrameInput into one buffer and handed out where they lie: no copy of a
+/// payload between read(2) (or the record it came in) and the caller, and no allocation after
+/// the reader's own.
+class FrameReader {
+ public:
+  /// Reads `input` (not owned).
+  explicit FrameReader(FrameInput& input);
+  /// Reads `fd` (not owned).
+  explicit FrameReader(int fd);
+  FrameReader(const FrameReader&) = delete;
+  FrameReader& operator=(const FrameReader&) = delete;
+  /// The next frame, valid until the next call; nullopt when the input ends between frames. An
+  /// Error: the input could not be read (its Error), ended inside a frame, or a frame does not
+  /// decode (as FrameDecoder's; final too).
+  Result<std::optional<FrameView>> next();
+
+ private:
+  FdInput fd_{-1};  // FrameReader(int)'s input
+  FrameInput* input_;
   std::unique_ptr<char[]> buffer_;  // room for two frames of kMaxPayload
   std::size_t start_ = 0;           // of the first byte not handed out
   std::size_t end_ = 0;             // of the end of what was read

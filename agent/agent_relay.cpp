@@ -14,6 +14,7 @@
 #include <system_error>
 #include <thread>
 
+#include "agent/record_input.h"
 #include "agent/relay_bridge.h"
 #include "agent/relay_frames.h"
 #include "agent/relay_link.h"
@@ -46,6 +47,12 @@ std::string own_address() {
   return fields.size() == 4 ? std::string(fields[2]) : "127.0.0.1";
 }
 
+// Who sends this host the stream, in errors: pdx for a star's host (RelaySetup::direct).
+std::string broke_off(bool fed_by_pdx, const std::string& error) {
+  return std::string("the stream from ") + (fed_by_pdx ? "pdx" : "upstream") +
+         " broke off: " + error;
+}
+
 // The listener, and the upstream link accepted on it on a thread of its own while this host
 // links downstream (the relay links up from its leaves: each host's connects wait for its
 // children's accepts). Shared, so that a host whose relay is called off can leave without
@@ -70,21 +77,21 @@ class UpstreamLink {
   }
   ~UpstreamLink() { drop(); }
 
-  // The next chunk; "" at the end.
-  Result<std::string> next() {
+  // The next chunk, at the start of `buffer` (RelayLink::receive); "" at the end.
+  Result<std::string_view> next(std::string& buffer) {
     for (;;) {
-      auto chunk = link_->receive(kRelayStall);
+      auto chunk = link_->receive(kRelayStall, buffer);
       if (chunk && !*chunk) {
         std::lock_guard lock(mutex_);
         ended_ = true;  // the link is held, and heartbeats go on, until passed_on()
         // Nothing more to take: a bridge from a host that lost the one before this (after it
         // had passed the end on) is refused at once, not held in the backlog until it gives up.
         upstream_->listener.fd.reset();
-        return std::string();
+        return std::string_view();
       }
       if (chunk) {
         offset_ += (*chunk)->size();
-        return std::move(**chunk);
+        return **chunk;
       }
       if (!bridged_) return Error{chunk.error()};
       std::chrono::milliseconds wait = link_->gave_up() ? kBridgeLate : kBridgeWait;
@@ -116,6 +123,7 @@ class UpstreamLink {
       std::lock_guard lock(mutex_);
       link_.emplace(std::move(link));
     }
+    QuietThreads quiet;  // held by the receive itself when this host forwards to nobody
     heartbeats_ = std::jthread([this](std::stop_token stop) {
       std::mutex mutex;
       std::condition_variable_any tick;
@@ -145,17 +153,18 @@ class UpstreamLink {
 // Where the stream comes from: the head's stdin, or the upstream link.
 class Source {
  public:
-  explicit Source(int in) : in_(in), buffer_(kChunk, '\0') {}
+  explicit Source(int in) : in_(in) {}
   Source(std::shared_ptr<Upstream> upstream, std::string secret, RelayLink link, bool bridged)
       : link_(std::in_place, std::move(upstream), std::move(secret), std::move(link), bridged) {}
-  // The next chunk; "" at the end.
-  Result<std::string> next() {
-    if (link_) return link_->next();
-    for (;;) {  // a pipe gives 64 KiB a read: only what came is copied out, not kChunk
-      ssize_t n = ::read(in_, buffer_.data(), buffer_.size());
+  // The next chunk, at the start of `buffer` (grown as needed); "" at the end.
+  Result<std::string_view> next(std::string& buffer) {
+    if (link_) return link_->next(buffer);
+    if (buffer.size() < kChunk) buffer.resize(kChunk);
+    for (;;) {
+      ssize_t n = ::read(in_, buffer.data(), kChunk);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) return Error{std::string("cannot read standard input: ") + std::strerror(errno)};
-      return buffer_.substr(0, std::size_t(n));
+      return std::string_view(buffer.data(), std::size_t(n));
     }
   }
   // Its upstream broke: it has nothing to bridge others with.
@@ -167,7 +176,6 @@ class Source {
 
  private:
   int in_ = -1;
-  std::string buffer_;
   std::optional<UpstreamLink> link_;
 };
 
@@ -186,7 +194,7 @@ class Tee {
   // its stream breaks: the hosts after it are not told it gave up.
   Tee(Source& source, int local, std::vector<RelayLink>& next, const RelayNext& peers,
       std::string secret, bool fed_by_pdx)
-      : upstream_(fed_by_pdx ? "pdx" : "upstream"),
+      : fed_by_pdx_(fed_by_pdx),
         source_(source),
         local_(local),
         next_(next),
@@ -224,14 +232,22 @@ class Tee {
 
  private:
   void read_source() {
-    for (;;) {
-      auto chunk = source_.next();
+    for (std::string buffer;;) {
+      auto chunk = source_.next(buffer);
       if (!chunk) {
-        source_error = "the stream from " + upstream_ + " broke off: " + chunk.error();
+        source_error = broke_off(fed_by_pdx_, chunk.error());
         return queue_.end(RelayQueue::End::broken);
       }
       if (chunk->empty()) return queue_.end(RelayQueue::End::whole);
-      queue_.put(std::move(*chunk));  // false: nobody takes it, drained
+      // A record fills its buffer, which the queue then holds; a pipe gives 64 KiB a read, and
+      // only what came is copied out of the buffer, kept for the next.
+      if (chunk->size() < buffer.size() / 2) {
+        queue_.put(std::string(*chunk));
+        continue;
+      }
+      buffer.resize(chunk->size());
+      queue_.put(std::move(buffer));  // false: nobody takes it, drained
+      buffer = std::string();
     }
   }
   void forward(std::size_t i) {
@@ -247,7 +263,7 @@ class Tee {
     ::close(local_);
   }
 
-  const std::string upstream_;  // who sends it, in errors
+  const bool fed_by_pdx_;
   Source& source_;
   int local_;
   std::vector<RelayLink>& next_;
@@ -256,6 +272,26 @@ class Tee {
   RelayQueue queue_;
   RelayBridges bridges_;
 };
+
+// A host that forwards to nobody (a star's, a chain's last): its receive reads the stream itself,
+// off the link's records (RecordInput), with no thread, queue or pipe between. What a receive
+// that stopped early left is taken to the end, so that upstream is not held up, and then
+// upstream is told this host has passed it on (to nobody).
+Result<Summary> receive_alone(Source& source, int out, const RelayConsumer& local,
+                              bool fed_by_pdx) {
+  RecordInput input([&source](std::string& buffer) { return source.next(buffer); });
+  auto received = local(input, out);
+  auto rest = input.drain();
+  source.passed_on();
+  // No relay_end from a host whose stream broke: it did not pass it on (pdx bridges around a
+  // head that ended so).
+  if (!rest) {
+    if (!received) return Error{broke_off(fed_by_pdx, rest.error())};
+    return received;
+  }
+  TRY(write_frame(out, FrameType::relay_end, encode(RelayStatus{})));
+  return received;
+}
 
 }  // namespace
 
@@ -309,7 +345,6 @@ Result<Summary> agent_relay(int in, int out, const RelayConsumer& local) {
       {
         std::lock_guard lock(upstream->mutex);
         if (upstream->link) {
-          QuietThreads quiet;  // its heartbeats' thread
           source.emplace(upstream, setup.secret, std::move(*upstream->link), !setup.direct);
           break;
         }
@@ -320,6 +355,9 @@ Result<Summary> agent_relay(int in, int out, const RelayConsumer& local) {
     }
   }
 
+  bool fed_by_pdx = setup.direct && !said.over_stdin;
+  if (next.empty()) return receive_alone(*source, out, local, fed_by_pdx);
+
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0)
     return Error{std::string("cannot make a pipe: ") + std::strerror(errno)};
@@ -327,13 +365,14 @@ Result<Summary> agent_relay(int in, int out, const RelayConsumer& local) {
   // A larger pipe: fewer hand-overs between the writing thread and the receive, each a wake-up;
   // where it is refused, 64 KiB does too.
   widen_pipe(pipe_fds[1]);
-  Tee tee(*source, pipe_fds[1], next, next_peers, setup.secret, setup.direct && !said.over_stdin);
+  Tee tee(*source, pipe_fds[1], next, next_peers, setup.secret, fed_by_pdx);
   std::optional<std::thread> teeing;
   {
     QuietThreads quiet;
     teeing.emplace([&] { tee.run(); });
   }
-  auto received = local(local_in.get(), out);
+  FdInput input(local_in.get());
+  auto received = local(input, out);
   local_in.reset();  // a consumer that stopped early no longer holds the forwarding up
   teeing->join();
   // No relay_end from a host whose stream broke: it did not pass it on (pdx bridges around a

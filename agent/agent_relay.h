@@ -17,9 +17,11 @@
 
 namespace pdx {
 
-/// What a host does with the stream locally: reads it from `in` (a pipe) to its end, replying
-/// on `out`; what it wrote. agent_receive or agent_patch, with their DEST.
-using RelayConsumer = std::function<Result<Summary>(int in, int out)>;
+/// What a host does with the stream locally: reads it from `in` to its end, replying on `out`;
+/// what it wrote. agent_receive or agent_patch, with their DEST. `in` is the link's records
+/// themselves on a host that forwards to nobody (a star's, a chain's last), else a pipe that a
+/// thread of the relay fills, so that forwarding never waits on the local hash and disk.
+using RelayConsumer = std::function<Result<Summary>(FrameInput& in, int out)>;
 
 /// Runs one host's part of the relay, `local` taking the stream here; the Summary of what it
 /// wrote, or an Error for the host (the relay called off, its upstream link broke, a malformed

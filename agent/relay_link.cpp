@@ -92,12 +92,11 @@ Result<void> write_all(int fd, std::string_view bytes, Clock::time_point deadlin
   return {};
 }
 
-// Exactly `size` bytes; an Error at the end of the stream or on timeout.
-Result<std::string> read_exact(int fd, std::size_t size, Clock::time_point deadline) {
-  std::string out(size, '\0');
+// Exactly `size` bytes into `out`; an Error at the end of the stream or on timeout.
+Result<void> read_exact(int fd, char* out, std::size_t size, Clock::time_point deadline) {
   std::size_t got = 0;
   while (got < size) {
-    ssize_t n = ::recv(fd, out.data() + got, size - got, 0);
+    ssize_t n = ::recv(fd, out + got, size - got, 0);
     if (n > 0) {
       got += std::size_t(n);
       continue;
@@ -107,6 +106,11 @@ Result<std::string> read_exact(int fd, std::size_t size, Clock::time_point deadl
     if (errno != EAGAIN && errno != EWOULDBLOCK) return sys_error("relay receive");
     if (!TRY(wait_for(fd, POLLIN, deadline))) return Error{"nothing came on the relay link"};
   }
+  return {};
+}
+Result<std::string> read_exact(int fd, std::size_t size, Clock::time_point deadline) {
+  std::string out(size, '\0');
+  TRY(read_exact(fd, out.data(), size, deadline));
   return out;
 }
 
@@ -495,13 +499,18 @@ bool RelayLink::hung_up() const {
   return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR));
 }
 
-Result<std::optional<std::string>> RelayLink::receive(std::chrono::milliseconds idle) {
-  if (ended_) return std::optional<std::string>{};
+Result<std::optional<std::string_view>> RelayLink::receive(std::chrono::milliseconds idle,
+                                                           std::string& buffer) {
+  if (ended_) return std::optional<std::string_view>{};
   for (;;) {
-    std::string header = TRY(read_exact(fd_.get(), kRecordHeader, Clock::now() + idle));
+    char header_bytes[kRecordHeader];
+    TRY(read_exact(fd_.get(), header_bytes, kRecordHeader, Clock::now() + idle));
+    std::string_view header(header_bytes, kRecordHeader);
     auto h = TRY(in_.header(header));
-    std::string body = TRY(read_exact(fd_.get(), h.length + kRecordTag, Clock::now() + idle));
-    std::string bytes = TRY(in_.open(header, std::move(body)));
+    std::size_t size = h.length + kRecordTag;
+    if (buffer.size() < size) buffer.resize(size);
+    TRY(read_exact(fd_.get(), buffer.data(), size, Clock::now() + idle));
+    std::string_view bytes = TRY(in_.open(header, buffer.data(), size));
     switch (h.kind) {
       case kKeepalive:
         continue;
@@ -510,14 +519,22 @@ Result<std::optional<std::string>> RelayLink::receive(std::chrono::milliseconds 
         return Error{"the host before lost its own upstream"};
       case kEnd:
         ended_ = true;
-        return std::optional<std::string>{};
+        return std::optional<std::string_view>{};
       case kChunk:
-        if (!bytes.empty()) return std::optional<std::string>(std::move(bytes));
+        if (!bytes.empty()) return std::optional<std::string_view>(bytes);
         [[fallthrough]];
       default:
         return Error{"an unexpected relay record", ErrorKind::bad_input};
     }
   }
+}
+
+Result<std::optional<std::string>> RelayLink::receive(std::chrono::milliseconds idle) {
+  std::string buffer;
+  auto bytes = TRY(receive(idle, buffer));
+  if (!bytes) return std::optional<std::string>{};
+  buffer.resize(bytes->size());  // the chunk is the buffer's first bytes
+  return std::optional<std::string>(std::move(buffer));
 }
 
 }  // namespace pdx

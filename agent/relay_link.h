@@ -127,6 +127,11 @@ class RelayLink {
   /// The next chunk, or nullopt at the end of the stream; an Error when the link broke, a chunk
   /// failed its check, or nothing came for `idle`.
   Result<std::optional<std::string>> receive(std::chrono::milliseconds idle);
+  /// The same, opened in place in the first bytes of `buffer`, grown as needed and never shrunk:
+  /// a caller that keeps it for the next allocates once for the stream. Valid until `buffer`
+  /// changes.
+  Result<std::optional<std::string_view>> receive(std::chrono::milliseconds idle,
+                                                  std::string& buffer);
 
   RelayLink(RelayLink&&) = default;
   RelayLink& operator=(RelayLink&&) = default;

@@ -118,11 +118,12 @@ Result<RecordHeader> RecordOpener::header(std::string_view bytes) const {
   return h;
 }
 
-Result<std::string> RecordOpener::open(std::string_view header_bytes, std::string body) {
+Result<std::string_view> RecordOpener::open(std::string_view header_bytes, char* body,
+                                            std::size_t size) {
   RecordHeader h = TRY(header(header_bytes));
-  if (failed_ || body.size() != h.length + kRecordTag)
+  if (failed_ || size != h.length + kRecordTag)
     return Error{"a " + what_ + " failed its check", ErrorKind::bad_input};
-  auto* data = reinterpret_cast<unsigned char*>(body.data());
+  auto* data = reinterpret_cast<unsigned char*>(body);
   int n = 0;
   bool ok = EVP_DecryptInit_ex(ctx_.get(), nullptr, nullptr, nullptr,
                                bytes_of(nonce(salt_, sequence_))) == 1 &&
@@ -136,7 +137,12 @@ Result<std::string> RecordOpener::open(std::string_view header_bytes, std::strin
     failed_ = true;
     return Error{"a " + what_ + " failed its check", ErrorKind::bad_input};
   }
-  body.resize(h.length);
+  return std::string_view(body, h.length);
+}
+
+Result<std::string> RecordOpener::open(std::string_view header_bytes, std::string body) {
+  std::size_t length = TRY(open(header_bytes, body.data(), body.size())).size();
+  body.resize(length);
   return body;
 }
 

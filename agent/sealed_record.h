@@ -80,6 +80,8 @@ class RecordOpener {
   /// The plaintext of the record of `header` whose length + kRecordTag bytes are `body`,
   /// decrypted in place: an Error when it fails its check, and for every record after.
   Result<std::string> open(std::string_view header, std::string body);
+  /// The same in place, `size` bytes at `body`: the plaintext, its first header.length bytes.
+  Result<std::string_view> open(std::string_view header, char* body, std::size_t size);
 
  private:
   struct Free {

@@ -100,10 +100,10 @@ int cmd_agent(int argc, char** argv) {
   auto received =
       !relay.empty()
           ? agent_relay(STDIN_FILENO, STDOUT_FILENO,
-                        [&](int in, int out) { return agent_receive(relay, in, out, set); })
+                        [&](FrameInput& in, int out) { return agent_receive(relay, in, out, set); })
       : !relay_patch.empty()
           ? agent_relay(STDIN_FILENO, STDOUT_FILENO,
-                        [&](int in, int out) { return agent_patch(relay_patch, in, out); })
+                        [&](FrameInput& in, int out) { return agent_patch(relay_patch, in, out); })
           : agent_receive(receive, STDIN_FILENO, STDOUT_FILENO, set);
   if (!received) fail(received);
   return received->failures ? kExitFailure : kExitOk;

@@ -1,9 +1,9 @@
 # Shared by tests/cli/ssh_push_sshd_killed*.sh: the sshd serving host 2's connection killed in the
-# middle of a push of 4 files of 32 MiB to 3 hosts, once host 2's agent has read a first MiB (the
-# agent stopped then, so that the push to host 2 cannot end before its sshd is killed, however
-# fast or loaded the machine); host 2 fails on one line, the others complete; no truncated file
-# under a final name and no temporary one; a re-run sends it only what it lacks.
-#   sshd_killed_push CALL [PUSH_OPTIONS...]: CALL the agent's mode whose reading is watched
+# middle of a push of 4 files of 32 MiB to 3 hosts, once host 2's agent has written a first MiB
+# of them (the agent stopped then, so that the push to host 2 cannot end before its sshd is
+# killed, however fast or loaded the machine); host 2 fails on one line, the others complete; no
+# truncated file under a final name and no temporary one; a re-run sends it only what it lacks.
+#   sshd_killed_push CALL [PUSH_OPTIONS...]: CALL the agent's mode whose writing is watched
 #   (--receive over ssh, --relay over a direct link); sets `kept`, the files host 2 has whole.
 source "$(dirname "${BASH_SOURCE[0]}")/ssh_common.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/push_common.sh"
@@ -30,9 +30,10 @@ sshd_killed_push() {
   while [[ -z $stopped ]]; do
     kill -0 "$pid" 2> /dev/null || fail "the push ended early: $(cat "$SCRATCH/stderr")"
     for agent in $(pgrep -u "$user" -f "agent $call=$dest/"); do
-      got=$(awk '$1 == "rchar:" {print $2}' "/proc/$agent/io" 2> /dev/null)
-      # Stopped at once, by the pid just read: over a direct link the agent needs no sshd to
-      # read on, and may have ended by the time another pgrep looked for it.
+      # What it wrote (wchar: its files), not what it read: rchar counts read(2), not the recv(2)
+      # of its direct link. Stopped at once, by the pid just read: over a direct link the agent
+      # needs no sshd to read on, and may have ended by the time another pgrep looked for it.
+      got=$(awk '$1 == "wchar:" {print $2}' "/proc/$agent/io" 2> /dev/null)
       if (( ${got:-0} > 1048576 )) && kill -STOP "$agent" 2> /dev/null; then
         stopped=$agent
         break

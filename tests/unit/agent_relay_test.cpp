@@ -31,7 +31,7 @@ class Agent {
   explicit Agent(fs::path dest, RelayConsumer local = {})
       : dest_(std::move(dest)), local_(std::move(local)) {
     if (!local_)
-      local_ = [this](int in, int out) { return agent_receive(dest_.string(), in, out); };
+      local_ = [this](FrameInput& in, int out) { return agent_receive(dest_.string(), in, out); };
     int in[2], out[2];
     EXPECT_EQ(::pipe(in), 0);
     EXPECT_EQ(::pipe(out), 0);
@@ -184,10 +184,9 @@ TEST_F(AgentRelayTest, TheHeadWritesAndForwardsTheTailWrites) {
 
 TEST_F(AgentRelayTest, TheLocalConsumerTakesTheStreamAsItCame) {
   std::string seen;  // what the head's own consumer read: a patching agent's place
-  Agent head(dir_ / "head", [&seen](int in, int) -> Result<Summary> {
+  Agent head(dir_ / "head", [&seen](FrameInput& in, int) -> Result<Summary> {
     char buffer[65536];
-    for (ssize_t n; (n = ::read(in, buffer, sizeof buffer)) > 0;)
-      seen.append(buffer, std::size_t(n));
+    for (std::size_t n; (n = in.read(buffer, sizeof buffer).value()) > 0;) seen.append(buffer, n);
     return Summary{1, seen.size(), 0};
   });
   Agent tail(dir_ / "tail");
@@ -372,28 +371,74 @@ TEST_F(AgentRelayTest, ABridgeWithoutTheSecretIsRefusedAndTheRealOneTaken) {
   EXPECT_TRUE(run.head_said.find("bridged around it") != std::string::npos) << run.head_said;
 }
 
-// A star's direct link (RelaySetup::direct, pdx its upstream) is bridged by nobody: when it breaks,
-// the host fails at once, naming pdx, not after waiting kBridgeWait for a bridge.
-TEST_F(AgentRelayTest, ADirectLinkThatBreaksFailsAtOnce) {
-  Agent host(dir_ / "host");
-  RelaySetup setup{secret_, false, "127.0.0.1", 0, 0};
+// A star's host (RelaySetup::direct) set up and linked from here as pdx links to it: the link.
+RelayLink link_direct(Agent& host, const std::string& secret) {
+  RelaySetup setup{secret, false, "127.0.0.1", 0, 0};
   setup.direct = true;
   host.send(FrameType::relay_setup, encode(setup));
   RelayPeer at = *decode_relay_peer(host.reply().payload);
   host.send(FrameType::relay_next, encode(RelayNext{}));
-  auto up = RelayLink::connect(at.address, at.port, secret_, RelayLink::Clock::now() + 5s);
-  ASSERT_TRUE(up) << up.error();
+  auto up = RelayLink::connect(at.address, at.port, secret, RelayLink::Clock::now() + 5s);
+  EXPECT_TRUE(up) << up.error();
   EXPECT_EQ(host.reply().type, FrameType::relay_linked);
   host.send(FrameType::relay_go, "");
+  return std::move(*up);
+}
+
+// A star's direct link (RelaySetup::direct, pdx its upstream) is bridged by nobody: when it breaks,
+// the host fails at once, naming pdx, not after waiting kBridgeWait for a bridge.
+TEST_F(AgentRelayTest, ADirectLinkThatBreaksFailsAtOnce) {
+  Agent host(dir_ / "host");
+  RelayLink up = link_direct(host, secret_);
   std::string stream = stream_of("file", varied(3 * 1024 * 1024));
-  ASSERT_TRUE(up->send(std::string_view(stream).substr(0, 1024 * 1024)));
+  ASSERT_TRUE(up.send(std::string_view(stream).substr(0, 1024 * 1024)));
   auto cut = RelayLink::Clock::now();
-  up->cut();
+  up.cut();
   const auto& result = host.result();
   EXPECT_LT(RelayLink::Clock::now() - cut, 5s);
   ASSERT_FALSE(result);
   EXPECT_TRUE(result.error().starts_with("the stream from pdx broke off")) << result.error();
   EXPECT_FALSE(fs::exists(dir_ / "host" / "file"));
+}
+
+// A host that forwards to nobody reads its frames off the link's records themselves: frames cut
+// across records of any size, and several in one, come whole; the end is passed on.
+TEST_F(AgentRelayTest, AHostThatForwardsToNobodyTakesFramesCutAnyWayAcrossRecords) {
+  Agent host(dir_ / "host");
+  RelayLink up = link_direct(host, secret_);
+  std::string data = varied(2 * 1024 * 1024 + 3);
+  std::string stream = stream_of("file", data);
+  std::size_t at = 0;
+  for (std::size_t size : {std::size_t(1), std::size_t(3), std::size_t(7), kRelayMaxChunk - 1})
+    for (int i = 0; i < 3 && at < stream.size(); ++i) {
+      std::size_t n = std::min(size, stream.size() - at);
+      ASSERT_TRUE(up.send(std::string_view(stream).substr(at, n)));
+      at += n;
+    }
+  ASSERT_EQ(at, stream.size());
+  EXPECT_TRUE(up.finish()) << "the host said it passed the stream on";
+  ASSERT_TRUE(host.result()) << host.result().error();
+  EXPECT_EQ(host.result()->files, 1u);
+  EXPECT_TRUE(read(dir_ / "host" / "file") == data);
+  EXPECT_EQ(relay_end_of(host), "");
+}
+
+// A consumer that stops early (its receive failed) leaves the rest of the stream: it is read to
+// the end all the same, so that upstream is not held up, and the host says it passed it on.
+TEST_F(AgentRelayTest, AHostWhoseReceiveStopsEarlyStillTakesTheStreamToItsEnd) {
+  Agent host(dir_ / "host", [](FrameInput& in, int) -> Result<Summary> {
+    FrameReader reader(in);
+    TRY(reader.next());
+    return Error{"the receive stopped"};
+  });
+  RelayLink up = link_direct(host, secret_);
+  std::string stream = stream_of("file", varied(5 * 1024 * 1024));
+  for (std::size_t at = 0; at < stream.size(); at += kRelayMaxChunk)
+    ASSERT_TRUE(up.send(std::string_view(stream).substr(at, kRelayMaxChunk)));
+  EXPECT_TRUE(up.finish());
+  ASSERT_FALSE(host.result());
+  EXPECT_EQ(host.result().error(), "the receive stopped");
+  EXPECT_EQ(relay_end_of(host), "");
 }
 
 // The receipt's check is what a bridge that resumed from the wrong offset would meet: the file
