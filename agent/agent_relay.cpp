@@ -5,7 +5,6 @@
 
 #include <cerrno>
 #include <condition_variable>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -38,14 +37,6 @@ constexpr std::chrono::milliseconds kHeartbeatEvery = 1s;  // a receiving host s
 // How long it waits when the host before gave up (it waited kBridgeWait for its own bridge): a
 // bridge around it from the one before, if any, is waiting to be taken by now.
 constexpr auto kBridgeLate = 2s;
-
-// The address this host's ssh session came in on (SSH_CONNECTION's third field): the one pdx
-// reached it by, so the one its neighbours are most likely to reach it by too.
-std::string own_address() {
-  const char* connection = std::getenv("SSH_CONNECTION");
-  auto fields = split_blanks(connection ? connection : "");
-  return fields.size() == 4 ? std::string(fields[2]) : "127.0.0.1";
-}
 
 // Who sends this host the stream, in errors: pdx for a star's host (RelaySetup::direct).
 std::string broke_off(bool fed_by_pdx, const std::string& error) {
@@ -298,7 +289,7 @@ Result<Summary> receive_alone(Source& source, int out, const RelayConsumer& loca
 Result<Summary> agent_relay(int in, int out, const RelayConsumer& local) {
   Frame setup_frame = TRY(read_frame(in, FrameType::relay_setup));
   RelaySetup setup = TRY(decode_relay_setup(setup_frame.payload));
-  std::string address = setup.bind.empty() ? own_address() : setup.bind;
+  std::string address = setup.bind.empty() ? ssh_address() : setup.bind;
   auto upstream = std::make_shared<Upstream>();
   RelayPeer listening{address, 0};
   if (!setup.head) {
