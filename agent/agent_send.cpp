@@ -15,6 +15,7 @@
 #include "agent/relay_frames.h"
 #include "agent/relay_link.h"
 #include "archive/pack.h"
+#include "archive/tar_member.h"
 #include "base/quiet_threads.h"
 
 namespace pdx {
@@ -27,26 +28,14 @@ using Clock = RelayLink::Clock;
 constexpr auto kLinkTime = 30s;  // for pdx to link, from this host's relay_listening
 
 // Where tar's `-C DIR ./NAME` for one REMOTE reads (DIR/NAME), and the name it stores it under
-// (pull_command's tar_member, without the shell).
+// (archive/tar_member, as pull_command names it to tar, without the shell).
 struct Member {
   std::string path;
   std::string stored;
 };
 
-Result<Member> member(std::string remote) {
-  if (remote.empty()) return Error{"an empty remote path", ErrorKind::bad_input};
-  bool contents = remote.ends_with("/");
-  while (remote.size() > 1 && remote.ends_with("/")) remote.pop_back();
-  std::size_t slash = remote.rfind('/');
-  std::string dir = slash == std::string::npos ? "." : remote.substr(0, slash == 0 ? 1 : slash);
-  std::string name = slash == std::string::npos ? remote : remote.substr(slash + 1);
-  if (remote == "/") name = ".";
-  if (name == "..")
-    return Error{remote + ": ends in '..'; name the directory itself", ErrorKind::bad_input};
-  if (contents && name != ".") {
-    dir = remote;
-    name = ".";
-  }
+Result<Member> member(const std::string& remote) {
+  auto [dir, name] = TRY(tar_member(remote));
   return Member{(dir == "/" ? "" : dir) + "/" + name, name == "." ? "." : "./" + name};
 }
 

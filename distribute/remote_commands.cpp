@@ -1,5 +1,6 @@
 #include "distribute/remote_commands.h"
 
+#include "archive/tar_member.h"
 #include "base/quote.h"
 
 namespace pdx {
@@ -12,20 +13,8 @@ std::string not_an_option(const std::string& path) {
 }
 
 // "-C DIR ./NAME" for one REMOTE.
-Result<std::string> tar_member(std::string remote) {
-  if (remote.empty()) return Error{"an empty remote path", ErrorKind::bad_input};
-  bool contents = remote.ends_with("/");
-  while (remote.size() > 1 && remote.ends_with("/")) remote.pop_back();
-  std::size_t slash = remote.rfind('/');
-  std::string dir = slash == std::string::npos ? "." : remote.substr(0, slash == 0 ? 1 : slash);
-  std::string name = slash == std::string::npos ? remote : remote.substr(slash + 1);
-  if (remote == "/") name = ".";
-  if (name == "..")
-    return Error{remote + ": ends in '..'; name the directory itself", ErrorKind::bad_input};
-  if (contents && name != ".") {
-    dir = remote;
-    name = ".";
-  }
+Result<std::string> tar_member_args(const std::string& remote) {
+  auto [dir, name] = TRY(tar_member(remote));
   // GNU tar takes a relative -C from the directory of the -C before it: start each from the
   // shell's own.
   std::string from = dir.starts_with("/") ? shell_quote(dir) : "\"$PWD\"/" + shell_quote(dir);
@@ -54,7 +43,7 @@ Result<std::string> pull_command(const std::vector<std::string>& remotes, std::s
     }
     command += " " + shell_quote("--transform=s|^\\./[^/][^/]*|&" + replacement + "|S");
   }
-  for (const auto& remote : remotes) command += " " + TRY(tar_member(remote));
+  for (const auto& remote : remotes) command += " " + TRY(tar_member_args(remote));
   return command;
 }
 

@@ -29,9 +29,8 @@ struct Received {
   std::string error;
 };
 
-Received receive_all(int listener, const std::string& key, Clock::time_point deadline,
-                     std::uint64_t offset = 0) {
-  auto link = RelayLink::accept(listener, key, deadline, offset);
+// What `link` received, passing it on at the end.
+Received receive_on(Result<RelayLink> link) {
   if (!link) return {"", link.error()};
   Received got;
   for (;;) {
@@ -43,6 +42,11 @@ Received receive_all(int listener, const std::string& key, Clock::time_point dea
     }
     got.bytes += **chunk;
   }
+}
+
+Received receive_all(int listener, const std::string& key, Clock::time_point deadline,
+                     std::uint64_t offset = 0) {
+  return receive_on(RelayLink::accept(listener, key, deadline, offset));
 }
 
 // A listener on 127.0.0.1 under secret('k'), and a thread that takes one link on it within
@@ -420,19 +424,8 @@ class Sender {
 
 // What the connector of a to_connector link to `port` received, passing it on at the end.
 Received receive_from(std::uint16_t port) {
-  auto link =
-      RelayLink::connect("127.0.0.1", port, secret('k'), Clock::now() + 5s, LinkFlow::to_connector);
-  if (!link) return {"", link.error()};
-  Received got;
-  for (;;) {
-    auto chunk = link->receive(2s);
-    if (!chunk) return {got.bytes, chunk.error()};
-    if (!*chunk) {
-      link->passed_on();
-      return got;
-    }
-    got.bytes += **chunk;
-  }
+  return receive_on(RelayLink::connect("127.0.0.1", port, secret('k'), Clock::now() + 5s,
+                                       LinkFlow::to_connector));
 }
 
 TEST(RelayLink, TheStreamFlowsToTheConnectorWhenBothEndsSaySo) {
