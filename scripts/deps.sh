@@ -13,6 +13,8 @@ PACKAGES=(
   # tests: a real sshd, real archivers for interop, man page lint
   openssh-server openssh-client tar gzip bzip2 xz-utils zstd zip unzip coreutils groff man-db
   procps time iproute2 python3 util-linux
+  # tests: a packet capture of the data links (no plaintext on the wire)
+  tcpdump
   # tests: a real torchrun launch (Debian's torch, CPU, gloo), the .deb on a clean Debian root
   python3-torch debootstrap
   # benchmarks: the tools pdx is measured against
