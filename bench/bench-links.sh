@@ -91,12 +91,12 @@ for n in $sizes; do
 done
 
 # killed_chain NAME K: a chain of the most hosts with the agent of its K-th host killed at about
-# a third of the transfer (once it has read two thirds of the data's size: it reads each byte
-# twice, from its upstream link and from the pipe into its receive): the time for the others to
+# a third of the transfer (once it has read a third of the data's size from the pipe into its
+# receive: /proc's rchar does not count what it receives from its link): the time for the others to
 # complete, bridged around it (the head: by pdx, from here). One run: a failed host is the
 # point, not the best of several.
 killed_chain() {
-  local hosts account out pdx_pid pid got wall user sys third=$((mb * 1000 * 1000 * 2 / 3))
+  local hosts account out pdx_pid pid got wall user sys third=$((mb * 1000 * 1000 / 3))
   hosts=$(head -n "$most" "$CLUSTER/hostfile" | paste -sd,)
   account=$(printf 'pdx%03d' "$2")
   in_client "$PDX" -F "$config" -w "$hosts" "rm -rf bench-links-*" > /dev/null

@@ -89,9 +89,10 @@ release_port() { kill "$port_holder" 2> /dev/null; wait "$port_holder" 2> /dev/n
 source "$(dirname "${BASH_SOURCE[0]}")/flip_byte.sh"
 
 # kill_once_read BYTES PGREP_ARGS...: while $pdx_pid runs, SIGKILLs the first process that
-# `pgrep PGREP_ARGS...` finds once it has read more than BYTES (rchar of /proc/PID/io: a relay
-# agent reads each byte twice, from its upstream link and from the pipe into its receive); its
-# pid in $killed, "" when none was.
+# `pgrep PGREP_ARGS...` finds once it has read more than BYTES (rchar of /proc/PID/io, which
+# counts read(2)s, not recv(2)s: a forwarding relay agent's pipe into its receive, not its link;
+# a host that forwards to nobody reads only its link, and is never found so); its pid in
+# $killed, "" when none was.
 kill_once_read() {
   local bytes=$1 pid got
   shift
