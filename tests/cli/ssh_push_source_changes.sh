@@ -16,10 +16,12 @@ for change in grow shrink; do
   "$PDX" -F "$CONFIG" -w "$hosts" push "$SCRATCH/a_first" "$SCRATCH/m_big" "$SCRATCH/z_after" \
     "$dest/$change/" > "$SCRATCH/stdout" 2> "$SCRATCH/stderr" &
   pid=$!
-  for _ in $(seq 2400); do  # a_first is on host 1: m_big is being read
-    [[ -e $(home_of 1)/$dest/$change/a_first ]] && break
+  # pdx has m_big open: it is being read (a star host takes 64 MiB in well under a second, so
+  # waiting for a_first to land on a host may see it read whole before a byte changes).
+  for _ in $(seq 12000); do
+    ls -l "/proc/$pid/fd" 2> /dev/null | grep -q -F "$SCRATCH/m_big" && break
     kill -0 "$pid" 2> /dev/null || break
-    sleep 0.05
+    sleep 0.01
   done
   while kill -0 "$pid" 2> /dev/null; do
     if [[ $change == grow ]]; then
