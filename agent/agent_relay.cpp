@@ -1,6 +1,5 @@
 #include "agent/agent_relay.h"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -18,8 +17,6 @@
 #include "agent/relay_frames.h"
 #include "agent/relay_link.h"
 #include "agent/relay_queue.h"
-#include "agent/wide_pipe.h"
-#include "archive/temp_file.h"
 #include "base/fd.h"
 #include "base/quiet_threads.h"
 #include "base/strings.h"
@@ -170,24 +167,23 @@ class Source {
   std::optional<UpstreamLink> link_;
 };
 
-// The stream from `source` to this host's receive (`local`, a pipe) and to each host it
-// forwards to, each on a thread of its own through a RelayQueue: a host forwards while it
-// receives and while it writes. A local reader that stops (its receive failed) does not stop
-// the forwarding; a host that breaks off or stalls does not stop the others nor the local
-// writing, and is bridged: the hosts it forwarded to are linked to from here, each from the
-// offset it holds, out of the queue's history; with none left the stream is still read to its
-// end, so that upstream is not held up.
+// The stream from `source` to this host's receive (which takes it with take_local(), on its own
+// thread) and to each host it forwards to, each on a thread of its own, through a RelayQueue: a
+// host forwards while it receives and while it writes. A local reader that stops (its receive
+// failed) does not stop the forwarding; a host that breaks off or stalls does not stop the others
+// nor the local writing, and is bridged: the hosts it forwarded to are linked to from here, each
+// from the offset it holds, out of the queue's history; with none left the stream is still read to
+// its end, so that upstream is not held up.
 class Tee {
  public:
   static constexpr std::size_t kLocal = 0;  // the reader of the receive; then one per link
 
   // `fed_by_pdx`: its upstream is pdx (RelaySetup::direct), which bridges around this host when
   // its stream breaks: the hosts after it are not told it gave up.
-  Tee(Source& source, int local, std::vector<RelayLink>& next, const RelayNext& peers,
-      std::string secret, bool fed_by_pdx)
+  Tee(Source& source, std::vector<RelayLink>& next, const RelayNext& peers, std::string secret,
+      bool fed_by_pdx)
       : fed_by_pdx_(fed_by_pdx),
         source_(source),
-        local_(local),
         next_(next),
         peers_(peers),
         errors_(next.size()),
@@ -203,7 +199,6 @@ class Tee {
       try {
         for (std::size_t i = 0; i < next_.size(); ++i)
           readers.emplace_back([this, i] { forward(i); });
-        readers.emplace_back([this] { write_local(); });
       } catch (const std::system_error& e) {
         source_error = std::string("cannot start a thread: ") + e.what();
         return queue_.end(RelayQueue::End::broken);
@@ -221,42 +216,45 @@ class Tee {
   }
   std::string source_error;  // the stream did not come whole: the host cannot be complete
 
+  // The receive's next chunk, held in `chunk` until the next call (RecordInput::Next); "" at
+  // the end.
+  Result<std::string_view> take_local(RelayQueue::Chunk& chunk) {
+    std::optional<RelayQueue::End> how;
+    chunk = queue_.take(kLocal, how);
+    if (chunk) return std::string_view(*chunk);
+    if (how == RelayQueue::End::whole) return std::string_view();
+    return Error{"the stream broke off"};  // source_error says how
+  }
+  // The receive takes no more (it stopped early): the forwarding goes on without it.
+  void local_done() { queue_.leave(kLocal); }
+
  private:
   void read_source() {
-    for (std::string buffer;;) {
+    for (std::string buffer = queue_.spare();;) {
       auto chunk = source_.next(buffer);
       if (!chunk) {
         source_error = broke_off(fed_by_pdx_, chunk.error());
         return queue_.end(RelayQueue::End::broken);
       }
       if (chunk->empty()) return queue_.end(RelayQueue::End::whole);
-      // A record fills its buffer, which the queue then holds; a pipe gives 64 KiB a read, and
-      // only what came is copied out of the buffer, kept for the next.
+      // A record fills its buffer, which the queue then holds (and hands back once every reader
+      // has taken it); a pipe gives 64 KiB a read, and only what came is copied out of the
+      // buffer, kept for the next.
       if (chunk->size() < buffer.size() / 2) {
         queue_.put(std::string(*chunk));
         continue;
       }
       buffer.resize(chunk->size());
       queue_.put(std::move(buffer));  // false: nobody takes it, drained
-      buffer = std::string();
+      buffer = queue_.spare();
     }
   }
   void forward(std::size_t i) {
     errors_[i] = bridges_.relay_on(next_[i], 1 + i, peers_.peers[i], std::nullopt);
   }
-  void write_local() {
-    std::optional<RelayQueue::End> how;
-    while (auto chunk = queue_.take(kLocal, how))
-      if (!write_all(local_, chunk->data(), chunk->size(), "the receive")) {
-        queue_.leave(kLocal);
-        break;
-      }
-    ::close(local_);
-  }
 
   const bool fed_by_pdx_;
   Source& source_;
-  int local_;
   std::vector<RelayLink>& next_;
   const RelayNext& peers_;
   std::vector<std::string> errors_;  // by link
@@ -349,22 +347,16 @@ Result<Summary> agent_relay(int in, int out, const RelayConsumer& local) {
   bool fed_by_pdx = setup.direct && !said.over_stdin;
   if (next.empty()) return receive_alone(*source, out, local, fed_by_pdx);
 
-  int pipe_fds[2];
-  if (::pipe2(pipe_fds, O_CLOEXEC) != 0)
-    return Error{std::string("cannot make a pipe: ") + std::strerror(errno)};
-  Fd local_in(pipe_fds[0]);
-  // A larger pipe: fewer hand-overs between the writing thread and the receive, each a wake-up;
-  // where it is refused, 64 KiB does too.
-  widen_pipe(pipe_fds[1]);
-  Tee tee(*source, pipe_fds[1], next, next_peers, setup.secret, fed_by_pdx);
+  Tee tee(*source, next, next_peers, setup.secret, fed_by_pdx);
   std::optional<std::thread> teeing;
   {
     QuietThreads quiet;
     teeing.emplace([&] { tee.run(); });
   }
-  FdInput input(local_in.get());
+  RelayQueue::Chunk held;
+  RecordInput input([&tee, &held](std::string&) { return tee.take_local(held); });
   auto received = local(input, out);
-  local_in.reset();  // a consumer that stopped early no longer holds the forwarding up
+  tee.local_done();  // a consumer that stopped early no longer holds the forwarding up
   teeing->join();
   // No relay_end from a host whose stream broke: it did not pass it on (pdx bridges around a
   // head that ended so).

@@ -1,8 +1,9 @@
 #pragma once
-// A stream that comes in records (a relay link's, agent/relay_link.h) read as bytes: what the
-// receive of a host that forwards to nobody (a star's, a chain's last: agent/agent_relay.cpp)
-// pulls its frames from, straight off the link, with no thread, queue or pipe between. Every
-// record is taken into one buffer, kept from one to the next.
+// A stream that comes in records read as bytes: what a relaying host's receive
+// (agent/agent_relay.cpp) pulls its frames from, with no pipe between: on a host that forwards
+// to nobody (a star's, a chain's last), straight off the link (agent/relay_link.h), every record
+// taken into one buffer kept from one to the next; on a host that forwards, the chunks of its
+// RelayQueue, as they are.
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -17,8 +18,8 @@ namespace pdx {
 class RecordInput final : public FrameInput {
  public:
   /// The next record's bytes, at the start of `buffer` (grown as needed and handed back at the
-  /// next call: one allocation for the stream); "" at the stream's end; an Error when it broke
-  /// off.
+  /// next call: one allocation for the stream) or in the caller's own memory, valid until the
+  /// next call; "" at the stream's end; an Error when it broke off.
   using Next = std::function<Result<std::string_view>(std::string& buffer)>;
 
   explicit RecordInput(Next next) : next_(std::move(next)) {}

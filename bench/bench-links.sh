@@ -91,12 +91,12 @@ for n in $sizes; do
 done
 
 # killed_chain NAME K: a chain of the most hosts with the agent of its K-th host killed at about
-# a third of the transfer (once it has read a third of the data's size from the pipe into its
-# receive: /proc's rchar does not count what it receives from its link): the time for the others to
-# complete, bridged around it (the head: by pdx, from here). One run: a failed host is the
-# point, not the best of several.
+# a third of the transfer (once it has written two thirds of the data's size: a forwarding host
+# writes each byte twice, into its file and its history; /proc's rchar does not count what it
+# receives from its link): the time for the others to complete, bridged around it (the head: by
+# pdx, from here). One run: a failed host is the point, not the best of several.
 killed_chain() {
-  local hosts account out pdx_pid pid got wall user sys third=$((mb * 1000 * 1000 / 3))
+  local hosts account out pdx_pid pid got wall user sys at=$((mb * 1000 * 1000 * 2 / 3))
   hosts=$(head -n "$most" "$CLUSTER/hostfile" | paste -sd,)
   account=$(printf 'pdx%03d' "$2")
   in_client "$PDX" -F "$config" -w "$hosts" "rm -rf bench-links-*" > /dev/null
@@ -107,8 +107,8 @@ killed_chain() {
   pdx_pid=$!
   while kill -0 "$pdx_pid" 2> /dev/null; do
     for pid in $(pgrep -u "$account" -f -- '--relay='); do
-      got=$(awk '$1 == "rchar:" {print $2}' "/proc/$pid/io" 2> /dev/null)
-      (( ${got:-0} >= third )) && kill -KILL "$pid" && break 2
+      got=$(awk '$1 == "wchar:" {print $2}' "/proc/$pid/io" 2> /dev/null)
+      (( ${got:-0} >= at )) && kill -KILL "$pid" && break 2
     done
     sleep 0.02
   done

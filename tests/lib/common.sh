@@ -89,17 +89,16 @@ release_port() { kill "$port_holder" 2> /dev/null; wait "$port_holder" 2> /dev/n
 source "$(dirname "${BASH_SOURCE[0]}")/flip_byte.sh"
 
 # kill_once_read BYTES PGREP_ARGS...: while $pdx_pid runs, SIGKILLs the first process that
-# `pgrep PGREP_ARGS...` finds once it has read more than BYTES (rchar of /proc/PID/io, which
-# counts read(2)s, not recv(2)s: a forwarding relay agent's pipe into its receive, not its link;
-# a host that forwards to nobody reads only its link, and is never found so); its pid in
-# $killed, "" when none was.
+# `pgrep PGREP_ARGS...` finds once it has written more than BYTES (wchar of /proc/PID/io: a
+# relay agent's files, and on a host that forwards its history too; not rchar, which counts
+# read(2)s and not the recv(2)s of its link); its pid in $killed, "" when none was.
 kill_once_read() {
   local bytes=$1 pid got
   shift
   killed=""
   while [[ -z $killed ]] && kill -0 "$pdx_pid" 2> /dev/null; do
     for pid in $(pgrep "$@"); do
-      got=$(awk '$1 == "rchar:" {print $2}' "/proc/$pid/io" 2> /dev/null)
+      got=$(awk '$1 == "wchar:" {print $2}' "/proc/$pid/io" 2> /dev/null)
       if (( ${got:-0} > bytes )) && kill -KILL "$pid"; then
         killed=$pid
         break

@@ -7,7 +7,8 @@ head -c $((96 << 20)) /dev/urandom > "$SCRATCH/huge"
 printf 'small\n' > "$SCRATCH/small"
 
 # start_push DIR HOSTS [RELAY]: the push of huge and small to DIR/%h/ in the background, with
-# --relay or RELAY; waits until h2's agent has read 16 MiB (its files are unnamed until whole).
+# --relay or RELAY; waits until h2's agent has written 16 MiB (its files, which are unnamed until
+# whole, and its history: wchar, since rchar does not count its link's recv(2)s).
 start_push() {
   local pid read
   "$PDX" -R exec -w "$2" push "${3:---relay}" "$SCRATCH/huge" "$SCRATCH/small" "$1/%h/" \
@@ -15,7 +16,7 @@ start_push() {
   pdx_pid=$!
   for _ in $(seq 1000); do
     for pid in $(pgrep -f -- "--relay=$1/h2/"); do
-      read=$(awk '$1 == "rchar:" {print $2}' "/proc/$pid/io" 2> /dev/null)
+      read=$(awk '$1 == "wchar:" {print $2}' "/proc/$pid/io" 2> /dev/null)
       (( ${read:-0} > 16 << 20 )) && return
     done
     sleep 0.01

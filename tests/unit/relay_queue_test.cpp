@@ -172,6 +172,35 @@ TEST(RelayQueue, TheHistoryIsBoundedAndAnOlderOffsetIsRefused) {
   EXPECT_TRUE(queue.join(newest - RelayQueue::kHistory));
 }
 
+TEST(RelayQueue, ALateReaderGetsTheHistoryWholeOnceItHasWrappedAround) {
+  RelayQueue queue(1);
+  int count = int((RelayQueue::kHistory + RelayQueue::kMaxChunk) / 1000) * 2 + 7;
+  std::string sent = put_taken(queue, count);
+  std::uint64_t from = sent.size() - RelayQueue::kHistory;
+  auto late = queue.join(from);
+  ASSERT_TRUE(late);
+  queue.end(RelayQueue::End::whole);
+  Taken rest = take_all(queue, *late);
+  EXPECT_TRUE(rest.bytes == sent.substr(from)) << "the history's bytes, in order";
+  EXPECT_EQ(rest.how, RelayQueue::End::whole);
+}
+
+TEST(RelayQueue, AChunkEveryReaderTookHandsItsBufferBack) {
+  RelayQueue queue(2, 0);
+  EXPECT_TRUE(queue.spare().empty()) << "none yet";
+  ASSERT_TRUE(queue.put(std::string(256 * 1024, 'x')));
+  std::optional<RelayQueue::End> how;
+  auto a = queue.take(0, how);
+  EXPECT_TRUE(queue.spare().empty()) << "reader 1 has not taken it";
+  auto b = queue.take(1, how);
+  EXPECT_TRUE(queue.spare().empty()) << "still held by the readers";
+  a.reset();
+  b.reset();
+  std::string buffer = queue.spare();
+  EXPECT_EQ(buffer.size(), 256u * 1024) << "its size kept: filling it again zeroes nothing";
+  EXPECT_TRUE(queue.spare().empty()) << "handed out once";
+}
+
 TEST(RelayQueue, ALateReaderHoldsTheQueueLikeAnyOther) {
   RelayQueue queue(1);
   put_taken(queue, 10);
@@ -185,7 +214,7 @@ TEST(RelayQueue, ALateReaderHoldsTheQueueLikeAnyOther) {
   std::this_thread::sleep_for(50ms);
   EXPECT_FALSE(in) << "the late reader has 10000 bytes to take first";
   std::optional<RelayQueue::End> how;
-  for (int i = 0; i < 10; ++i) queue.take(*late, how);
+  for (std::size_t got = 0; got < 10'000;) got += queue.take(*late, how)->size();
   writer.join();
   EXPECT_TRUE(in);
 }
