@@ -110,6 +110,36 @@ std::string real_directory(const std::string& path) {
   return dir.substr(0, dir.rfind('/') + 1);  // with its slash ("" for a bare name)
 }
 
+// The sh lines that check the agent's copy before it runs, with c, d, f (cache_paths), z and y
+// (its size and SHA-256) and u (the status it fails them with) set: builtins but for one find,
+// and a sha256sum after the copy changed (50 ms for 10 MB). The find prints each of $c $d $f that
+// passes (their owner and symlinks the shell's tests), then $f again when `ok` (written after its
+// last hash) is newer than any change to it (its ctime: a write, a chmod, a rename). Its output is
+// matched whole, so that a find that failed runs nothing unchecked or unhashed: one without
+// -cnewer, or whose `ok` went meanwhile (-cnewer's missing file fails it before it prints), is run
+// again without it, and the copy hashed. No '%' in it: push substitutes %h and %n in its commands.
+std::string agent_checks() {
+  return "[ -e \"$f\" ] || [ -h \"$f\" ] || exit " + std::to_string(kAgentMissing) + "\n" +
+         R"(for p in "$c" "$d" "$f"; do [ -O "$p" ] && [ ! -h "$p" ] || exit $u; done
+[ -f "$f" ] || exit $u
+set -- "$c" "$d" "$f" -prune ! \( )" +
+         kWritableByOthers + R"( -o -type f \( ! -size "$z"c -o ! -perm -500 \) \) -print
+r= n="$c
+$d
+$f"
+[ ! -f "$d/ok" ] || r=$(find "$@" -type f ! -cnewer "$d/ok" -print 2>/dev/null)
+[ -n "$r" ] || r=$(find "$@" 2>/dev/null)
+case $r in
+"$n
+$f") ;;
+"$n") ! command -v sha256sum > /dev/null || { h=$(sha256sum < "$f") &&
+  case $h in "$y"[!0-9a-f]*) true 2>/dev/null > "$d/ok" ;; *) false ;; esac; } || exit $u ;;
+*) exit $u ;;
+esac
+[ -x "$f" ] || exit )" +
+         std::to_string(kAgentNoExec) + "\n";
+}
+
 }  // namespace
 
 Result<AgentLocation> locate_agent(std::string installed) {
@@ -178,21 +208,9 @@ std::string agent_command(const AgentLocation& agent, const std::vector<std::str
                "/pdx\" ]; then d=\"$c/" + built->sha256 + "\" f=\"$c/" + built->sha256 +
                "/pdx\" z=" + std::to_string(built->size) + " y=" + built->sha256 +
                " u=" + std::to_string(kStaticUntrusted) + "; fi\n";
-  // Builtins but for two finds, and a sha256sum after the copy changed (50 ms for 10 MB).
-  return command + "[ -e \"$f\" ] || [ -h \"$f\" ] || exit " + std::to_string(kAgentMissing) +
-         "\nfor p in \"$c\" \"$d\" \"$f\"; do [ -O \"$p\" ] && [ ! -h \"$p\" ] || exit $u; done\n" +
-         "[ -f \"$f\" ] && [ -z \"$(find \"$c\" \"$d\" \"$f\" -prune \\( " + kWritableByOthers +
-         " -o -type f \\( ! -size \"$z\"c -o ! -perm -500 \\) \\) -print 2>/dev/null)\" ] || exit "
-         "$u" +
-         // Hashed unless `ok` (written after its last hash) is newer than any change to it (its
-         // ctime: a write, a chmod, a rename; find without -cnewer hashes). No '%' in it: push
-         // substitutes %h and %n in its commands.
-         "\n[ -n \"$(find \"$f\" ! -cnewer \"$d/ok\" -print 2>/dev/null)\" ] || " +
-         "! command -v sha256sum > /dev/null || { h=$(sha256sum < \"$f\") && case $h in " +
-         "\"$y\"[!0-9a-f]*) true 2>/dev/null > \"$d/ok\" ;; *) false ;; esac; } || exit $u" +
-         "\n[ -x \"$f\" ] || exit " + std::to_string(kAgentNoExec) +
+  return command + agent_checks() +
          // `used` truncated by the shell (no process; a failure silent): its mtime is the last use.
-         "\n[ -h \"$d/used\" ] || true 2>/dev/null > \"$d/used\"; exec \"$f\"" + words;
+         "[ -h \"$d/used\" ] || true 2>/dev/null > \"$d/used\"; exec \"$f\"" + words;
 }
 
 std::string upload_command(const AgentLocation& agent, bool gzipped) {

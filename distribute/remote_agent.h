@@ -59,8 +59,8 @@ inline bool agent_upload_needed(int exit_status) {
 /// the fallback (the static build) where it is there, else the copy of the binary; exits
 /// kAgentMissing when that copy is not there; kAgentUntrusted when ~/.cache/pdx, its directory
 /// or the copy is a symlink, not the user's or writable by group or others, or the copy is not
-/// of the uploaded size and SHA-256 (where sha256sum exists), kStaticUntrusted instead for the
-/// static build's; kAgentNoExec when the copy is all
+/// of the uploaded size and SHA-256 (where sha256sum exists), or the host's find cannot say,
+/// kStaticUntrusted instead for the static build's; kAgentNoExec when the copy is all
 /// that but cannot be executed (so that no upload is tried again). Else truncates `used` beside
 /// it, the mark of its last use, and runs it.
 std::string agent_command(const AgentLocation& agent, const std::vector<std::string>& args);

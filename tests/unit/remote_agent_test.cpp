@@ -158,6 +158,64 @@ TEST(RemoteAgent, TheCachedAgentRunsOnlyAsUploadedInTheUsersOwnDirectories) {
   EXPECT_FALSE(std::filesystem::is_symlink(dir + "/used"));
 }
 
+// `script` as the executable tools/NAME, and the PATH that finds it first.
+std::string tool(const test::TempDir& tools, const std::string& name, const std::string& script) {
+  test::write_file(tools / name, "#!/bin/sh\n" + script);
+  ::chmod((tools / name).c_str(), 0755);
+  return tools.path().string() + ":" + std::getenv("PATH");
+}
+
+// Each start checks the copy with one find, and hashes it again whenever `ok` is missing, older
+// than its last change, or cannot be compared (a find without -cnewer): each time with a
+// sha256sum that lies, it is not run.
+TEST(RemoteAgent, TheCachedAgentIsCheckedByOneFindAndHashedAgainWhenOkSaysNothing) {
+  test::TempDir home, tools;
+  std::string out, dir = home / (".cache/pdx/" + sha256_of(kScriptAgent));
+  AgentLocation agent = upload(home, kScriptAgent);
+  std::string finds = home / "finds";
+  tool(tools, "find", "echo >> '" + finds + "'\nexec /usr/bin/find \"$@\"\n");
+  std::string lying = tool(tools, "sha256sum", "echo 0000  -\n");
+  auto run_counted = [&](const std::string& path) {
+    test::write_file(finds, "");
+    int status = run_sh(home, agent_command(agent, {"--x"}), "/dev/null", out, path);
+    EXPECT_EQ(test::read_file(finds), "\n") << "one find";
+    return status;
+  };
+  EXPECT_EQ(run_counted(lying), 0) << out;  // hashed by the upload
+  EXPECT_EQ(out, "ran agent --x\n");
+  std::filesystem::remove(dir + "/ok");
+  EXPECT_EQ(run_counted(lying), kAgentUntrusted) << out;
+  EXPECT_EQ(out, "");
+  std::string honest = tools.path().string() + ":" + std::getenv("PATH");
+  std::filesystem::remove(tools / "sha256sum");
+  EXPECT_EQ(run_counted(honest), 0) << out;  // hashed, `ok` written again
+  EXPECT_TRUE(std::filesystem::exists(dir + "/ok"));
+  tool(tools, "sha256sum", "echo 0000  -\n");
+  EXPECT_EQ(run_counted(lying), 0) << out;
+  ::chmod((dir + "/pdx").c_str(), 0755);  // the same mode, a new ctime
+  EXPECT_EQ(run_counted(lying), kAgentUntrusted) << out;
+
+  // A find without -cnewer: hashed each time (a second find, without it).
+  upload(home, kScriptAgent);
+  tool(tools, "find",
+       "for a; do [ \"$a\" != -cnewer ] || { echo 'find: unknown predicate' >&2; exit 1; }; done\n"
+       "exec /usr/bin/find \"$@\"\n");
+  EXPECT_EQ(run_sh(home, agent_command(agent, {"--x"}), "/dev/null", out, lying), kAgentUntrusted)
+      << out;
+  std::filesystem::remove(tools / "sha256sum");
+  EXPECT_EQ(run_sh(home, agent_command(agent, {"--x"}), "/dev/null", out, honest), 0) << out;
+  EXPECT_EQ(out, "ran agent --x\n");
+  // A find that fails, or prints what it should not: not run, whatever `ok` says.
+  for (const char* find :
+       {"exit 1\n", "/usr/bin/find \"$@\"; echo \"$3\"\n", "shift; exec /usr/bin/find \"$@\"\n"}) {
+    tool(tools, "find", find);
+    EXPECT_EQ(run_sh(home, agent_command(agent, {"--x"}), "/dev/null", out, honest),
+              kAgentUntrusted)
+        << find << out;
+    EXPECT_EQ(out, "") << find;
+  }
+}
+
 TEST(RemoteAgent, AnAgentThatCannotBeExecutedIsSaidToBeSo) {
   test::TempDir home;
   AgentLocation agent = upload(home, kScriptAgent);
