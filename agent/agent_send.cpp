@@ -12,6 +12,7 @@
 #include <optional>
 #include <thread>
 
+#include "agent/link_beat.h"
 #include "agent/relay_frames.h"
 #include "agent/relay_link.h"
 #include "archive/pack.h"
@@ -26,6 +27,9 @@ using namespace std::chrono_literals;
 using Clock = RelayLink::Clock;
 
 constexpr auto kLinkTime = 30s;  // for pdx to link, from this host's relay_listening
+// While packing is held up (a read that blocks: a hung NFS mount, a slow disk), a keepalive
+// when nothing went for this long, well within pdx's kRelayStall.
+constexpr std::chrono::milliseconds kKeepaliveEvery = 1s;
 
 // Where tar's `-C DIR ./NAME` for one REMOTE reads (DIR/NAME), and the name it stores it under
 // (archive/tar_member, as pull_command names it to tar, without the shell).
@@ -89,7 +93,10 @@ Result<std::string> send_members(const SendRequest& request, RelayLink& link) {
   if (!request.suffix.empty())
     options.rename = [&](const std::string& name) { return with_suffix(name, request.suffix); };
   LinkSink sink(link);
-  TRY(pack(options, sink));
+  {
+    LinkBeat alive(kKeepaliveEvery, [&link] { link.keepalive_if_quiet(kKeepaliveEvery); });
+    TRY(pack(options, sink));
+  }
   TRY(link.finish());
   return complaint;
 }

@@ -8,7 +8,10 @@
 //   pdx -> agent (link)    pdx connects (agent/relay_link.h, LinkFlow::to_connector)
 //   pdx -> agent (stdin)   relay_go once linked; the end of stdin instead when pdx could not
 //                          link: the agent ends at once
-//   agent -> pdx (link)    the tar stream of every REMOTE, in sealed records, then its end
+//   agent -> pdx (link)    the tar stream of every REMOTE, in sealed records, then its end;
+//                          a keepalive each second nothing went (agent/link_beat.h), so that
+//                          a read held up longer than pdx's kRelayStall (a hung NFS mount, a
+//                          slow disk) is not taken for a dead host
 //
 // The stream is the one `tar -cf - -C DIR ./NAME...` gives for pull_command's REMOTEs
 // (distribute/remote_commands.h), made by archive/pack.h: the same names, symlinks stored as
