@@ -12,6 +12,7 @@
 #include <optional>
 #include <thread>
 
+#include "agent/link_beat.h"
 #include "agent/relay_frames.h"
 #include "agent/relay_link.h"
 #include "archive/pack.h"
@@ -26,6 +27,9 @@ using namespace std::chrono_literals;
 using Clock = RelayLink::Clock;
 
 constexpr auto kLinkTime = 30s;  // for pdx to link, from this host's relay_listening
+// While packing is held up (a read that blocks: a hung NFS mount, a slow disk), a keepalive
+// when nothing went for this long, well within pdx's kRelayStall.
+constexpr std::chrono::milliseconds kKeepaliveEvery = 1s;
 
 // Where tar's `-C DIR ./NAME` for one REMOTE reads (DIR/NAME), and the name it stores it under
 // (archive/tar_member, as pull_command names it to tar, without the shell).
@@ -69,16 +73,24 @@ class LinkSink final : public ByteSink {
   std::uint64_t written_ = 0;
 };
 
-// The stream of every REMOTE over `link`, to its end; as tar, a REMOTE that is not there is
-// left out, and the first such is the host's complaint once the rest went: its text, or "".
+// The stream of every REMOTE over `link`, to its end; as tar, a REMOTE that is not there, or a
+// file or directory in one that cannot be read, is left out, and the first such is the host's
+// complaint once the rest went, with how many more: its text, or "".
 Result<std::string> send_members(const SendRequest& request, RelayLink& link) {
   PackOptions options;
   std::string complaint;
+  std::size_t more = 0;
+  auto complain = [&](const std::string& error) {
+    if (complaint.empty())
+      complaint = error;
+    else
+      ++more;
+  };
   for (const auto& remote : request.remotes) {
     Member m = TRY(member(remote));
     struct stat st {};
     if (::lstat(m.path.c_str(), &st) != 0) {
-      if (complaint.empty()) complaint = remote + ": Cannot stat: " + std::strerror(errno);
+      complain(remote + ": Cannot stat: " + std::strerror(errno));
       continue;
     }
     if (!request.directories && ::stat(m.path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
@@ -88,9 +100,14 @@ Result<std::string> send_members(const SendRequest& request, RelayLink& link) {
   }
   if (!request.suffix.empty())
     options.rename = [&](const std::string& name) { return with_suffix(name, request.suffix); };
+  options.on_unreadable = complain;
   LinkSink sink(link);
-  TRY(pack(options, sink));
+  {
+    LinkBeat alive(kKeepaliveEvery, [&link] { link.keepalive_if_quiet(kKeepaliveEvery); });
+    TRY(pack(options, sink));
+  }
   TRY(link.finish());
+  if (more) complaint += " (and " + std::to_string(more) + " more)";
   return complaint;
 }
 

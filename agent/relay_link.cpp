@@ -49,7 +49,7 @@ constexpr std::size_t kOffsetSize = 8;                      // the largest recor
 constexpr std::size_t kHello = kMagic.size() + 1 + kNonce;  // the magic, the flow, a nonce
 constexpr std::size_t kEmptyRecord = kRecordHeader + kRecordTag;
 constexpr std::size_t kOffsetRecord = kEmptyRecord + kOffsetSize;
-constexpr std::size_t kMaxUnsent = 64 * kEmptyRecord;  // heartbeats the socket has not taken
+constexpr std::size_t kMaxUnsent = 64 * kEmptyRecord;  // beats the socket has not taken
 // Each socket's buffers, fixed (no autotuning up to several MiB): how far a host beyond the
 // next can lag behind this one is then known, and a bridge finds its offset in the history
 // (agent/relay_bridge.h's relay_history). Linux doubles the value, and caps it at its
@@ -334,14 +334,24 @@ Result<RelayLink> RelayLink::accept(int listener, std::string_view secret,
   }
 }
 
+// This end's records. Every seal and every write of a record to the socket happens under
+// `writing`, so records leave whole and in the order of their sequence numbers, whichever thread
+// sends them: the thread of the stream (send, finish...) takes it for each record; a beat
+// (heartbeat, keepalive_if_quiet) only when it is free, never waiting, and what of its record
+// the socket did not take waits in `unsent`, sent before the next record. `mutex` guards the
+// descriptor's end (close, cut) beside a beat.
 struct RelayLink::Sealing {
   explicit Sealing(RecordSealer s) : sealer(std::move(s)) {}
+  std::mutex writing;
   std::mutex mutex;
+  // Under `writing`:
   RecordSealer sealer;
-  std::string unsent;  // heartbeats the socket did not take yet (the listener's)
+  std::string unsent;  // a beat's records the socket did not take yet
   // The sending thread's record, reused (not zero-filled: each is written whole).
   std::unique_ptr<char[]> wire;
   std::size_t wire_size = 0;
+  Clock::time_point sealed = Clock::now();  // when the last record was
+  bool done = false;                        // this end's last record is sealed: no beat after it
 };
 
 RelayLink::RelayLink(Fd fd, RecordSealer sealer, RecordOpener opener, std::uint64_t offset)
@@ -397,25 +407,24 @@ Result<void> RelayLink::put(std::string_view bytes) {
 }
 
 // One record in one send where the socket takes it (its header, bytes and tag leave together:
-// the socket is TCP_NODELAY for the handshake's sake).
+// the socket is TCP_NODELAY for the handshake's sake), after what a beat left unsent.
 Result<void> RelayLink::put_record(std::uint8_t kind, std::string_view bytes) {
-  std::string record;
+  Sealing& out = *out_;
+  std::lock_guard writing(out.writing);
   std::size_t size = sealed_size(bytes.size());
-  {
-    std::lock_guard lock(out_->mutex);
-    if (out_->unsent.empty()) {  // always, on the sending side
-      if (out_->wire_size < size) {
-        out_->wire = std::make_unique_for_overwrite<char[]>(size);
-        out_->wire_size = size;
-      }
-      out_->sealer.seal(kind, bytes, out_->wire.get());
-    } else {
-      record = std::move(out_->unsent);
-      out_->unsent.clear();
-      out_->sealer.seal(kind, bytes, record);
-    }
+  if (out.wire_size < size) {
+    out.wire = std::make_unique_for_overwrite<char[]>(size);
+    out.wire_size = size;
   }
-  return put(record.empty() ? std::string_view(out_->wire.get(), size) : record);
+  out.sealer.seal(kind, bytes, out.wire.get());
+  out.sealed = Clock::now();
+  if (kind == kEnd || kind == kGaveUp) out.done = true;
+  if (!out.unsent.empty()) {
+    std::string before = std::move(out.unsent);
+    out.unsent.clear();
+    TRY(put(before));
+  }
+  return put(std::string_view(out.wire.get(), size));
 }
 
 Result<void> RelayLink::send(std::string_view bytes) {
@@ -468,16 +477,35 @@ void send_unsent(int fd, std::string& unsent, std::chrono::milliseconds wait) {
 
 }  // namespace
 
+void RelayLink::beat(std::uint8_t kind, std::chrono::milliseconds quiet) const {
+  Sealing& out = *out_;
+  std::unique_lock writing(out.writing, std::try_to_lock);
+  if (!writing) return;  // a record is on its way: that says as much
+  std::lock_guard lock(out.mutex);
+  if (!fd_ || out.done || Clock::now() - out.sealed < quiet) return;
+  if (out.unsent.size() < kMaxUnsent) {
+    out.sealer.seal(kind, {}, out.unsent);
+    out.sealed = Clock::now();
+  }
+  send_unsent(fd_.get(), out.unsent, 0ms);
+}
+
 void RelayLink::heartbeat() const {
-  std::lock_guard lock(out_->mutex);
-  if (out_->unsent.size() < kMaxUnsent) out_->sealer.seal(kHeartbeat, {}, out_->unsent);
-  send_unsent(fd_.get(), out_->unsent, 0ms);
+  beat(kHeartbeat, 0ms);
+}
+
+void RelayLink::keepalive_if_quiet(std::chrono::milliseconds quiet) const {
+  beat(kKeepalive, quiet);
 }
 
 void RelayLink::passed_on() const {
-  std::lock_guard lock(out_->mutex);
-  out_->sealer.seal(kPassedOn, {}, out_->unsent);
-  send_unsent(fd_.get(), out_->unsent, 1000ms);
+  Sealing& out = *out_;
+  std::lock_guard writing(out.writing);
+  std::lock_guard lock(out.mutex);
+  if (!fd_ || out.done) return;
+  out.sealer.seal(kPassedOn, {}, out.unsent);
+  out.done = true;
+  send_unsent(fd_.get(), out.unsent, 1000ms);
 }
 
 void RelayLink::close() {

@@ -32,8 +32,10 @@
 // each with 5 s of its own, so a peer without the secret that connects and sends nothing holds
 // up no one but itself; the first to prove itself is the link, the others are closed. Then
 // blocking I/O with deadlines; a link is used by one thread at a time
-// (agent/agent_relay.cpp: one receives, another forwards), but for heartbeat(), from a
-// thread of its own.
+// (agent/agent_relay.cpp: one receives, another forwards), but for heartbeat() and
+// keepalive_if_quiet(), from a thread of its own: every record is sealed and written under one
+// lock, so a beat never lands inside another record nor takes its sequence number, and it
+// never waits for the stream's thread (it is not sent while a record is on its way).
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -99,6 +101,11 @@ class RelayLink {
   Result<void> send(std::string_view bytes);
   /// Says the sender is there, with nothing to send.
   Result<void> keepalive();
+  /// The same from a thread of its own, while the stream's thread is held up (its producer
+  /// blocked in a read): a keepalive when no record went out for `quiet`. Never blocking (none
+  /// is added while the socket holds earlier ones unsent), never inside another record, never
+  /// after the end or a give-up.
+  void keepalive_if_quiet(std::chrono::milliseconds quiet) const;
   /// Ends the stream (the peer's receive() then returns nullopt), and waits until the peer has
   /// passed it on (passed_on()): an Error when it broke off or stalled before, so that the hosts
   /// after it can still be bridged.
@@ -109,7 +116,7 @@ class RelayLink {
   /// Whether the peer said it gave up (receive()'s side).
   bool gave_up() const { return gave_up_; }
   /// The receiver's "I am here", never blocking (none is added while the socket holds earlier
-  /// ones unsent).
+  /// ones unsent), never after passed_on().
   void heartbeat() const;
   /// The receiver's "every host after me has the whole stream": then the sender's finish()
   /// returns. Waits at most a second for the socket to take it; the caller then drops the link.
@@ -118,7 +125,8 @@ class RelayLink {
   /// after it closed; what it sent before may still be there to receive). Not a peer that only
   /// ended its side (RelayLink::finish). Never blocking, safe beside receive().
   bool hung_up() const;
-  /// Drops the link: the peer sees it break off, never a clean end. Safe beside cut().
+  /// Drops the link: the peer sees it break off, never a clean end. Safe beside cut() and a
+  /// beat.
   void close();
   /// Breaks the link from another thread (pdx ending a host's link): what its user is blocked
   /// in, or calls next, fails at once. Safe beside every other call, close() too: never
@@ -137,10 +145,11 @@ class RelayLink {
   RelayLink& operator=(RelayLink&&) = default;
 
  private:
-  struct Sealing;  // this end's records: sealed one thread at a time
+  struct Sealing;  // this end's records: sealed and written one at a time
   RelayLink(Fd fd, RecordSealer sealer, RecordOpener opener, std::uint64_t offset = 0);
   Result<void> put_record(std::uint8_t kind, std::string_view bytes);
   Result<void> put(std::string_view bytes);
+  void beat(std::uint8_t kind, std::chrono::milliseconds quiet) const;
   Result<bool> heard();  // reads what the peer said: false when it closed the link
 
   Fd fd_;

@@ -229,6 +229,14 @@ class Packer {
     if (options_.on_warning) options_.on_warning(message);
   }
 
+  // What cannot be read: the Error that ends packing, or said to on_unreadable and left out.
+  Result<void> unreadable(Error error) {
+    if (!options_.on_unreadable) return error;
+    options_.on_unreadable(error.message);
+    ++stats_.unreadable;
+    return {};
+  }
+
   Result<void> pack_source(const std::string& source) {
     StoredName name = stored_name(source);
     if (!name.removed.empty()) {
@@ -239,14 +247,21 @@ class Packer {
 
   // Packs path under the name stored, then (for a directory) its entries in name order, each
   // directory's entries right after it, as GNU tar does -- its extraction sets a directory's
-  // mtime once it has passed the directory's entries.
+  // mtime once it has passed the directory's entries. A directory that cannot be listed is not
+  // stored either, as with GNU tar.
   Result<void> pack_path(const std::string& path, const std::string& stored) {
     struct stat st;
-    if (::lstat(path.c_str(), &st) != 0) return read_error(path);
+    if (::lstat(path.c_str(), &st) != 0) return unreadable(read_error(path));
     FileDescriptor file;
     if (S_ISREG(st.st_mode)) {
       file.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-      if (file.fd < 0) return read_error(path);
+      if (file.fd < 0) return unreadable(read_error(path));
+    }
+    std::vector<std::string> children;
+    if (S_ISDIR(st.st_mode)) {
+      auto listed = directory_entries(path);
+      if (!listed) return unreadable(Error{listed.error()});
+      children = std::move(*listed);
     }
     if (!stored.empty()) {  // "" is the root of "/" itself
       // As GNU tar without --xattrs --acls: no extended attributes, ACLs or file flags. Holes
@@ -262,12 +277,10 @@ class Packer {
                                   (options_.rename ? options_.rename(stored) : stored).c_str());
       if (archive_read_disk_entry_from_file(disk_.get(), entry.get(), file.fd, &st) <
           ARCHIVE_WARN) {
-        return Error{path + ": cannot read: " + archive_message(disk_.get())};
+        return unreadable(Error{path + ": cannot read: " + archive_message(disk_.get())});
       }
       TRY(pack_entry(entry.get(), path, file.fd, st));
     }
-    if (!S_ISDIR(st.st_mode)) return {};
-    auto children = TRY(directory_entries(path));
     bool output_dir = st.st_dev == output_dir_.st_dev && st.st_ino == output_dir_.st_ino;
     for (const auto& child : children) {
       if (output_dir && is_output(child)) {
@@ -367,7 +380,10 @@ class Packer {
       auto want = static_cast<std::size_t>(std::min<std::int64_t>(length - copied, data_.size()));
       ssize_t n = ::pread(fd, data_.data(), want, offset + copied);
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return read_error(path);
+      if (n < 0) {
+        TRY(unreadable(read_error(path)));
+        break;  // the entry is padded with zeros
+      }
       if (n == 0) break;
       TRY(write_data(data_.data(), static_cast<std::size_t>(n)));
       copied += n;

@@ -45,6 +45,11 @@ struct PackOptions {
   std::function<void(const std::string&)> on_entry;
   /// Called for what does not stop packing ("removing leading '/'", "file changed").
   std::function<void(const std::string&)> on_warning;
+  /// Set: a file or directory that cannot be read does not stop packing either (as with GNU
+  /// tar): it is called with the error naming it, and what cannot be read is left out (a
+  /// directory that cannot be listed with all below it; a file whose read fails midway keeps
+  /// its size, padded with zeros). Unset: that error ends packing.
+  std::function<void(const std::string&)> on_unreadable;
   /// Called now and then with the file bytes read so far and the bytes written.
   std::function<void(std::uint64_t, std::uint64_t)> on_progress;
 };
@@ -56,11 +61,14 @@ struct PackStats {
   /// Files stored other than as they were when packing began (they changed while read), or
   /// not stored at all (a type the format cannot hold); each was reported by on_warning.
   std::uint64_t incomplete = 0;
+  /// Files and directories left out, whole or in part, for on_unreadable.
+  std::uint64_t unreadable = 0;
 };
 
 /// Writes the archive of options.sources to sink and finishes it. Entries are stored under the
 /// names given, as tar does: a leading '/' and leading '../' are removed. An unreadable source
-/// file is an Error naming it; the sink is then left unfinished (nothing under the final name).
+/// file is an Error naming it (unless on_unreadable is set); the sink is then left unfinished
+/// (nothing under the final name).
 Result<PackStats> pack(const PackOptions& options, ByteSink& sink);
 
 }  // namespace pdx

@@ -1,16 +1,14 @@
 #include "distribute/pull/pull_link.h"
 
-#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <stop_token>
 #include <system_error>
-#include <thread>
 #include <vector>
 
 #include "agent/agent_protocol.h"
+#include "agent/link_beat.h"
 #include "agent/relay_frames.h"
 #include "agent/relay_link.h"
 #include "distribute/link_thread.h"
@@ -45,15 +43,8 @@ class Link final : public LinkThread {
  private:
   // The stream into the receiver, to its end; pdx is there every kHeartbeatEvery meanwhile.
   void linked() override {
-    std::jthread beat([this](std::stop_token stop) {
-      std::mutex mutex;
-      std::condition_variable_any never;
-      std::unique_lock lock(mutex);
-      while (!never.wait_for(lock, stop, kHeartbeatEvery, [] { return false; })) {
-        if (stop.stop_requested()) return;
-        link_->heartbeat();
-      }
-    });
+    std::optional<LinkBeat> beat;
+    beat.emplace(kHeartbeatEvery, [this] { link_->heartbeat(); });
     for (;;) {
       auto chunk = link_->receive(kRelayStall);
       if (!chunk) {
@@ -74,8 +65,7 @@ class Link final : public LinkThread {
       }
     }
     receiver_.end();
-    beat.request_stop();
-    beat.join();
+    beat.reset();
     if (!receiver_.failed()) link_->passed_on();
     std::lock_guard lock(mutex_);
     link_.reset();  // closed: the agent's finish() returns once it sees it (or fails, without

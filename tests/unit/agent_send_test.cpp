@@ -97,6 +97,22 @@ TEST(AgentSend, AMissingRemoteIsLeftOutAndNamed) {
   EXPECT_EQ(tar_names(dir.path(), sent.stream), "./f\n");
 }
 
+TEST(AgentSend, AFileThatCannotBeReadIsLeftOutAndNamedAfterTheRest) {
+  const char* locked = "/proc/sys/vm/compact_memory";  // write-only, even for root
+  if (::access(locked, F_OK) != 0) GTEST_SKIP() << "needs " << locked;
+  test::TempDir dir;
+  test::write_file(dir / "home/f", "f");
+  test::write_file(dir / "home/g", "g");
+  Sent sent = send_from(dir / "home", {{"f", locked, "g"}, "", true});
+  EXPECT_EQ(sent.error,
+            std::string(locked) +
+                ": cannot read: Permission denied; fix its permissions or leave it out");
+  EXPECT_EQ(tar_names(dir.path(), sent.stream), "./f\n./g\n");
+  sent = send_from(dir / "home", {{locked, "none", "g"}, "", true});  // the missing named first
+  EXPECT_EQ(sent.error, "none: Cannot stat: No such file or directory (and 1 more)");
+  EXPECT_EQ(tar_names(dir.path(), sent.stream), "./g\n");
+}
+
 TEST(AgentSend, ADirectoryRefusedFailsTheSend) {
   test::TempDir dir;
   test::write_file(dir / "home/run1/x", "x");

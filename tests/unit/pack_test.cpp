@@ -104,6 +104,64 @@ TEST(Pack, UnreadableSourceIsAnErrorAndTheSinkUnfinished) {
   EXPECT_FALSE(out.finished);
 }
 
+// A file that cannot be opened, even as root: /proc/sys's write-only entries (none: "").
+std::string write_only_file() {
+  const char* path = "/proc/sys/vm/compact_memory";
+  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) ::close(fd);
+  return fd < 0 && errno == EACCES ? path : "";
+}
+
+TEST(Pack, WithOnUnreadableWhatCannotBeReadIsNamedAndLeftOut) {
+  std::string locked = write_only_file();
+  if (locked.empty()) GTEST_SKIP() << "no write-only file in /proc/sys here";
+  test::TempDir dir;
+  test::write_file(dir / "a", "a");
+  test::write_file(dir / "z", "z");
+  PackOptions options;
+  options.sources = {dir / "a", locked, dir / "missing", dir / "z"};
+  options.names = {"a", "locked", "missing", "z"};
+  std::vector<std::string> said;
+  options.on_unreadable = [&](const std::string& error) { said.push_back(error); };
+  test::MemorySink out;
+  auto stats = pack(options, out);
+  ASSERT_TRUE(stats.ok()) << stats.error();
+  EXPECT_TRUE(out.finished);
+  EXPECT_EQ(stats->unreadable, 2u);
+  EXPECT_EQ(entry_names(out.bytes), (std::vector<std::string>{"a", "z"}));
+  ASSERT_EQ(said.size(), 2u);
+  EXPECT_EQ(said[0],
+            locked + ": cannot read: Permission denied; fix its permissions or leave it out");
+  EXPECT_EQ(said[1], dir / "missing" + ": cannot read: No such file or directory");
+
+  options.on_unreadable = nullptr;  // unset: the first ends packing
+  test::MemorySink failed;
+  auto refused = pack(options, failed);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error(), said[0]);
+  EXPECT_FALSE(failed.finished);
+}
+
+TEST(Pack, WithOnUnreadableADirectoryThatCannotBeListedIsLeftOut) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root reads every directory";
+  test::TempDir dir;
+  test::write_file(dir / "tree/locked/inside", "x");
+  test::write_file(dir / "tree/z", "z");
+  ::chmod((dir / "tree/locked").c_str(), 0);
+  PackOptions options;
+  options.sources = {dir / "tree"};
+  options.names = {"tree"};
+  std::string said;
+  options.on_unreadable = [&](const std::string& error) { said += error; };
+  test::MemorySink out;
+  auto stats = pack(options, out);
+  ::chmod((dir / "tree/locked").c_str(), 0700);
+  ASSERT_TRUE(stats.ok()) << stats.error();
+  EXPECT_EQ(entry_names(out.bytes), (std::vector<std::string>{"tree/", "tree/z"}));
+  EXPECT_EQ(said, dir / "tree/locked" +
+                      ": cannot read: Permission denied; fix its permissions or leave it out");
+}
+
 // A sink that calls `first` before keeping its first bytes: pack is then inside a file's data.
 class HookedSink : public test::MemorySink {
  public:

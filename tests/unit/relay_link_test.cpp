@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <optional>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -29,12 +30,12 @@ struct Received {
   std::string error;
 };
 
-// What `link` received, passing it on at the end.
-Received receive_on(Result<RelayLink> link) {
+// What `link` received, nothing for `idle` an error, passing it on at the end.
+Received receive_on(Result<RelayLink> link, std::chrono::milliseconds idle = 2s) {
   if (!link) return {"", link.error()};
   Received got;
   for (;;) {
-    auto chunk = link->receive(2s);
+    auto chunk = link->receive(idle);
     if (!chunk) return {got.bytes, chunk.error()};
     if (!*chunk) {
       link->passed_on();
@@ -397,17 +398,40 @@ TEST(RelayLink, AFinishIsAnErrorWhenThePeerLeavesWithoutTakingTheEnd) {
   downstream.join();
 }
 
+// Keepalives a Sender's link says from a thread of its own (keepalive_if_quiet), from the
+// link-up until its finish() has returned.
+struct Beats {
+  std::optional<std::chrono::microseconds> every;  // none: no keepalives; 0: as fast as it can
+  std::chrono::milliseconds quiet{};
+  std::chrono::microseconds gap{};    // the stream held up this long before each chunk
+  std::chrono::milliseconds pause{};  // and this long before its last
+};
+
 // A listener on 127.0.0.1 under secret('k') that sends `chunks` to the one that links to it
 // (LinkFlow::to_connector, pull's), then ends the stream; what its finish() said, once joined.
 class Sender {
  public:
-  explicit Sender(std::vector<std::string> chunks)
-      : listener_(*relay_listen("127.0.0.1", 0, 0)), thread_([this, chunks = std::move(chunks)] {
+  explicit Sender(std::vector<std::string> chunks, Beats beats = {})
+      : listener_(*relay_listen("127.0.0.1", 0, 0)),
+        thread_([this, chunks = std::move(chunks), beats] {
           auto link = RelayLink::accept(listener_.fd.get(), secret('k'), Clock::now() + 5s, 0,
                                         LinkFlow::to_connector);
           if (!link) return void(error_ = link.error());
-          for (const auto& chunk : chunks)
-            if (auto sent = link->send(chunk); !sent) return void(error_ = sent.error());
+          std::jthread beat;
+          if (beats.every)
+            beat = std::jthread([&](std::stop_token stop) {
+              while (!stop.stop_requested()) {
+                link->keepalive_if_quiet(beats.quiet);
+                if (beats.every->count())
+                  std::this_thread::sleep_for(*beats.every);
+                else
+                  std::this_thread::yield();
+              }
+            });
+          for (std::size_t i = 0; i < chunks.size(); ++i) {
+            std::this_thread::sleep_for(i + 1 == chunks.size() ? beats.pause : beats.gap);
+            if (auto sent = link->send(chunks[i]); !sent) return void(error_ = sent.error());
+          }
           if (auto finished = link->finish(); !finished) error_ = finished.error();
         }) {}
   std::uint16_t port() const { return listener_.port; }
@@ -423,25 +447,10 @@ class Sender {
 };
 
 // What the connector of a to_connector link to `port` received, passing it on at the end.
-Received receive_from(std::uint16_t port) {
-  return receive_on(RelayLink::connect("127.0.0.1", port, secret('k'), Clock::now() + 5s,
-                                       LinkFlow::to_connector));
-}
-
-TEST(RelayLink, TheStreamFlowsToTheConnectorWhenBothEndsSaySo) {
-  std::string big(kRelayMaxChunk, 'y');
-  Sender sender({"one ", big, " two"});
-  Received got = receive_from(sender.port());
-  EXPECT_EQ(got.error, "");
-  EXPECT_EQ(got.bytes, "one " + big + " two");
-  EXPECT_EQ(sender.error(), "");
-}
-
-TEST(RelayLink, EndsThatDisagreeOnTheFlowNeverLink) {
-  Sender sender({"data"});
-  auto link = RelayLink::connect("127.0.0.1", sender.port(), secret('k'), Clock::now() + 5s);
-  ASSERT_FALSE(link);
-  EXPECT_EQ(sender.error(), "the previous host never connected");
+Received receive_from(std::uint16_t port, std::chrono::milliseconds idle = 2s) {
+  return receive_on(
+      RelayLink::connect("127.0.0.1", port, secret('k'), Clock::now() + 5s, LinkFlow::to_connector),
+      idle);
 }
 
 // The to_connector link through a proxy that does `change` to the listener's stream: what the
@@ -505,6 +514,119 @@ TEST(RelayLink, TheStreamToTheConnectorCrossesTheLinkEncrypted) {
   EXPECT_EQ(got.bytes, plaintext);  // (the proxy closes both ways at the sender's end: it
                                     // never hears the stream was passed on)
   EXPECT_EQ(wire.find("a marker plain"), std::string::npos);
+}
+
+// Chunks of sizes from 1 byte to kRelayMaxChunk, each byte telling its offset in the stream
+// (so that a record out of place shows); `all` is them joined.
+std::vector<std::string> odd_chunks(std::mt19937& random, std::size_t count, std::string& all) {
+  std::vector<std::string> chunks;
+  for (std::size_t i = 0; i < count; ++i) {
+    std::size_t size = random() % 8 == 0 ? kRelayMaxChunk : 1 + random() % 65536;
+    std::string chunk(size, '\0');
+    for (std::size_t at = 0; at < size; ++at) chunk[at] = char((all.size() + at) * 131 >> 5);
+    all += chunk;
+    chunks.push_back(std::move(chunk));
+  }
+  return chunks;
+}
+
+// Keepalives said from another thread as fast as it can, beside chunks of every size and
+// across the end: every record arrives whole and in order (a beat inside a record, or one
+// taking a record's number, fails its check), and none comes after the end (the receiver
+// would close with it unread: a reset, and the finish() would fail). In every other round the
+// receiver is slow, and records back up in the socket.
+TEST(RelayLink, KeepalivesFromAThreadOfTheirOwnNeverMixWithTheStream) {
+  std::mt19937 random(25);
+  for (int round = 0; round < 30; ++round) {
+    bool slow = round % 2;
+    std::string all, got;
+    Sender sender(odd_chunks(random, slow ? 24 : 12, all), {20us, 0ms, 300us});
+    auto link = RelayLink::connect("127.0.0.1", sender.port(), secret('k'), Clock::now() + 5s,
+                                   LinkFlow::to_connector);
+    ASSERT_TRUE(link) << link.error();
+    for (;;) {
+      auto chunk = link->receive(2s);
+      ASSERT_TRUE(chunk) << chunk.error() << " in round " << round;
+      if (!*chunk) break;
+      got += **chunk;
+      if (slow) std::this_thread::sleep_for(1ms);
+    }
+    link->passed_on();
+    link->close();
+    ASSERT_EQ(got.size(), all.size()) << "round " << round;
+    ASSERT_TRUE(got == all) << "round " << round;
+    ASSERT_EQ(sender.error(), "") << "round " << round;
+  }
+}
+
+// Keepalives said while the stream is held up and the receiver takes nothing: they fill the
+// socket, and what it did not take (at times a record's first bytes only) waits in the link,
+// to go before the next record.
+TEST(RelayLink, KeepalivesTheSocketCouldNotTakeGoBeforeTheNextRecord) {
+  Sender sender({"a", "b"}, {0us, 0ms, {}, 1500ms});
+  auto link = RelayLink::connect("127.0.0.1", sender.port(), secret('k'), Clock::now() + 5s,
+                                 LinkFlow::to_connector);
+  ASSERT_TRUE(link) << link.error();
+  auto first = link->receive(2s);
+  ASSERT_TRUE(first && *first);
+  std::this_thread::sleep_for(1000ms);
+  auto second = link->receive(2s);
+  ASSERT_TRUE(second && *second) << second.error();
+  EXPECT_EQ(**second, "b");
+  auto end = link->receive(2s);
+  ASSERT_TRUE(end && !*end);
+  link->passed_on();
+  link->close();
+  EXPECT_EQ(sender.error(), "");
+}
+
+TEST(RelayLink, KeepalivesFromAThreadOfTheirOwnDoGoOut) {
+  std::mt19937 random(26);
+  std::string all, wire;
+  std::vector<std::string> chunks = odd_chunks(random, 12, all);
+  std::size_t records = kListenerHandshake + sealed_size(0);  // and the end
+  for (const auto& chunk : chunks) records += sealed_size(chunk.size());
+  Sender sender(chunks, {20us, 0ms, 300us});
+  Received got;
+  {
+    Proxy proxy(
+        sender.port(), [](std::size_t, std::string&) {},
+        [&](std::size_t, std::string& bytes) { wire += bytes; });
+    got = receive_from(proxy.port());
+  }
+  EXPECT_EQ(got.error, "");
+  EXPECT_TRUE(got.bytes == all);
+  ASSERT_GT(wire.size(), records) << "no keepalive went";
+  EXPECT_EQ((wire.size() - records) % sealed_size(0), 0u) << "only whole keepalives besides";
+}
+
+// A sender held up (its producer blocked in a read) for longer than the receiver waits: its
+// keepalives from another thread keep the link up; without them the receiver gives up.
+TEST(RelayLink, KeepalivesKeepALinkWhoseStreamIsHeldUp) {
+  Sender beating({"a", "b"}, {100ms, 100ms, {}, 1200ms});
+  Received got = receive_from(beating.port(), 500ms);
+  EXPECT_EQ(got.error, "");
+  EXPECT_EQ(got.bytes, "ab");
+  EXPECT_EQ(beating.error(), "");
+
+  Sender silent({"a", "b"}, {std::nullopt, 0ms, {}, 1200ms});
+  EXPECT_EQ(receive_from(silent.port(), 500ms).error, "nothing came on the relay link");
+}
+
+TEST(RelayLink, TheStreamFlowsToTheConnectorWhenBothEndsSaySo) {
+  std::string big(kRelayMaxChunk, 'y');
+  Sender sender({"one ", big, " two"});
+  Received got = receive_from(sender.port());
+  EXPECT_EQ(got.error, "");
+  EXPECT_EQ(got.bytes, "one " + big + " two");
+  EXPECT_EQ(sender.error(), "");
+}
+
+TEST(RelayLink, EndsThatDisagreeOnTheFlowNeverLink) {
+  Sender sender({"data"});
+  auto link = RelayLink::connect("127.0.0.1", sender.port(), secret('k'), Clock::now() + 5s);
+  ASSERT_FALSE(link);
+  EXPECT_EQ(sender.error(), "the previous host never connected");
 }
 
 TEST(RelayLink, APortRangeSkipsPortsInUse) {
