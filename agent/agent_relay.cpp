@@ -3,15 +3,14 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <condition_variable>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <stop_token>
 #include <system_error>
 #include <thread>
 
+#include "agent/link_beat.h"
 #include "agent/record_input.h"
 #include "agent/relay_bridge.h"
 #include "agent/relay_frames.h"
@@ -111,19 +110,10 @@ class UpstreamLink {
       std::lock_guard lock(mutex_);
       link_.emplace(std::move(link));
     }
-    QuietThreads quiet;  // held by the receive itself when this host forwards to nobody
-    heartbeats_ = std::jthread([this](std::stop_token stop) {
-      std::mutex mutex;
-      std::condition_variable_any tick;
-      std::unique_lock lock(mutex);
-      while (!stop.stop_requested()) {
-        link_->heartbeat();
-        tick.wait_for(lock, stop, kHeartbeatEvery, [] { return false; });
-      }
-    });
+    heartbeats_.emplace(kHeartbeatEvery, [this] { link_->heartbeat(); });
   }
   void drop() {
-    heartbeats_ = std::jthread();  // stops and joins it
+    heartbeats_.reset();  // stops and joins it
     std::lock_guard lock(mutex_);
     link_.reset();
   }
@@ -134,7 +124,7 @@ class UpstreamLink {
   mutable std::mutex mutex_;  // link_'s and ended_'s changes, against lost()
   std::optional<RelayLink> link_;
   bool ended_ = false;  // the stream came whole
-  std::jthread heartbeats_;
+  std::optional<LinkBeat> heartbeats_;
   std::uint64_t offset_ = 0;  // of the stream, taken so far
 };
 
