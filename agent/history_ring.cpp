@@ -31,25 +31,29 @@ Fd ring_file() {
   return fd >= 0 ? Fd(fd) : temporary_file();
 }
 
-// All of `n` bytes at `at` of fd, or false.
-bool pwrite_all(int fd, const char* data, std::size_t n, std::uint64_t at) {
-  while (n > 0) {
-    ssize_t done = ::pwrite(fd, data, n, off_t(at));
-    if (done < 0 && errno == EINTR) continue;
-    if (done <= 0) return false;
-    data += done, n -= std::size_t(done), at += std::uint64_t(done);
+// `io` (pread or pwrite of fd at an offset) over all of `n` bytes from `at`, retried where it
+// does part; false when it fails or ends short.
+template <typename Io>
+bool all_of(Io io, std::size_t n, std::uint64_t at) {
+  for (std::size_t done = 0; done < n;) {
+    ssize_t now = io(done, n - done, off_t(at + done));
+    if (now < 0 && errno == EINTR) continue;
+    if (now <= 0) return false;
+    done += std::size_t(now);
   }
   return true;
 }
 
+bool pwrite_all(int fd, const char* data, std::size_t n, std::uint64_t at) {
+  return all_of([&](std::size_t done, std::size_t left,
+                    off_t where) { return ::pwrite(fd, data + done, left, where); },
+                n, at);
+}
+
 bool pread_all(int fd, char* data, std::size_t n, std::uint64_t at) {
-  while (n > 0) {
-    ssize_t done = ::pread(fd, data, n, off_t(at));
-    if (done < 0 && errno == EINTR) continue;
-    if (done <= 0) return false;
-    data += done, n -= std::size_t(done), at += std::uint64_t(done);
-  }
-  return true;
+  return all_of([&](std::size_t done, std::size_t left,
+                    off_t where) { return ::pread(fd, data + done, left, where); },
+                n, at);
 }
 
 }  // namespace
