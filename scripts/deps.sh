@@ -8,7 +8,8 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libssh2-1-dev libssl-dev libboost-dev libcli11-dev libzstd-dev liblzma-dev libbz2-dev zlib1g-dev
   libarchive-dev libgtest-dev libxxhash-dev libgenders0-dev
-  # build, the static pdx (-DPDX_STATIC=ON): the .a files of what libarchive and libssh2 link
+  # build: the .a files of libarchive's own dependencies (pdx links libarchive.a,
+  # cmake/StaticLibarchive.cmake), and of libssh2's for the static pdx (-DPDX_STATIC=ON)
   nettle-dev libacl1-dev liblz4-dev libgpg-error-dev
   # tests: a real sshd, real archivers for interop, man page lint
   openssh-server openssh-client tar gzip bzip2 xz-utils zstd zip unzip coreutils groff man-db
