@@ -3,10 +3,10 @@
 // quoted by base/quote.h), and the self-deploy: a pdx binary kept on each host as
 // ~/.cache/pdx/<its SHA-256>/pdx, uploaded once per host and binary, and run only while it is what
 // was uploaded (its size and SHA-256) in a chain of directories that only the user can change. The
-// binary is a copy of this pdx without its symbols (distribute/agent_package.h; 3 MB, 1.3 MB
+// binary is a copy of this pdx without its symbols (distribute/agent_package.h; 4.5 MB, 2.1 MB
 // gzip-compressed), else this pdx itself; where the host cannot run it (the dynamic loader's exit
 // 127: pdx's libraries missing there), this version's static build when one sits beside this pdx
-// (pdx-static, cmake -DPDX_STATIC=ON; 10 MB, 4.4 MB gzip-compressed) is uploaded beside it, and
+// (pdx-static, cmake -DPDX_STATIC=ON; 11 MB, 5.0 MB gzip-compressed) is uploaded beside it, and
 // run there from then on. Each travels gzip-compressed where the host has gzip.
 #include <cstdint>
 #include <memory>
