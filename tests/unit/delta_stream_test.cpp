@@ -124,7 +124,9 @@ TEST(DeltaStreamTest, AFileRewrittenWhileReadIsSentSoThatNoHostKeepsIt) {
   auto stream = DeltaStream::start({{&f, &none}});
   ASSERT_TRUE(stream.ok());
   std::string head(65536, '\0');
-  ASSERT_GT(::read((*stream)->input(), head.data(), head.size()), 0);
+  ssize_t n = ::read((*stream)->input(), head.data(), head.size());
+  ASSERT_GT(n, 0);
+  head.resize(static_cast<std::size_t>(n));  // may end inside a frame: decoded with the rest
   // Rewritten in place at the same size, its mtime put back: only the ctime tells.
   {
     Fd out(::open((dir / "f").c_str(), O_WRONLY | O_CLOEXEC));
@@ -133,8 +135,7 @@ TEST(DeltaStreamTest, AFileRewrittenWhileReadIsSentSoThatNoHostKeepsIt) {
     struct timespec times[2] = {{0, UTIME_OMIT}, {f.mtime_sec, static_cast<long>(f.mtime_nsec)}};
     ASSERT_EQ(::futimens(out.get(), times), 0);
   }
-  std::string rest = drain((*stream)->input());
-  auto ends = ends_of(rest);
+  auto ends = ends_of(head + drain((*stream)->input()));
   ASSERT_EQ(ends.size(), 1u);
   EXPECT_EQ(ends[0].size, UINT64_MAX);
   // Not an error yet: the file goes again whole, read as it is then (sync's one retry).
