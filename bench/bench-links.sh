@@ -10,7 +10,10 @@
 # Wall time, the tool's CPU (user+sys, its children's too) and peak RSS, and for pdx
 # its agents' on the hosts (bench/lib/timed_agent.sh, each agent run through /usr/bin/time: CPU
 # over all hosts, the most one host spent, one agent's largest peak RSS; per agent, so that what
-# runs in the hosts' namespaces counts, which /proc/stat-based figures may miss).
+# runs in the hosts' namespaces counts, which /proc/stat-based figures may miss). And the whole
+# machine's CPU meanwhile (machine_s: every host's sshd, shells and agents, the kernel's network
+# between the namespaces) and the wall over it spread on the cores (x_floor): every host here
+# shares this machine's cores, so a row near 1 is bound by their CPU, not by the links.
 #
 #   bench/bench-links.sh [-p PDX] [-c CLUSTER_DIR]
 # BENCH_RUNS: runs of each, the fastest shown (the machine's other load only slows a run down).
@@ -33,6 +36,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib/cluster_options.sh"
 source "$(dirname "$0")/lib/timed_agent.sh"
+source "$(dirname "$0")/lib/cpu.sh"
 [[ $CLUSTER == /tmp/pdx-bench-cluster ]] && CLUSTER=/tmp/pdx-bench-links
 sizes=${BENCH_HOSTS:-4 8 16}
 mb=${BENCH_SIZE_MB:-25}
@@ -56,15 +60,18 @@ config=$CLUSTER/ssh_config
 in_client() { "$cluster" run "$CLUSTER" "$@"; }
 
 run() {  # run LABEL HOSTS CMD...: CMD in the client's namespace, the fastest of BENCH_RUNS
-  local label=$1 hosts=$2 i  # (whose load was the least): LABEL wall cpu rss agents (3 columns)
+  local label=$1 hosts=$2 i busy  # (whose load was the least): LABEL wall cpu rss agents (3
+  # columns) machine
   shift 2
   for ((i = 0; i < runs; i++)); do
     in_client "$PDX" -F "$config" -w "$hosts" "rm -rf bench-links-* ${before:-}" > /dev/null
     agents_cpu > /dev/null
+    busy=$(busy_cpu)
     /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$cluster" run "$CLUSTER" "$@" > /dev/null 2> "$work/err" ||
       { echo "bench-links: $label failed: $(tail -3 "$work/err")" >&2; return; }
+    busy=$(echo "$(busy_cpu) - $busy" | bc)
     read -r wall user sys rss < "$work/time"
-    echo "$label $wall $(echo "$user + $sys" | bc) $((rss / 1024)) $(agents_cpu)"
+    echo "$label $wall $(echo "$user + $sys" | bc) $((rss / 1024)) $(agents_cpu) $busy"
   done | tee -a "$work/all" | sort -k2,2n | head -1 >> "$work/runs"
 }
 
@@ -99,11 +106,12 @@ done
 # receives from its link): the time for the others to complete, bridged around it (the head: by
 # pdx, from here). One run: a failed host is the point, not the best of several.
 killed_chain() {
-  local hosts account out pdx_pid pid got wall user sys at=$((mb * 1000 * 1000 * 2 / 3))
+  local hosts account out pdx_pid pid got wall user sys busy at=$((mb * 1000 * 1000 * 2 / 3))
   hosts=$(head -n "$most" "$CLUSTER/hostfile" | paste -sd,)
   account=$(printf 'pdx%03d' "$2")
   in_client "$PDX" -F "$config" -w "$hosts" "rm -rf bench-links-*" > /dev/null
   agents_cpu > /dev/null
+  busy=$(busy_cpu)
   /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$cluster" run "$CLUSTER" "$PDX" -F "$config" \
     -w "$hosts" -f "$most" push --relay --agent "$AGENT" "$work/data" bench-links-killed/ \
     > "$work/out" 2> "$work/err" &
@@ -116,12 +124,14 @@ killed_chain() {
     sleep 0.02
   done
   wait "$pdx_pid" || true
+  busy=$(echo "$(busy_cpu) - $busy" | bc)
   out=$(cat "$work/out")
   # (err also holds the warning of the host that bridged around it)
-  [[ $out == *"in 1 file" && $(grep -c ': killed by signal KILL$' "$work/err") -eq 1 ]] ||
+  # (killed by signal KILL: the agent itself; exit 137: the time(1) it runs under says so)
+  [[ $out == *"in 1 file" && $(grep -c -E ': (killed by signal KILL|exit 137)$' "$work/err") -eq 1 ]] ||
     echo "bench-links: $1-$most: not the others complete and one failed: $out $(cat "$work/err")" >&2
   read -r wall user sys rss < <(tail -1 "$work/time")  # after "Command exited with non-zero status"
-  echo "$1-$most $wall $(echo "$user + $sys" | bc) $((rss / 1024)) $(agents_cpu)" >> "$work/runs"
+  echo "$1-$most $wall $(echo "$user + $sys" | bc) $((rss / 1024)) $(agents_cpu) $busy" >> "$work/runs"
 }
 if (( most >= 4 )) && [[ -z ${BENCH_FIRST_CONTACT_ONLY:-} ]]; then
   killed_chain killed $((most / 2))
@@ -130,8 +140,8 @@ fi
 
 [[ -n ${BENCH_ALL_RUNS:-} ]] && { echo "every run (label wall_s cpu_s rss_MiB ...):"; cat "$work/all"; }
 echo "$mb MB over $rate links (this machine's too), best of $runs ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
-printf '%-13s %8s %8s %8s %9s %11s %9s %11s\n' run wall_s cpu_s rss_MiB agents_s agent_max_s \
-  agent_MiB x_one_copy
-awk '{ if (NR == 1) one = $2
-       printf "%-13s %8.2f %8.2f %8d %9s %11s %9s %11.2f\n", $1, $2, $3, $4, $5, $6, $7, $2 / one }' \
-  "$work/runs"
+printf '%-13s %8s %8s %8s %9s %11s %9s %11s %10s %8s\n' run wall_s cpu_s rss_MiB agents_s \
+  agent_max_s agent_MiB x_one_copy machine_s x_floor
+awk -v cores="$(nproc)" '{ if (NR == 1) one = $2
+       printf "%-13s %8.2f %8.2f %8d %9s %11s %9s %11.2f %10.2f %8.2f\n", $1, $2, $3, $4, $5, $6, $7,
+              $2 / one, $8, ($8 > 0 ? $2 / ($8 / cores) : 0) }' "$work/runs"

@@ -18,6 +18,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib/cluster_options.sh"
 source "$(dirname "$0")/lib/timed_agent.sh"
+source "$(dirname "$0")/lib/cpu.sh"
 n=${BENCH_HOSTS:-16}
 rounds=${BENCH_RUNS:-3}
 mib=${BENCH_SIZE_MIB:-256}
@@ -39,10 +40,6 @@ head -c $((mib << 20)) /dev/urandom > "$work/data"
 chmod 0644 "$work/data"
 timed_agent "$work" "$PDX"
 
-machine_ticks() {  # CPU ticks the machine spent since boot, all cores: user nice system irq softirq
-  awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat
-}
-
 # The remote directory each run writes into, fresh: bench-push-TOOL in every home.
 remote_dir() { echo "bench-push-$1"; }
 clean() {
@@ -56,14 +53,14 @@ run() {  # run LABEL CMD...
   agents_cpu > /dev/null
   sleep 0.3
   load=$(cut -d' ' -f1 /proc/loadavg)
-  before=$(machine_ticks)
+  before=$(busy_cpu)
   /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" > /dev/null 2> "$work/err" ||
     { echo "bench-push: $label failed: $(tail -3 "$work/err")" >&2; return; }
-  after=$(machine_ticks)
+  after=$(busy_cpu)
   agents=$(agents_cpu)
   read -r wall user sys rss < "$work/time"
   echo "$label $wall $(echo "$user + $sys" | bc) $((rss / 1024)) $agents" \
-    "$(echo "($after - $before) / $(getconf CLK_TCK)" | bc -l) $load" >> "$work/runs"
+    "$(echo "$after - $before" | bc) $load" >> "$work/runs"
 }
 
 pdx=("$PDX" -F "$config" -w "$hosts" -f "$n")

@@ -67,12 +67,6 @@ peak = max(peak, ru.ru_maxrss * 1024)  # exact for a single process: its own pea
 print(f'{wall:.2f} {ru.ru_utime + ru.ru_stime:.2f} {peak / 2**20:.1f}')
 PY
 
-# CPU seconds the whole machine has been busy (/proc/stat: all but idle and iowait).
-busy_cpu() {
-  awk -v hz="$(getconf CLK_TCK)" 'NR == 1 { printf "%.2f", ($2 + $3 + $4 + $7 + $8 + $9) / hz }' \
-    /proc/stat
-}
-
 run() {  # run LABEL N OUT CMD...: one measurement, kept in $work/runs
   local label=$1 n=$2 out=$3; shift 3
   local wall cpu rss before after busy_before busy_after

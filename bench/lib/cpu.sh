@@ -28,3 +28,11 @@ sessions_ended() {
     sleep 0.1
   done
 }
+
+# busy_cpu: CPU seconds the whole machine has been busy since boot, every core (/proc/stat: all
+# but idle, iowait and the hypervisor's steal). Two readings around a run, over the cores, are its CPU floor: the wall time
+# it would take with every core kept busy.
+busy_cpu() {
+  awk -v hz="$(getconf CLK_TCK)" 'NR == 1 { printf "%.2f", ($2 + $3 + $4 + $7 + $8) / hz }' \
+    /proc/stat
+}
