@@ -1,11 +1,14 @@
-// pdx agent --list PATH [--checksum] | --receive DEST | --relay DEST | --signatures DEST |
+// pdx agent --list PATH [--checksum] [--then-receive DEST] | --receive DEST | --relay DEST |
+// --signatures DEST |
 // --patch DEST | --relay-patch DEST | --delete DEST | --send REMOTE...: pdx on a host, run by
 // `pdx push`, `pdx sync` and `pdx pull` over its exec channel (pdx(1), DISTRIBUTION). Frames on
 // stdin, replies on stdout (agent/agent_protocol.h, agent/delta_protocol.h).
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <thread>
 
 #include "agent/agent.h"
@@ -19,6 +22,27 @@
 
 namespace pdx {
 
+namespace {
+
+// --list --then-receive: the listing is whole (its summary written); pdx sends 'r' and the
+// stream for DEST on stdin, or closes it (nothing to receive: exit 0). Both steps of a push to
+// this host then take one exec, one shell and one agent start.
+int receive_if_sent(const std::string& dest, const std::string& set) {
+  char go = 0;
+  ssize_t n;
+  do n = ::read(STDIN_FILENO, &go, 1);
+  while (n < 0 && errno == EINTR);
+  if (n == 0) return kExitOk;
+  if (n < 0)
+    fail(ErrorKind::failure, std::string("cannot read standard input: ") + std::strerror(errno));
+  if (go != 'r') fail(ErrorKind::failure, "unexpected input after the listing");
+  auto received = agent_receive(dest, STDIN_FILENO, STDOUT_FILENO, set);
+  if (!received) fail(received);
+  return received->failures ? kExitFailure : kExitOk;
+}
+
+}  // namespace
+
 int cmd_agent(int argc, char** argv) {
   std::string list, receive, relay, signatures, patch, relay_patch, remove, set;
   std::vector<std::string> under;
@@ -26,7 +50,8 @@ int cmd_agent(int argc, char** argv) {
   CLI::App app(
       "The remote side of pdx push, pdx sync and pdx pull: run by pdx on each host, not by "
       "hand.\n"
-      "Usage: pdx agent --list=PATH [--under=NAME]... [--checksum] [--set=ID] |\n"
+      "Usage: pdx agent --list=PATH [--under=NAME]... [--checksum] [--set=ID]\n"
+      "                 [--then-receive=DEST] |\n"
       "       --receive=DEST [--set=ID] | --relay=DEST [--set=ID] | --signatures=DEST |\n"
       "       --patch=DEST | --relay-patch=DEST | --delete=DEST |\n"
       "       --send=REMOTE... [--suffix=S] [--no-directories]",
@@ -43,6 +68,10 @@ int cmd_agent(int argc, char** argv) {
                  "push --extract's set of parts: with --list, say whether PATH holds it unpacked "
                  "and unchanged; with --receive or --relay, record it once unpacked whole")
       ->check([](const std::string& id) { return valid_set_id(id) ? "" : "not a set id"; });
+  std::string then_receive;
+  app.add_option("--then-receive", then_receive,
+                 "With --list: then, if stdin brings 'r' and a stream, --receive=DEST it")
+      ->needs(list_opt);
   app.add_option("--receive", receive, "Write what stdin carries under DEST");
   app.add_option("--relay", relay, "As --receive, from the previous host, forwarding to the next");
   app.add_option("--signatures", signatures,
@@ -75,7 +104,7 @@ int cmd_agent(int argc, char** argv) {
             agent_list(list, under, STDOUT_FILENO, checksum ? Hashed::yes : Hashed::no, set);
         !listed)
       fail(listed);
-    return kExitOk;
+    return then_receive.empty() ? kExitOk : receive_if_sent(then_receive, set);
   }
   if (!send.remotes.empty()) {
     if (auto sent = agent_send(send, STDIN_FILENO, STDOUT_FILENO); !sent) fail(sent);

@@ -22,6 +22,7 @@
 #include "distribute/progress_meter.h"
 #include "distribute/push/extract_set.h"
 #include "distribute/push/frame_stream.h"
+#include "distribute/push/held_agent.h"
 #include "distribute/push/manifest_check.h"
 #include "distribute/push/posix_push.h"
 #include "distribute/push/push_plan.h"
@@ -73,8 +74,9 @@ struct PushRun : StagingRun {
   const PushOptions& options;
   std::uint64_t archive_bytes;  // --extract: the parts' size
   std::string set;              // --extract: the parts' identity (extract_set_id), or ""
-  // The agent's commands, as typed (list: DEST without its trailing '/': a file there is one).
-  std::string list_command, receive_command, relay_command;
+  // The agent's commands, as typed (list: DEST without its trailing '/': a file there is one;
+  // held_list: the same, then staying for its stream, distribute/push/held_agent.h).
+  std::string list_command, held_list_command, receive_command, relay_command;
   std::string list_through;     // for a DEST/ that `list` finds a symlink: listed through it
   std::string posix_list;       // posix_list_command, as typed
   std::string posix_extracted;  // --extract: posix_extracted_command, as typed
@@ -316,14 +318,31 @@ asio::awaitable<Listed> list_posix(PushRun& run, Session& session, const Job& jo
   return list_find(run, session, job, std::move(why), stop);
 }
 
-// Step 1: the host's listing of DEST, the agent deployed first where it is missing.
+// Whether host `job`'s agent lists and then stays for a stream over ssh (HeldAgent): where its
+// stream may go over ssh (not --data-via direct, not a relay's chain) and no -u limits each
+// command's time (the held one would count the wave's wait).
+bool holds(const PushRun& run, const Job& job) {
+  return run.options.data_via != DataVia::direct && !run.options.relay &&
+         job.command_timeout.count() == 0;
+}
+
+// Step 1: the host's listing of DEST, the agent deployed first where it is missing; where it
+// holds(), by the agent that stays in `held`.
 asio::awaitable<Listed> list_host(PushRun& run, Session& session, const Job& job,
-                                  StopSignal& stop) {
+                                  std::optional<HeldAgent>& held, StopSignal& stop) {
   if (run.options.no_agent) co_return co_await list_posix(run, session, job, "--no-agent", stop);
   PushedHost& outcome = run.report.hosts[job.index];
-  const std::string list = run.command_for(job.index, run.list_command);
+  const bool hold = holds(run, job);
+  const std::string list =
+      run.command_for(job.index, hold ? run.held_list_command : run.list_command);
   AgentStarted started = co_await run.start_agent(
-      session, job, [&]() { return run_command(session, job, list, nullptr, stop); }, stop);
+      session, job,
+      [&]() {
+        if (!hold) return run_command(session, job, list, nullptr, stop);
+        held.emplace(session, job, list, stop);  // a run before it (an upload asked) has ended
+        return held->listed();
+      },
+      stop);
   Reply& reply = started.reply;
   if (reply.result.failure != Failure::none) co_return Listed{reply.result, {}, {}};
   if (started.cannot_run)
@@ -336,6 +355,7 @@ asio::awaitable<Listed> list_host(PushRun& run, Session& session, const Job& job
   bool link = listing &&
               (listing->dest.kind == EntryKind::symlink || listing->dest.kind == EntryKind::other);
   if (link && !run.list_through.empty()) {
+    if (held) co_await held->release();
     const std::string through = run.command_for(job.index, run.list_through);
     reply = co_await run_command(session, job, through, nullptr, stop);
     if (reply.result.failure != Failure::none) co_return Listed{reply.result, {}, {}};
@@ -480,24 +500,41 @@ asio::awaitable<std::optional<HostResult>> relay_host(PushRun& run, Session& ses
   co_return HostResult{};
 }
 
+// Step 3 over ssh to the agent that listed and stayed: its receipt.
+asio::awaitable<HostResult> receive_held(PushRun& run, const Job& job, HeldAgent& held,
+                                         InputSource& input) {
+  Reply reply = co_await held.receive(input);
+  if (reply.result.failure != Failure::none) co_return reply.result;
+  run.take(reply, job.index);
+  co_return HostResult{};
+}
+
 // Step 3 from here: reader `reader` of the group's `source` over a direct link where wanted
-// (direct_wanted), else through the host's ssh channel.
+// (direct_wanted), else through the host's ssh channel: to the agent that listed, if it waits.
 asio::awaitable<HostResult> star_host(PushRun& run, Session& session, const Job& job,
                                       const HostPushPlan& plan, Broadcast& source,
-                                      std::size_t reader, StopSignal& stop) {
+                                      std::size_t reader, HeldAgent* held, StopSignal& stop) {
   if (direct_wanted(run.options.data_via, session, stream_bytes(run, plan))) {
     std::optional<HostResult> sent =
         co_await receive_direct(run, session, job, source, reader, stop);
     if (sent) co_return *sent;
   }
   BroadcastInput input(source, reader);
+  if (held && held->waiting()) co_return co_await receive_held(run, job, *held, input);
   co_return co_await receive_host(run, session, job, plan, input, stop);
 }
 
-// Step 3 for host k, after the barrier: what its seat in the wave says.
+// Step 3 for host k, after the barrier: what its seat in the wave says. The agent that listed and
+// stayed (`held`) takes a star's stream over ssh; anything else runs once it has gone.
 asio::awaitable<HostResult> receive_step(PushRun& run, PushWave& wave, std::size_t k,
-                                         Session& session, const Job& job, StopSignal& stop) {
+                                         Session& session, const Job& job,
+                                         std::optional<HeldAgent>& held, StopSignal& stop) {
   Wave<Group>::Seat seat = wave.wave.seat(0, k);
+  HeldAgent* stays = nullptr;
+  if (seat.group && !seat.group->posix && !seat.group->chain && held && held->waiting() &&
+      !direct_wanted(run.options.data_via, session, stream_bytes(run, seat.group->plan)))
+    stays = &*held;
+  if (held && !stays) co_await held->release();
   if (!seat.group) co_return HostResult{};
   Group& group = *seat.group;
   if (group.posix) {
@@ -513,17 +550,20 @@ asio::awaitable<HostResult> receive_step(PushRun& run, PushWave& wave, std::size
       run.report.hosts[job.index].error = source.error();
       co_return HostResult{};
     }
-    co_return co_await star_host(run, session, job, group.plan, **source, seat.reader, stop);
+    co_return co_await star_host(run, session, job, group.plan, **source, seat.reader, nullptr,
+                                 stop);
   }
-  co_return co_await star_host(run, session, job, group.plan, *group.source, seat.reader, stop);
+  co_return co_await star_host(run, session, job, group.plan, *group.source, seat.reader, stays,
+                               stop);
 }
 
-// A host's whole push, on its one session.
-asio::awaitable<HostResult> push_host(PushWave& wave, std::size_t k, Session& session,
-                                      const Job& job, StopSignal& stop) {
+// A host's push but for the end of its held agent.
+asio::awaitable<HostResult> push_steps(PushWave& wave, std::size_t k, Session& session,
+                                       const Job& job, std::optional<HeldAgent>& held,
+                                       StopSignal& stop) {
   PushRun& run = wave.run;
   PushedHost& outcome = run.report.hosts[job.index];
-  Listed listed = co_await list_host(run, session, job, stop);
+  Listed listed = co_await list_host(run, session, job, held, stop);
   if (listed.posix) {
     wave.posix[k] = std::move(*listed.posix);
     wave.listings[k] = std::move(listed.listing);
@@ -535,8 +575,25 @@ asio::awaitable<HostResult> push_host(PushWave& wave, std::size_t k, Session& se
   // Ctrl-C may end the wait and complete the barrier (the last host ending) at once: either way
   // no receive starts.
   if (!co_await wave.wave.meet(0, k, stop) || stop.stopped()) co_return interrupted();
-  HostResult received = co_await receive_step(run, wave, k, session, job, stop);
+  HostResult received = co_await receive_step(run, wave, k, session, job, held, stop);
   co_return ended_as(outcome, received);
+}
+
+// A host's whole push, on its one session: its held agent (if any) ended before the session is
+// given back, whatever happened.
+asio::awaitable<HostResult> push_host(PushWave& wave, std::size_t k, Session& session,
+                                      const Job& job, StopSignal& stop) {
+  std::optional<HeldAgent> held;
+  std::exception_ptr thrown;
+  HostResult result;
+  try {
+    result = co_await push_steps(wave, k, session, job, held, stop);
+  } catch (...) {
+    thrown = std::current_exception();
+  }
+  if (held) co_await held->release();
+  if (thrown) std::rethrow_exception(thrown);
+  co_return result;
 }
 
 // A wave's last end (WaveEnds): its streams freed, the broadcasts and chains before what they
@@ -619,6 +676,8 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
     args.insert(args.end(), set_arg.begin(), set_arg.end());
     return args;
   };
+  std::vector<std::string> held_args = list_args;
+  held_args.push_back("--then-receive=" + options.dest);
   std::string list_through;
   if (bare != options.dest) {
     std::vector<std::string> through = list_args;
@@ -631,6 +690,7 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
               archive_bytes,
               set,
               agent_command(agent.location, list_args),
+              agent_command(agent.location, held_args),
               agent_command(agent.location, with_set("--receive=" + options.dest)),
               agent_command(agent.location, with_set("--relay=" + options.dest)),
               list_through,

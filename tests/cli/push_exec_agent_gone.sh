@@ -24,7 +24,9 @@ mkdir -p "$SCRATCH/bin"
 printf '#!/bin/sh\ncat > /dev/null; echo "%s  -"\n' "$sha" > "$SCRATCH/bin/sha256sum"
 chmod 0755 "$SCRATCH/bin/sha256sum"
 
-PATH=$SCRATCH/bin:$PATH run_pdx -R exec -w h1 push "$SCRATCH/src" "$SCRATCH/dest/"
+# -u: the listing and the receive are two commands (as with a direct link or a relay), where an
+# agent gone since the listing matters; without it the agent that listed takes the stream itself.
+PATH=$SCRATCH/bin:$PATH run_pdx -R exec -w h1 -u 3600 push "$SCRATCH/src" "$SCRATCH/dest/"
 expect_status 0
 expect_eq "$out" "pdx: h1: 3.0 MiB in 8 files" "summary"
 expect_eq "$err" "" "stderr"

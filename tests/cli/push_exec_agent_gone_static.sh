@@ -30,7 +30,9 @@ MV
 chmod 0755 "$SCRATCH/bin/mv"
 
 cache_static "rm -rf '$HOME/.cache/pdx'"
-PATH=$SCRATCH/bin:$PATH run_pdx -R exec -w h1 push "$SCRATCH/src" "$SCRATCH/dest/"
+# -u: the listing and the receive are two commands (as with a direct link or a relay), where an
+# agent gone since the listing matters; without it the agent that listed takes the stream itself.
+PATH=$SCRATCH/bin:$PATH run_pdx -R exec -w h1 -u 3600 push "$SCRATCH/src" "$SCRATCH/dest/"
 expect_status 0
 expect_eq "$out" "pdx: h1: 3.0 MiB in 8 files" "summary"
 expect_eq "$err" "pdx: warning: h1: pdx cannot run there ($loader); its static build was uploaded instead, and runs there from now on" "stderr"
@@ -41,7 +43,7 @@ cmp -s "$SCRATCH/cannot-run" "$cache/pdx" || fail "pdx was not deployed first"
 
 # The static build's copy cut short after the listing: uploaded again, said once.
 cache_static "truncate -s 1000 '$static_cache/pdx'"
-PATH=$SCRATCH/bin:$PATH run_pdx -R exec -w h1 push "$SCRATCH/src" "$SCRATCH/dest2/"
+PATH=$SCRATCH/bin:$PATH run_pdx -R exec -w h1 -u 3600 push "$SCRATCH/src" "$SCRATCH/dest2/"
 expect_status 0
 expect_eq "$out" "pdx: h1: 3.0 MiB in 8 files" "summary of the second push"
 expect_contains "$err" "h1: the agent cached there was not as pdx left it" "stderr of the second push"

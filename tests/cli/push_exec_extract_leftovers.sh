@@ -7,7 +7,7 @@ dest=$SCRATCH/kill/h1
 
 # The agent killed once it has unpacked a file into its hidden directory.
 extract_midway "$SCRATCH/kill"
-agent=$(pgrep -f -- "agent --receive=$dest") || fail "no agent found"
+agent=$(pgrep -f -- "agent .*receive=$dest") || fail "no agent found"
 kill -KILL $agent
 extract_midway_end
 left=$(cd "$dest" && ls -A)

@@ -16,7 +16,9 @@ case "$*" in *--receive=*) cat > %q; exec %q "$@" < %q ;; esac
 exec %q "$@"\n' "$SCRATCH/stream" "$PDX" "$SCRATCH/stream" "$PDX" > "$SCRATCH/bin/agent"
 chmod +x "$SCRATCH/bin/agent"
 
-run_pdx -R exec -w h1 push --agent "$SCRATCH/bin/agent" "$SCRATCH/src" "$SCRATCH/dest/"
+# -u: the stream goes to an agent of its own, not to the one that listed (whose stdin the
+# wrapper would hold before its listing).
+run_pdx -R exec -w h1 -u 3600 push --agent "$SCRATCH/bin/agent" "$SCRATCH/src" "$SCRATCH/dest/"
 expect_status 0
 expect_eq "$out" "pdx: h1: 1.0 GiB in 1 file" "summary"
 sent=$(stat -c %s "$SCRATCH/stream")

@@ -19,7 +19,9 @@ tty_pdx() {
   tty=$(tr -d '\n' < "$SCRATCH/tty")  # the pty made each \n a \r\n
 }
 
-tty_pdx -R exec -w 'h[1-2]' push --agent "$SCRATCH/slow-agent" "$SCRATCH/big" "$SCRATCH/out/%h/"
+# (-u: the stream goes to an agent of its own, slow to start too, not to the one that listed.)
+tty_pdx -R exec -w 'h[1-2]' -u 3600 push --agent "$SCRATCH/slow-agent" "$SCRATCH/big" \
+  "$SCRATCH/out/%h/"
 expect_status 0
 [[ $tty == *"${clear}pdx: "*" of 8.0 MiB ("*"%), "*"/s, "*"hosts: "*" done, "*" failed, of 2"* ]] ||
   fail "no progress line on the terminal: $(cat -v "$SCRATCH/tty")"

@@ -17,7 +17,7 @@ for _ in $(seq 300); do  # until a first file is named on host 1: the rest is un
 done
 kill -KILL "$pid"
 wait "$pid" 2> /dev/null
-for _ in $(seq 100); do pgrep -f 'agent --receive=killed/' > /dev/null || break; sleep 0.1; done
+for _ in $(seq 100); do pgrep -f 'agent .*=killed/' > /dev/null || break; sleep 0.1; done
 for i in $(seq "$n"); do
   home=$(home_of "$i")
   for f in a b c d; do

@@ -4,7 +4,8 @@
 # killed, however fast or loaded the machine); host 2 fails on one line, the others complete; no
 # truncated file under a final name and no temporary one; a re-run sends it only what it lacks.
 #   sshd_killed_push CALL [PUSH_OPTIONS...]: CALL the agent's mode whose writing is watched
-#   (--receive over ssh, --relay over a direct link); sets `kept`, the files host 2 has whole.
+#   (--then-receive over ssh: the agent that listed; --relay over a direct link); sets `kept`,
+#   the files host 2 has whole.
 source "$(dirname "${BASH_SOURCE[0]}")/ssh_common.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/push_common.sh"
 [[ $EUID -eq 0 ]] || skip "needs an account per host (root)"
@@ -29,7 +30,7 @@ sshd_killed_push() {
   stopped=""
   while [[ -z $stopped ]]; do
     kill -0 "$pid" 2> /dev/null || fail "the push ended early: $(cat "$SCRATCH/stderr")"
-    for agent in $(pgrep -u "$user" -f "agent $call=$dest/"); do
+    for agent in $(pgrep -u "$user" -f "agent .*$call=$dest/"); do
       # What it wrote (wchar: its files), not what it read: rchar counts read(2), not the recv(2)
       # of its direct link. Stopped at once, by the pid just read: over a direct link the agent
       # needs no sshd to read on, and may have ended by the time another pgrep looked for it.
@@ -41,7 +42,7 @@ sshd_killed_push() {
     done
     sleep 0.01
   done
-  kill_sshd_of "$user" "agent $call=$dest/" "$stopped"
+  kill_sshd_of "$user" "agent .*$call=$dest/" "$stopped"
   wait "$pid"
   status=$?
   out=$(cat "$SCRATCH/stdout")

@@ -30,6 +30,9 @@ struct FakeExec {
   Failure failure = Failure::none;  // set: the exec fails so, with `error`, after the delay
   std::string error;
   bool echo_stdin = false;  // stdin read to its end first, and written to stdout after `out`
+  // Written to stdout first, then stdin read to its end, then `out` (an agent that lists and
+  // stays for its stream: distribute/push/held_agent.h).
+  std::string listing;
 };
 
 struct FakeHost {
@@ -97,7 +100,12 @@ class FakeTransport final : public Transport {
           host_.execs.empty() ? FakeExec{} : host_.execs[std::min(next_++, host_.execs.size() - 1)];
       if (script.at_start) script.at_start();
       std::string input;
-      if (request.input && script.echo_stdin) input = co_await read_all(*request.input);
+      if (!script.listing.empty()) {
+        io.output(index_, Stream::out, script.listing);
+        if (request.input) input = co_await read_all(*request.input);
+        if (!script.echo_stdin) input.clear();
+      }
+      if (request.input && script.echo_stdin) input += co_await read_all(*request.input);
       if (request.input) request.input->finish();
       if (!co_await pause(script.delay, stop)) co_return interrupted();
       HostResult result;

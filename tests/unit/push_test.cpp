@@ -103,6 +103,82 @@ TEST_F(PushSessions, EachHostListsAndReceivesOnOneSession) {
   EXPECT_EQ(push_exit_status(report), 0);
 }
 
+// The agent that lists stays for the stream over ssh (distribute/push/held_agent.h): one exec
+// for both steps, sent 'r' and the stream; a host with nothing to receive has its stdin closed.
+TEST_F(PushSessions, AnAgentThatListsAndStaysTakesTheStreamOnTheSameExec) {
+  FakeTransport transport([](const Job& job) {
+    FakeExec held;
+    held.listing = nothing_listed().out;
+    held.out = received(1, 5).out;
+    held.echo_stdin = job.index == 1;  // what it was sent, after its receipt
+    return FakeHost{{}, {}, {}, {held}};
+  });
+  PushReport report = push(transport, hosts(2), {}, options);
+  for (std::size_t i = 0; i < 2; ++i) {
+    ASSERT_EQ(transport.commands(i).size(), 1u) << i;
+    EXPECT_NE(transport.commands(i)[0].find(" --then-receive=/d/"), std::string::npos);
+  }
+  EXPECT_EQ(report.hosts[0].written.bytes, 5u);
+  EXPECT_EQ(push_exit_status(report), 1);  // host 1's receipt is followed by its echo
+  EXPECT_TRUE(report.hosts[1].error.starts_with("malformed reply from the agent"))
+      << report.hosts[1].error;
+}
+
+TEST_F(PushSessions, AnAgentThatListsAndStaysWithNothingToReceiveIsLetGo) {
+  struct stat st, src;
+  ASSERT_EQ(::stat((dir_ / "src/f").c_str(), &st), 0);
+  ASSERT_EQ(::stat((dir_ / "src").c_str(), &src), 0);
+  FakeExec held;  // DEST holds the sources as they are
+  held.listing =
+      encode_frame(FrameType::entry, encode(Entry{"", EntryKind::directory, 0755, 0, 0})) +
+      encode_frame(FrameType::entry, encode(Entry{"src", EntryKind::directory, src.st_mode & 07777,
+                                                  0, src.st_mtim.tv_sec})) +
+      encode_frame(FrameType::entry, encode(Entry{"src/f", EntryKind::file, st.st_mode & 07777, 5,
+                                                  st.st_mtim.tv_sec})) +
+      encode_frame(FrameType::summary, encode(Summary{}));
+  held.echo_stdin = true;  // the end at once: nothing after the listing
+  FakeTransport transport([&](const Job&) { return FakeHost{{}, {}, {}, {held}}; });
+  PushReport report = push(transport, hosts(1), {}, options);
+  EXPECT_EQ(transport.commands(0).size(), 1u);
+  EXPECT_TRUE(report.hosts[0].up_to_date) << report.hosts[0].error;
+  EXPECT_EQ(push_exit_status(report), 0);
+}
+
+// A shell that writes before the agent: its stdout is not frames, so its stdin is closed at once
+// (it would otherwise wait for a stream that never comes) and the shell is named.
+TEST_F(PushSessions, AnAgentThatListsAfterAShellsWordsIsLetGoAndTheShellNamed) {
+  FakeTransport transport([](const Job&) {
+    FakeExec held;
+    held.listing = "Welcome to node0\n" + nothing_listed().out;
+    held.echo_stdin = true;  // what it was sent: nothing
+    return FakeHost{{}, {}, {}, {held}};
+  });
+  auto start = std::chrono::steady_clock::now();
+  PushReport report = push(transport, hosts(1), {}, options);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(transport.commands(0).size(), 1u);
+  EXPECT_NE(report.hosts[0].error.find("the host's shell writes 17 bytes before the command runs"),
+            std::string::npos)
+      << report.hosts[0].error;
+  EXPECT_EQ(push_exit_status(report), 1);
+}
+
+// Where the stream will not go over ssh (--data-via direct, a relay) or -u limits each command,
+// the agent lists and ends as before.
+TEST_F(PushSessions, WithADirectLinkOrATimeLimitTheListingEndsOnItsOwn) {
+  for (int variant = 0; variant < 3; ++variant) {
+    PushOptions o = options;
+    JobTemplate tmpl;
+    if (variant == 0) o.data_via = DataVia::direct;
+    if (variant == 1) o.relay = true;
+    if (variant == 2) tmpl.command_timeout = std::chrono::seconds(60);
+    FakeTransport transport([](const Job&) { return FakeHost{{}, {}, {}, {nothing_listed()}}; });
+    push(transport, hosts(1), tmpl, o);
+    ASSERT_FALSE(transport.commands(0).empty());
+    EXPECT_EQ(transport.commands(0)[0].find("--then-receive"), std::string::npos) << variant;
+  }
+}
+
 TEST_F(PushSessions, TheAgentIsDeployedOnTheSameSession) {
   options.agent.clear();  // self-deploy: the first listing finds no agent
   FakeTransport transport([](const Job&) {
@@ -174,6 +250,29 @@ TEST_F(PushSessions, CtrlCEndsHostsWaitingAtTheBarrier) {
     EXPECT_EQ(report.hosts[i].result.failure, Failure::interrupted) << i;
     EXPECT_EQ(steps(transport.commands(i)), (std::vector<std::string>{"list"})) << i;
   }
+  EXPECT_EQ(push_exit_status(report), 130);
+}
+
+// The same with host 0's agent listed and staying: it is let go, and nothing is sent.
+TEST_F(PushSessions, CtrlCLetsGoAnAgentThatListedAndStays) {
+  FakeTransport transport([](const Job& job) {
+    FakeExec held;
+    held.listing = nothing_listed().out;
+    held.echo_stdin = true;
+    FakeHost host{{}, {}, {}, {held}};
+    if (job.index == 1) {
+      host.execs[0] = nothing_listed();
+      host.execs[0].delay = std::chrono::milliseconds(50);
+      host.execs[0].at_start = [] { ::kill(::getpid(), SIGINT); };
+    }
+    return host;
+  });
+  auto start = std::chrono::steady_clock::now();
+  PushReport report = push(transport, hosts(2), {}, options);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(report.hosts[0].result.failure, Failure::interrupted);
+  EXPECT_EQ(transport.commands(0).size(), 1u);
+  EXPECT_EQ(report.hosts[0].written.files, 0u);
   EXPECT_EQ(push_exit_status(report), 130);
 }
 

@@ -1,0 +1,183 @@
+#include "distribute/push/held_agent.h"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <exception>
+#include <functional>
+#include <optional>
+#include <utility>
+
+#include "agent/agent_protocol.h"
+
+namespace asio = boost::asio;
+
+namespace pdx {
+
+namespace {
+
+// The command's stdin: nothing (wait) until the receive step opens it ('r', then the stream) or
+// closes it (the end at once).
+class GateInput final : public InputSource {
+ public:
+  void open(InputSource& inner) {
+    inner_ = &inner;
+    state_ = Gate::go;
+    if (stall_) inner_->on_stall(std::move(stall_));
+    if (finished_) inner_->finish();
+    wake();
+  }
+  void close() {
+    if (state_ != Gate::shut) return;
+    state_ = Gate::closed;
+    wake();
+  }
+
+  InputPiece next() override {
+    switch (state_) {
+      case Gate::shut:
+        return {InputPiece::State::wait, {}, {}};
+      case Gate::closed:
+        return {InputPiece::State::end, {}, {}};
+      case Gate::go:
+        return {InputPiece::State::data, "r", {}};
+      case Gate::open:
+        break;
+    }
+    return inner_->next();
+  }
+  void consume(std::size_t n) override {
+    if (state_ == Gate::go && n > 0) {
+      state_ = Gate::open;
+      --n;
+    }
+    if (n > 0 && state_ == Gate::open) inner_->consume(n);
+  }
+  void on_ready(std::function<void()> wake) override {
+    if (state_ == Gate::open)
+      inner_->on_ready(std::move(wake));
+    else
+      wake_ = std::move(wake);
+  }
+  void on_stall(std::function<void(const std::string&)> fail) override {
+    if (inner_)
+      inner_->on_stall(std::move(fail));
+    else
+      stall_ = std::move(fail);
+  }
+  void finish() override {
+    finished_ = true;
+    if (inner_) inner_->finish();
+  }
+
+ private:
+  enum class Gate { shut, closed, go, open };
+  void wake() {
+    if (auto w = std::move(wake_)) w();
+    wake_ = nullptr;
+  }
+
+  Gate state_ = Gate::shut;
+  InputSource* inner_ = nullptr;
+  std::function<void()> wake_;
+  std::function<void(const std::string&)> stall_;
+  bool finished_ = false;
+};
+
+}  // namespace
+
+// What the command's coroutine and the caller share, on the host's strand.
+struct HeldAgent::State : JobIo {
+  GateInput gate;
+  ExecRequest request;
+  ReplySink listing, receipt;  // stdout and stderr up to the listing's summary; after it
+  FrameDecoder decoder;
+  bool listed = false, ended = false;
+  HostResult result;
+  std::exception_ptr thrown;
+  std::optional<asio::steady_timer> timer;  // cancelled to wake the caller
+
+  void wake() {
+    if (timer) timer->cancel();
+  }
+  void output(std::size_t index, Stream stream, std::string_view bytes) override {
+    if (listed) return receipt.output(index, stream, bytes);
+    listing.output(index, stream, bytes);
+    if (stream == Stream::err) return;
+    decoder.feed(bytes);
+    for (;;) {
+      auto frame = decoder.next();
+      if (!frame) return gate.close();  // not the agent's frames: wait for its end
+      if (!*frame) return;
+      if ((*frame)->type == FrameType::summary) {
+        // The agent writes nothing more before its stream: anything else is not its.
+        if (decoder.partial()) return gate.close();
+        listed = true;
+        return wake();
+      }
+    }
+  }
+};
+
+namespace {
+
+asio::awaitable<void> run(std::shared_ptr<HeldAgent::State> state, Session& session,
+                          StopSignal& stop) {
+  try {
+    state->result = co_await session.exec(state->request, *state, stop);
+  } catch (...) {
+    state->thrown = std::current_exception();
+  }
+  state->ended = true;
+  state->wake();
+}
+
+}  // namespace
+
+HeldAgent::HeldAgent(Session& session, const Job& job, std::string command, StopSignal& stop)
+    : session_(session), stop_(stop), state_(std::make_shared<State>()) {
+  state_->request = ExecRequest{std::move(command), job.env, job.command_timeout, &state_->gate};
+}
+
+asio::awaitable<void> HeldAgent::until(bool State::*done) {
+  while (!((*state_).*done) && !state_->ended) {
+    // The strand runs nothing between the test and the wait's start: a wake-up cannot be lost.
+    boost::system::error_code ignored;
+    state_->timer->expires_at(asio::steady_timer::time_point::max());
+    co_await state_->timer->async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+  }
+  if (state_->thrown) std::rethrow_exception(std::exchange(state_->thrown, nullptr));
+}
+
+asio::awaitable<HeldAgent::Reply> HeldAgent::listed() {
+  auto ex = co_await asio::this_coro::executor;
+  state_->timer.emplace(ex, asio::steady_timer::time_point::max());
+  asio::co_spawn(ex, run(state_, session_, stop_), asio::detached);
+  co_await until(&State::listed);
+  Reply reply = std::move(state_->listing.reply());
+  reply.result = state_->ended ? state_->result : HostResult{};  // still running: exit 0
+  co_return reply;
+}
+
+bool HeldAgent::waiting() const {
+  return state_->listed && !state_->ended;
+}
+
+asio::awaitable<HeldAgent::Reply> HeldAgent::receive(InputSource& input) {
+  state_->gate.open(input);
+  co_await until(&State::ended);
+  Reply reply = std::move(state_->receipt.reply());
+  reply.result = state_->result;
+  co_return reply;
+}
+
+asio::awaitable<void> HeldAgent::release() {
+  if (!state_->timer) co_return;  // never started
+  state_->gate.close();
+  co_await until(&State::ended);
+}
+
+}  // namespace pdx

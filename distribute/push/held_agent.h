@@ -1,0 +1,60 @@
+#pragma once
+// A push's first two steps on one host in one exec (distribute/push/push.cpp): `pdx agent
+// --list=... --then-receive=DEST` lists DEST and stays. Its listing is read as it comes and
+// handed over once whole (its summary frame) while the command goes on, waiting on its stdin;
+// after the wave's plan, the host's receive step either sends it 'r' and its stream over ssh
+// (the reply after the listing is the receipt), or closes its stdin (it exits 0) before the
+// session runs anything else (a direct link, a relay, nothing to send). One exec, one shell, one
+// check of the cached agent and one agent start per host instead of two.
+//
+//   listed()                    -> the listing, the command still running; or its end
+//   receive(input) | release()  -> the command's end
+//
+// The command runs on a coroutine of its own on the host's strand, which must be the caller's;
+// the session runs nothing else until it has ended. Whatever the caller does after listed(), it
+// must co_await release() (a no-op once ended) before the session or this object goes.
+#include "base/awaitable.h"
+
+#include <boost/asio/awaitable.hpp>
+#include <memory>
+#include <string>
+
+#include "distribute/reply_sink.h"
+#include "transport/input_source.h"
+#include "transport/transport.h"
+
+namespace pdx {
+
+class HeldAgent {
+ public:
+  using Reply = ReplySink::Reply;
+
+  HeldAgent(Session& session, const Job& job, std::string command, StopSignal& stop);
+  HeldAgent(const HeldAgent&) = delete;
+  HeldAgent& operator=(const HeldAgent&) = delete;
+
+  /// Starts the command and waits for its listing: the listing's bytes, exit status 0, while the
+  /// command waits for its stream. When it ended first (the agent missing there or unable to
+  /// run, a listing that failed, Ctrl-C), or its stdout did not decode as frames (a shell that
+  /// writes before the command: its stdin is closed), its whole reply once it has ended.
+  boost::asio::awaitable<Reply> listed();
+  /// Whether the command, listed, still waits for its stream.
+  bool waiting() const;
+  /// Sends it 'r' and then `input`, and waits for its end: what it replied after its listing.
+  /// Only while waiting().
+  boost::asio::awaitable<Reply> receive(InputSource& input);
+  /// Closes its stdin (nothing to receive) and waits for its end. A no-op once it has ended.
+  boost::asio::awaitable<void> release();
+
+  struct State;  // what the command's coroutine shares (held_agent.cpp)
+
+ private:
+  // Until `done` (or the command's end); what the command's coroutine threw, rethrown.
+  boost::asio::awaitable<void> until(bool State::*done);
+
+  Session& session_;
+  StopSignal& stop_;
+  std::shared_ptr<State> state_;  // shared with the command's coroutine
+};
+
+}  // namespace pdx
