@@ -19,7 +19,10 @@
 # BENCH_RUNS: runs of each, the fastest shown (the machine's other load only slows a run down).
 # cold-relay-8 / warm-relay-8: push --relay with the self-deployed agent, removed from the hosts
 # first (first contact: it is uploaded) or cached (target: cold within 1.3x of warm);
-# BENCH_FIRST_CONTACT_ONLY=1: those rows and one scp only. BENCH_ALL_RUNS=1: every run shown too.
+# true-N / small-N / small-pdcp-N / small-clush-N: a run's fixed cost on the most hosts (pdx
+# true; a 6-byte file by pdx push, pdcp and clush --copy).
+# BENCH_FIRST_CONTACT_ONLY=1: the first-contact rows and one scp only. BENCH_ALL_RUNS=1: every run
+# shown too.
 # Measured (5 runs, median, load 7 on 2 cores): with pdx's copy without symbols as the agent
 # (1.29 MB gzip-compressed per host) cold 2.13 s against warm 1.55 s (1.37x); with pdx-static
 # (4.39 MB per host) 3.30 s against 1.55 s (2.13x); one scp 1.44 s. Before (the 101 MB pdx sent
@@ -100,6 +103,21 @@ for n in $sizes; do
   run "clush-$n" "$hosts" clush -f "$n" -w "$hosts" -o "-F $config" --copy "$work/data" --dest bench-links-clush-file
 done
 
+# A run's fixed cost, on the most hosts: `pdx true`, and a 6-byte file pushed by pdx (its own
+# self-deployed agent, as a user runs it), pdcp and clush.
+if [[ -n $sizes ]]; then
+  hosts=$(head -n "$most" "$CLUSTER/hostfile" | paste -sd,)
+  printf 'hello\n' > "$work/small"
+  chmod 0644 "$work/small"
+  run "true-$most" "$hosts" "$PDX" -F "$config" -w "$hosts" -f "$most" true
+  run "small-$most" "$hosts" "$PDX" -F "$config" -w "$hosts" -f "$most" push "$work/small" bench-links-small/
+  command -v pdcp > /dev/null &&
+    run "small-pdcp-$most" "$hosts" env PDSH_RCMD_TYPE=ssh PDSH_SSH_ARGS="-F $config" pdcp -f "$most" \
+      -w "$hosts" "$work/small" bench-links-small-pdcp
+  run "small-clush-$most" "$hosts" clush -f "$most" -w "$hosts" -o "-F $config" --copy "$work/small" \
+    --dest bench-links-small-clush
+fi
+
 # killed_chain NAME K: a chain of the most hosts with the agent of its K-th host killed at about
 # a third of the transfer (once it has written two thirds of the data's size: a forwarding host
 # writes each byte twice, into its file and its history; /proc's rchar does not count what it
@@ -140,8 +158,8 @@ fi
 
 [[ -n ${BENCH_ALL_RUNS:-} ]] && { echo "every run (label wall_s cpu_s rss_MiB ...):"; cat "$work/all"; }
 echo "$mb MB over $rate links (this machine's too), best of $runs ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
-printf '%-13s %8s %8s %8s %9s %11s %9s %11s %10s %8s\n' run wall_s cpu_s rss_MiB agents_s \
+printf '%-16s %8s %8s %8s %9s %11s %9s %11s %10s %8s\n' run wall_s cpu_s rss_MiB agents_s \
   agent_max_s agent_MiB x_one_copy machine_s x_floor
 awk -v cores="$(nproc)" '{ if (NR == 1) one = $2
-       printf "%-13s %8.2f %8.2f %8d %9s %11s %9s %11.2f %10.2f %8.2f\n", $1, $2, $3, $4, $5, $6, $7,
+       printf "%-16s %8.2f %8.2f %8d %9s %11s %9s %11.2f %10.2f %8.2f\n", $1, $2, $3, $4, $5, $6, $7,
               $2 / one, $8, ($8 > 0 ? $2 / ($8 / cores) : 0) }' "$work/runs"
