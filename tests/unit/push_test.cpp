@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <utility>
 
 #include "distribute/progress_meter.h"
 
@@ -233,47 +234,32 @@ TEST_F(PushSessions, AHostThatFailsIsNotWaitedFor) {
   EXPECT_EQ(push_exit_status(report), 255);
 }
 
-// Ctrl-C while host 0 waits at the barrier for host 1's listing: both end at once.
+// Ctrl-C while host 0 waits at the barrier for host 1's listing: both end at once; host 0's
+// agent, listed and ended or listed and staying for its stream (let go), is sent nothing.
 TEST_F(PushSessions, CtrlCEndsHostsWaitingAtTheBarrier) {
-  FakeTransport transport([](const Job& job) {
-    FakeHost host{{}, {}, {}, {nothing_listed(), received(1, 5)}};
-    if (job.index == 1) {
-      host.execs[0].delay = std::chrono::milliseconds(50);
-      host.execs[0].at_start = [] { ::kill(::getpid(), SIGINT); };
+  for (bool stays : {false, true}) {
+    FakeTransport transport([stays](const Job& job) {
+      FakeHost host{{}, {}, {}, {nothing_listed(), received(1, 5)}};
+      if (stays && job.index == 0) {
+        host.execs[0].listing = std::exchange(host.execs[0].out, "");
+        host.execs[0].echo_stdin = true;
+      }
+      if (job.index == 1) {
+        host.execs[0].delay = std::chrono::milliseconds(50);
+        host.execs[0].at_start = [] { ::kill(::getpid(), SIGINT); };
+      }
+      return host;
+    });
+    auto start = std::chrono::steady_clock::now();
+    PushReport report = push(transport, hosts(2), {}, options);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+    for (std::size_t i = 0; i < 2; ++i) {
+      EXPECT_EQ(report.hosts[i].result.failure, Failure::interrupted) << i;
+      EXPECT_EQ(steps(transport.commands(i)), (std::vector<std::string>{"list"})) << i;
+      EXPECT_EQ(report.hosts[i].written.files, 0u) << i;
     }
-    return host;
-  });
-  auto start = std::chrono::steady_clock::now();
-  PushReport report = push(transport, hosts(2), {}, options);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
-  for (std::size_t i = 0; i < 2; ++i) {
-    EXPECT_EQ(report.hosts[i].result.failure, Failure::interrupted) << i;
-    EXPECT_EQ(steps(transport.commands(i)), (std::vector<std::string>{"list"})) << i;
+    EXPECT_EQ(push_exit_status(report), 130);
   }
-  EXPECT_EQ(push_exit_status(report), 130);
-}
-
-// The same with host 0's agent listed and staying: it is let go, and nothing is sent.
-TEST_F(PushSessions, CtrlCLetsGoAnAgentThatListedAndStays) {
-  FakeTransport transport([](const Job& job) {
-    FakeExec held;
-    held.listing = nothing_listed().out;
-    held.echo_stdin = true;
-    FakeHost host{{}, {}, {}, {held}};
-    if (job.index == 1) {
-      host.execs[0] = nothing_listed();
-      host.execs[0].delay = std::chrono::milliseconds(50);
-      host.execs[0].at_start = [] { ::kill(::getpid(), SIGINT); };
-    }
-    return host;
-  });
-  auto start = std::chrono::steady_clock::now();
-  PushReport report = push(transport, hosts(2), {}, options);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
-  EXPECT_EQ(report.hosts[0].result.failure, Failure::interrupted);
-  EXPECT_EQ(transport.commands(0).size(), 1u);
-  EXPECT_EQ(report.hosts[0].written.files, 0u);
-  EXPECT_EQ(push_exit_status(report), 130);
 }
 
 TEST_F(PushSessions, TheListingAsksForHashesWithChecksum) {
