@@ -1,4 +1,5 @@
-// pdx agent --list PATH [--checksum] [--then-receive DEST] | --receive DEST | --relay DEST |
+// pdx agent --list PATH [--checksum] [--receive DEST | --relay DEST] | --receive DEST | --relay
+// DEST |
 // --signatures DEST |
 // --patch DEST | --relay-patch DEST | --delete DEST | --send REMOTE...: pdx on a host, run by
 // `pdx push`, `pdx sync` and `pdx pull` over its exec channel (pdx(1), DISTRIBUTION). Frames on
@@ -9,6 +10,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <functional>
 #include <thread>
 
 #include "agent/agent.h"
@@ -24,10 +26,10 @@ namespace pdx {
 
 namespace {
 
-// --list --then-receive: the listing is whole (its summary written); pdx sends 'r' and the
-// stream for DEST on stdin, or closes it (nothing to receive: exit 0). Both steps of a push to
-// this host then take one exec, one shell and one agent start.
-int receive_if_sent(const std::string& dest, const std::string& set) {
+// --list with --receive or --relay: the listing is whole (its summary written); pdx sends 'r' and
+// then what that mode reads, or closes stdin (nothing to receive: exit 0). Both steps of a push
+// to this host then take one exec, one shell and one agent start.
+int then_if_sent(const std::function<int()>& then) {
   char go = 0;
   ssize_t n;
   do n = ::read(STDIN_FILENO, &go, 1);
@@ -36,7 +38,16 @@ int receive_if_sent(const std::string& dest, const std::string& set) {
   if (n < 0)
     fail(ErrorKind::failure, std::string("cannot read standard input: ") + std::strerror(errno));
   if (go != 'r') fail(ErrorKind::failure, "unexpected input after the listing");
-  auto received = agent_receive(dest, STDIN_FILENO, STDOUT_FILENO, set);
+  return then();
+}
+
+// --receive=DEST or --relay=DEST: what stdin brings written under DEST (and forwarded).
+int take(const std::string& receive, const std::string& relay, const std::string& set) {
+  auto received =
+      !relay.empty()
+          ? agent_relay(STDIN_FILENO, STDOUT_FILENO,
+                        [&](FrameInput& in, int out) { return agent_receive(relay, in, out, set); })
+          : agent_receive(receive, STDIN_FILENO, STDOUT_FILENO, set);
   if (!received) fail(received);
   return received->failures ? kExitFailure : kExitOk;
 }
@@ -51,7 +62,7 @@ int cmd_agent(int argc, char** argv) {
       "The remote side of pdx push, pdx sync and pdx pull: run by pdx on each host, not by "
       "hand.\n"
       "Usage: pdx agent --list=PATH [--under=NAME]... [--checksum] [--set=ID]\n"
-      "                 [--then-receive=DEST] |\n"
+      "                 [--receive=DEST | --relay=DEST] |\n"
       "       --receive=DEST [--set=ID] | --relay=DEST [--set=ID] | --signatures=DEST |\n"
       "       --patch=DEST | --relay-patch=DEST | --delete=DEST |\n"
       "       --send=REMOTE... [--suffix=S] [--no-directories]",
@@ -68,12 +79,12 @@ int cmd_agent(int argc, char** argv) {
                  "push --extract's set of parts: with --list, say whether PATH holds it unpacked "
                  "and unchanged; with --receive or --relay, record it once unpacked whole")
       ->check([](const std::string& id) { return valid_set_id(id) ? "" : "not a set id"; });
-  std::string then_receive;
-  app.add_option("--then-receive", then_receive,
-                 "With --list: then, if stdin brings 'r' and a stream, --receive=DEST it")
-      ->needs(list_opt);
-  app.add_option("--receive", receive, "Write what stdin carries under DEST");
-  app.add_option("--relay", relay, "As --receive, from the previous host, forwarding to the next");
+  app.add_option("--receive", receive,
+                 "Write what stdin carries under DEST (with --list: after the listing, if stdin "
+                 "brings 'r')");
+  app.add_option("--relay", relay,
+                 "As --receive, from the previous host, forwarding to the next (with --list: "
+                 "after the listing, if stdin brings 'r')");
   app.add_option("--signatures", signatures,
                  "Block signatures of the files under DEST named on stdin");
   app.add_option("--patch", patch, "Apply the deltas on stdin to the files under DEST");
@@ -91,7 +102,8 @@ int cmd_agent(int argc, char** argv) {
          "With --send: a REMOTE that is a directory fails")
       ->needs(send_opt);
   if (auto status = parse_cli(app, argc, argv)) return *status;
-  if (int(!list.empty()) + !receive.empty() + !relay.empty() + !signatures.empty() +
+  bool then = !list.empty() && int(!receive.empty()) + !relay.empty() == 1;
+  if (int(!list.empty()) + (then ? 0 : !receive.empty() + !relay.empty()) + !signatures.empty() +
           !patch.empty() + !relay_patch.empty() + !remove.empty() + !send.remotes.empty() !=
       1)
     throw UsageError(
@@ -104,7 +116,8 @@ int cmd_agent(int argc, char** argv) {
             agent_list(list, under, STDOUT_FILENO, checksum ? Hashed::yes : Hashed::no, set);
         !listed)
       fail(listed);
-    return then_receive.empty() ? kExitOk : receive_if_sent(then_receive, set);
+    if (!then) return kExitOk;
+    return then_if_sent([&] { return take(receive, relay, set); });
   }
   if (!send.remotes.empty()) {
     if (auto sent = agent_send(send, STDIN_FILENO, STDOUT_FILENO); !sent) fail(sent);
@@ -126,16 +139,14 @@ int cmd_agent(int argc, char** argv) {
     if (!removed) fail(removed);
     return removed->failures ? kExitFailure : kExitOk;
   }
-  auto received =
-      !relay.empty()
-          ? agent_relay(STDIN_FILENO, STDOUT_FILENO,
-                        [&](FrameInput& in, int out) { return agent_receive(relay, in, out, set); })
-      : !relay_patch.empty()
-          ? agent_relay(STDIN_FILENO, STDOUT_FILENO,
-                        [&](FrameInput& in, int out) { return agent_patch(relay_patch, in, out); })
-          : agent_receive(receive, STDIN_FILENO, STDOUT_FILENO, set);
-  if (!received) fail(received);
-  return received->failures ? kExitFailure : kExitOk;
+  if (!relay_patch.empty()) {
+    auto patched = agent_relay(STDIN_FILENO, STDOUT_FILENO, [&](FrameInput& in, int out) {
+      return agent_patch(relay_patch, in, out);
+    });
+    if (!patched) fail(patched);
+    return patched->failures ? kExitFailure : kExitOk;
+  }
+  return take(receive, relay, set);
 }
 
 }  // namespace pdx

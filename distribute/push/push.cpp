@@ -18,11 +18,11 @@
 #include "core/run_env.h"
 #include "distribute/agent_start.h"
 #include "distribute/direct_link.h"
+#include "distribute/held_agent.h"
 #include "distribute/host_outcome.h"
 #include "distribute/progress_meter.h"
 #include "distribute/push/extract_set.h"
 #include "distribute/push/frame_stream.h"
-#include "distribute/push/held_agent.h"
 #include "distribute/push/manifest_check.h"
 #include "distribute/push/posix_push.h"
 #include "distribute/push/push_plan.h"
@@ -75,7 +75,7 @@ struct PushRun : StagingRun {
   std::uint64_t archive_bytes;  // --extract: the parts' size
   std::string set;              // --extract: the parts' identity (extract_set_id), or ""
   // The agent's commands, as typed (list: DEST without its trailing '/': a file there is one;
-  // held_list: the same, then staying for its stream, distribute/push/held_agent.h).
+  // held_list: the same, then staying for its stream, distribute/held_agent.h).
   std::string list_command, held_list_command, receive_command, relay_command;
   std::string list_through;     // for a DEST/ that `list` finds a symlink: listed through it
   std::string posix_list;       // posix_list_command, as typed
@@ -318,11 +318,11 @@ asio::awaitable<Listed> list_posix(PushRun& run, Session& session, const Job& jo
   return list_find(run, session, job, std::move(why), stop);
 }
 
-// Whether host `job`'s agent lists and then stays for a stream over ssh (HeldAgent): where its
-// stream may go over ssh (not --data-via direct, not a relay's chain) and no -u limits each
-// command's time (the held one would count the wave's wait).
+// Whether host `job`'s agent lists and then stays (HeldAgent): for a relay's chain, or for a
+// stream over ssh (not with --data-via direct), and where no -u limits each command's time (the
+// held one would count the wave's wait).
 bool holds(const PushRun& run, const Job& job) {
-  return run.options.data_via != DataVia::direct && !run.options.relay &&
+  return (run.options.relay || run.options.data_via != DataVia::direct) &&
          job.command_timeout.count() == 0;
 }
 
@@ -480,13 +480,15 @@ asio::awaitable<HostResult> receive_posix(PushRun& run, Session& session, const 
 }
 
 // Step 3, --relay: the host's part of its group's chain, its frames from the previous host
-// (the head's from here); nullopt when the chain was called off, nothing received.
+// (the head's from here), through its agent that listed where it stays (`held`); nullopt when
+// the chain was called off, nothing received.
 asio::awaitable<std::optional<HostResult>> relay_host(PushRun& run, Session& session,
                                                       const Job& job, RelayGroup& relay,
-                                                      std::size_t j, StopSignal& stop) {
+                                                      std::size_t j, HeldAgent* held,
+                                                      StopSignal& stop) {
   const std::string command = run.command_for(job.index, run.relay_command);
   std::optional<RelayGroup::Ran> ran =
-      co_await relay.relayed(session, job, j, command, run.options.data_via, stop);
+      co_await relay.relayed(session, job, j, command, run.options.data_via, held, stop);
   if (!ran) co_return std::nullopt;
   if (!ran->over_ssh.empty()) run.note_over_ssh(job.index, std::move(ran->over_ssh));
   if (ran->reply.result.failure != Failure::none) co_return ran->reply.result;
@@ -525,14 +527,18 @@ asio::awaitable<HostResult> star_host(PushRun& run, Session& session, const Job&
 }
 
 // Step 3 for host k, after the barrier: what its seat in the wave says. The agent that listed and
-// stayed (`held`) takes a star's stream over ssh; anything else runs once it has gone.
+// stayed (`held`) takes its chain's part with --relay, else a star's stream over ssh; anything
+// else runs once it has gone.
 asio::awaitable<HostResult> receive_step(PushRun& run, PushWave& wave, std::size_t k,
                                          Session& session, const Job& job,
                                          std::optional<HeldAgent>& held, StopSignal& stop) {
   Wave<Group>::Seat seat = wave.wave.seat(0, k);
   HeldAgent* stays = nullptr;
-  if (seat.group && !seat.group->posix && !seat.group->chain && held && held->waiting() &&
-      !direct_wanted(run.options.data_via, session, stream_bytes(run, seat.group->plan)))
+  if (seat.group && !seat.group->posix && held && held->waiting() &&
+      (seat.group->chain
+           ? run.options.relay
+           : !run.options.relay && !direct_wanted(run.options.data_via, session,
+                                                  stream_bytes(run, seat.group->plan))))
     stays = &*held;
   if (held && !stays) co_await held->release();
   if (!seat.group) co_return HostResult{};
@@ -543,8 +549,9 @@ asio::awaitable<HostResult> receive_step(PushRun& run, PushWave& wave, std::size
   }
   if (group.chain) {
     std::optional<HostResult> relayed =
-        co_await relay_host(run, session, job, *group.chain, seat.reader, stop);
+        co_await relay_host(run, session, job, *group.chain, seat.reader, stays, stop);
     if (relayed) co_return *relayed;
+    if (held) co_await held->release();        // not linked up before it was used: let go
     auto source = group.chain->star_source();  // called off: from here after all
     if (!source) {
       run.report.hosts[job.index].error = source.error();
@@ -676,8 +683,8 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
     args.insert(args.end(), set_arg.begin(), set_arg.end());
     return args;
   };
-  std::vector<std::string> held_args = list_args;
-  held_args.push_back("--then-receive=" + options.dest);
+  std::vector<std::string> held_args = list_args;  // --set in it already
+  held_args.push_back((options.relay ? "--relay=" : "--receive=") + options.dest);
   std::string list_through;
   if (bare != options.dest) {
     std::vector<std::string> through = list_args;

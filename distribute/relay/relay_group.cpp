@@ -28,14 +28,17 @@ RelayGroup::~RelayGroup() {
 
 boost::asio::awaitable<std::optional<RelayGroup::Ran>> RelayGroup::relayed(
     Session& session, const Job& job, std::size_t j, const std::string& relay, DataVia via,
-    StopSignal& stop) {
+    HeldAgent* held, StopSignal& stop) {
   if (!chain_) co_return std::nullopt;
   if (j == 0 && direct_wanted(via, session, bytes_)) chain_->head_over_link(via == DataVia::direct);
   ChainReply reply(*chain_, j);
   ChainInput input(*chain_, j);
   ExecRequest request{relay, job.env, job.command_timeout, &input};
   RelayedHost& host = reply.host();
-  host.reply.result = co_await session.exec(request, reply, stop);
+  if (held && held->waiting())
+    host.reply.result = co_await held->run(input, reply);
+  else
+    host.reply.result = co_await session.exec(request, reply, stop);
   Failure failure = host.reply.result.failure;
   chain_->ended(j, "", failure == Failure::none || failure == Failure::protocol);
   std::string reason, not_linked = j == 0 ? chain_->head_not_linked() : "";

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "distribute/direct_link.h"
+#include "distribute/held_agent.h"
 #include "distribute/relay/relay_chain.h"
 #include "distribute/reply_sink.h"
 #include "transport/broadcast.h"
@@ -55,10 +56,12 @@ class RelayGroup {
   /// chain; nullopt when the chain was called off (or never was), nothing received. The head's
   /// stream goes over a direct link where `via`, its session and the stream's size say so
   /// (direct_wanted); with DataVia::direct, a head that cannot link fails and the chain is called
-  /// off.
+  /// off. With `held` (waiting: its agent listed with --relay and stays), through it instead of
+  /// a command of its own.
   boost::asio::awaitable<std::optional<Ran>> relayed(Session& session, const Job& job,
                                                      std::size_t j, const std::string& relay,
-                                                     DataVia via, StopSignal& stop);
+                                                     DataVia via, HeldAgent* held,
+                                                     StopSignal& stop);
   /// The group's stream from here once the chain is off, member j reading it as reader j: the
   /// broadcast, started by the first member to ask (members that ended are finished at once).
   Result<Broadcast*> star_source();

@@ -319,7 +319,7 @@ asio::awaitable<RelayGroup::Ran> relay_take(SyncRun& run, RelayGroup& group, std
                                             const std::string& star, const std::string& relay,
                                             StopSignal& stop) {
   std::optional<RelayGroup::Ran> relayed =
-      co_await group.relayed(session, job, reader, relay, run.options.data_via, stop);
+      co_await group.relayed(session, job, reader, relay, run.options.data_via, nullptr, stop);
   if (relayed) co_return std::move(*relayed);
   auto source = group.star_source();
   if (!source) {

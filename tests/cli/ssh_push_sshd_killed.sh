@@ -3,6 +3,6 @@
 # file under a final name and no temporary one; a re-run completes it, sending only what it
 # lacks (tests/lib/sshd_killed.sh). Its agent reads from its sshd: it cannot have it all.
 source "$(dirname "$0")/../lib/sshd_killed.sh"
-sshd_killed_push --then-receive --data-via ssh
+sshd_killed_push --receive --data-via ssh
 (( kept < 4 )) || fail "the push to host 2 completed before its sshd was killed"
 true

@@ -4,8 +4,8 @@
 # killed, however fast or loaded the machine); host 2 fails on one line, the others complete; no
 # truncated file under a final name and no temporary one; a re-run sends it only what it lacks.
 #   sshd_killed_push CALL [PUSH_OPTIONS...]: CALL the agent's mode whose writing is watched
-#   (--then-receive over ssh: the agent that listed; --relay over a direct link); sets `kept`,
-#   the files host 2 has whole.
+#   (--receive over ssh, by the agent that listed; --relay over a direct link); sets `kept`, the
+#   files host 2 has whole.
 source "$(dirname "${BASH_SOURCE[0]}")/ssh_common.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/push_common.sh"
 [[ $EUID -eq 0 ]] || skip "needs an account per host (root)"

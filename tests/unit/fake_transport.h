@@ -31,7 +31,7 @@ struct FakeExec {
   std::string error;
   bool echo_stdin = false;  // stdin read to its end first, and written to stdout after `out`
   // Written to stdout first, then stdin read to its end, then `out` (an agent that lists and
-  // stays for its stream: distribute/push/held_agent.h).
+  // stays for its stream: distribute/held_agent.h).
   std::string listing;
 };
 

@@ -104,7 +104,7 @@ TEST_F(PushSessions, EachHostListsAndReceivesOnOneSession) {
   EXPECT_EQ(push_exit_status(report), 0);
 }
 
-// The agent that lists stays for the stream over ssh (distribute/push/held_agent.h): one exec
+// The agent that lists stays for the stream over ssh (distribute/held_agent.h): one exec
 // for both steps, sent 'r' and the stream; a host with nothing to receive has its stdin closed.
 TEST_F(PushSessions, AnAgentThatListsAndStaysTakesTheStreamOnTheSameExec) {
   FakeTransport transport([](const Job& job) {
@@ -117,7 +117,9 @@ TEST_F(PushSessions, AnAgentThatListsAndStaysTakesTheStreamOnTheSameExec) {
   PushReport report = push(transport, hosts(2), {}, options);
   for (std::size_t i = 0; i < 2; ++i) {
     ASSERT_EQ(transport.commands(i).size(), 1u) << i;
-    EXPECT_NE(transport.commands(i)[0].find(" --then-receive=/d/"), std::string::npos);
+    EXPECT_NE(transport.commands(i)[0].find(" agent --list=/d --under=src --receive=/d/"),
+              std::string::npos)
+        << transport.commands(i)[0];
   }
   EXPECT_EQ(report.hosts[0].written.bytes, 5u);
   EXPECT_EQ(push_exit_status(report), 1);  // host 1's receipt is followed by its echo
@@ -164,19 +166,22 @@ TEST_F(PushSessions, AnAgentThatListsAfterAShellsWordsIsLetGoAndTheShellNamed) {
   EXPECT_EQ(push_exit_status(report), 1);
 }
 
-// Where the stream will not go over ssh (--data-via direct, a relay) or -u limits each command,
-// the agent lists and ends as before.
-TEST_F(PushSessions, WithADirectLinkOrATimeLimitTheListingEndsOnItsOwn) {
-  for (int variant = 0; variant < 3; ++variant) {
+// Where a star's stream will not go over ssh (--data-via direct) or -u limits each command, the
+// agent lists and ends as before; with --relay it stays for its part of the chain.
+TEST_F(PushSessions, WhetherTheAgentThatListsStaysFollowsTheDataPath) {
+  for (int variant = 0; variant < 4; ++variant) {
     PushOptions o = options;
     JobTemplate tmpl;
     if (variant == 0) o.data_via = DataVia::direct;
-    if (variant == 1) o.relay = true;
-    if (variant == 2) tmpl.command_timeout = std::chrono::seconds(60);
+    if (variant == 1) tmpl.command_timeout = std::chrono::seconds(60);
+    if (variant >= 2) o.relay = true;
+    if (variant == 3) o.data_via = DataVia::direct;
     FakeTransport transport([](const Job&) { return FakeHost{{}, {}, {}, {nothing_listed()}}; });
     push(transport, hosts(1), tmpl, o);
     ASSERT_FALSE(transport.commands(0).empty());
-    EXPECT_EQ(transport.commands(0)[0].find("--then-receive"), std::string::npos) << variant;
+    const std::string list = transport.commands(0)[0];
+    EXPECT_EQ(list.find(" --receive="), std::string::npos) << variant << list;
+    EXPECT_EQ(list.find(" --relay=/d/") != std::string::npos, variant >= 2) << variant << list;
   }
 }
 

@@ -55,8 +55,8 @@ TEST(RelayGroupTest, AChainThatCannotLinkUpIsSentFromHereSaidInOneLine) {
                 [&](Session& session, const Job& job, JobIo&,
                     StopSignal& stop) -> boost::asio::awaitable<HostResult> {
                   RelayGroup::Ran& mine = ran[job.index];
-                  auto relayed =
-                      co_await group.relayed(session, job, job.index, "relay", DataVia::ssh, stop);
+                  auto relayed = co_await group.relayed(session, job, job.index, "relay",
+                                                        DataVia::ssh, nullptr, stop);
                   if (relayed) {
                     mine = std::move(*relayed);
                     co_return mine.reply.result;

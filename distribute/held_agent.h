@@ -1,14 +1,14 @@
 #pragma once
 // A push's first two steps on one host in one exec (distribute/push/push.cpp): `pdx agent
-// --list=... --then-receive=DEST` lists DEST and stays. Its listing is read as it comes and
-// handed over once whole (its summary frame) while the command goes on, waiting on its stdin;
-// after the wave's plan, the host's receive step either sends it 'r' and its stream over ssh
-// (the reply after the listing is the receipt), or closes its stdin (it exits 0) before the
-// session runs anything else (a direct link, a relay, nothing to send). One exec, one shell, one
-// check of the cached agent and one agent start per host instead of two.
+// --list=... --receive=DEST` (or `--relay=DEST`) lists DEST and stays. Its listing is read as it
+// comes and handed over once whole (its summary frame) while the command goes on, waiting on its
+// stdin; after the wave's plan, the host's receive step sends it 'r' and then its stream over ssh
+// (the reply after the listing is the receipt) or its relay's setup and stream, or closes its
+// stdin (it exits 0) before the session runs anything else (a direct link, nothing to send). One
+// exec, one shell, one check of the cached agent and one agent start per host instead of two.
 //
-//   listed()                    -> the listing, the command still running; or its end
-//   receive(input) | release()  -> the command's end
+//   listed()                                  -> the listing, the command still running; or its end
+//   receive(input) | run(input, io) | release()  -> the command's end
 //
 // The command runs on a coroutine of its own on the host's strand, which must be the caller's;
 // the session runs nothing else until it has ended. Whatever the caller does after listed(), it
@@ -43,6 +43,9 @@ class HeldAgent {
   /// Sends it 'r' and then `input`, and waits for its end: what it replied after its listing.
   /// Only while waiting().
   boost::asio::awaitable<Reply> receive(InputSource& input);
+  /// The same with what it replies after its listing going to `io` as it comes (a relay's
+  /// member, whose replies steer its chain): the command's result.
+  boost::asio::awaitable<HostResult> run(InputSource& input, JobIo& io);
   /// Closes its stdin (nothing to receive) and waits for its end. A no-op once it has ended.
   boost::asio::awaitable<void> release();
 

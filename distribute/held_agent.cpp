@@ -1,4 +1,4 @@
-#include "distribute/push/held_agent.h"
+#include "distribute/held_agent.h"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -94,6 +94,7 @@ struct HeldAgent::State : JobIo {
   GateInput gate;
   ExecRequest request;
   ReplySink listing, receipt;  // stdout and stderr up to the listing's summary; after it
+  JobIo* after = &receipt;     // where what comes after the listing goes
   FrameDecoder decoder;
   bool listed = false, ended = false;
   HostResult result;
@@ -104,7 +105,7 @@ struct HeldAgent::State : JobIo {
     if (timer) timer->cancel();
   }
   void output(std::size_t index, Stream stream, std::string_view bytes) override {
-    if (listed) return receipt.output(index, stream, bytes);
+    if (listed) return after->output(index, stream, bytes);
     listing.output(index, stream, bytes);
     if (stream == Stream::err) return;
     decoder.feed(bytes);
@@ -124,8 +125,8 @@ struct HeldAgent::State : JobIo {
 
 namespace {
 
-asio::awaitable<void> run(std::shared_ptr<HeldAgent::State> state, Session& session,
-                          StopSignal& stop) {
+asio::awaitable<void> run_held(std::shared_ptr<HeldAgent::State> state, Session& session,
+                               StopSignal& stop) {
   try {
     state->result = co_await session.exec(state->request, *state, stop);
   } catch (...) {
@@ -155,7 +156,7 @@ asio::awaitable<void> HeldAgent::until(bool State::*done) {
 asio::awaitable<HeldAgent::Reply> HeldAgent::listed() {
   auto ex = co_await asio::this_coro::executor;
   state_->timer.emplace(ex, asio::steady_timer::time_point::max());
-  asio::co_spawn(ex, run(state_, session_, stop_), asio::detached);
+  asio::co_spawn(ex, run_held(state_, session_, stop_), asio::detached);
   co_await until(&State::listed);
   Reply reply = std::move(state_->listing.reply());
   reply.result = state_->ended ? state_->result : HostResult{};  // still running: exit 0
@@ -167,11 +168,17 @@ bool HeldAgent::waiting() const {
 }
 
 asio::awaitable<HeldAgent::Reply> HeldAgent::receive(InputSource& input) {
+  HostResult result = co_await run(input, state_->receipt);
+  Reply reply = std::move(state_->receipt.reply());
+  reply.result = std::move(result);
+  co_return reply;
+}
+
+asio::awaitable<HostResult> HeldAgent::run(InputSource& input, JobIo& io) {
+  state_->after = &io;
   state_->gate.open(input);
   co_await until(&State::ended);
-  Reply reply = std::move(state_->receipt.reply());
-  reply.result = state_->result;
-  co_return reply;
+  co_return state_->result;
 }
 
 asio::awaitable<void> HeldAgent::release() {
