@@ -1,16 +1,14 @@
-// pdx agent --list PATH [--checksum] [--receive DEST | --relay DEST] | --receive DEST | --relay
-// DEST |
-// --signatures DEST |
-// --patch DEST | --relay-patch DEST | --delete DEST | --send REMOTE...: pdx on a host, run by
-// `pdx push`, `pdx sync` and `pdx pull` over its exec channel (pdx(1), DISTRIBUTION). Frames on
-// stdin, replies on stdout (agent/agent_protocol.h, agent/delta_protocol.h).
+// pdx agent --list PATH [--checksum] [--receive DEST] [--relay DEST] | --receive DEST |
+// --relay DEST | --signatures DEST | --patch DEST | --relay-patch DEST | --delete DEST | --send
+// REMOTE...: pdx on a host, run by `pdx push`, `pdx sync` and `pdx pull` over its exec channel
+// (pdx(1), DISTRIBUTION). Frames on stdin, replies on stdout (agent/agent_protocol.h,
+// agent/delta_protocol.h).
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <functional>
 #include <thread>
 
 #include "agent/agent.h"
@@ -19,27 +17,12 @@
 #include "agent/agent_send.h"
 #include "agent/extract_record.h"
 #include "base/error.h"
-#include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "cmd/parse.h"
 
 namespace pdx {
 
 namespace {
-
-// --list with --receive or --relay: the listing is whole (its summary written); pdx sends 'r' and
-// then what that mode reads, or closes stdin (nothing to receive: exit 0). Both steps of a push
-// to this host then take one exec, one shell and one agent start.
-int then_if_sent(const std::function<int()>& then) {
-  char go = 0;
-  ssize_t n;
-  do n = ::read(STDIN_FILENO, &go, 1);
-  while (n < 0 && errno == EINTR);
-  if (n == 0) return kExitOk;
-  if (n < 0)
-    fail(ErrorKind::failure, std::string("cannot read standard input: ") + std::strerror(errno));
-  if (go != 'r') fail(ErrorKind::failure, "unexpected input after the listing");
-  return then();
-}
 
 // --receive=DEST or --relay=DEST: what stdin brings written under DEST (and forwarded).
 int take(const std::string& receive, const std::string& relay, const std::string& set) {
@@ -52,6 +35,23 @@ int take(const std::string& receive, const std::string& relay, const std::string
   return received->failures ? kExitFailure : kExitOk;
 }
 
+// --list with --receive and/or --relay: the listing is whole (its summary written); pdx sends
+// 'r' (--receive: the stream follows on stdin) or 'l' (--relay: a link's setup follows) and then
+// what that mode reads, or closes stdin (nothing to receive: exit 0). Both steps of a push to
+// this host then take one exec, one shell and one agent start, whichever way its data goes.
+int take_if_sent(const std::string& receive, const std::string& relay, const std::string& set) {
+  char go = 0;
+  ssize_t n;
+  do n = ::read(STDIN_FILENO, &go, 1);
+  while (n < 0 && errno == EINTR);
+  if (n == 0) return kExitOk;
+  if (n < 0)
+    fail(ErrorKind::failure, std::string("cannot read standard input: ") + std::strerror(errno));
+  if (go == 'r' && !receive.empty()) return take(receive, "", set);
+  if (go == 'l' && !relay.empty()) return take("", relay, set);
+  fail(ErrorKind::failure, "unexpected input after the listing");
+}
+
 }  // namespace
 
 int cmd_agent(int argc, char** argv) {
@@ -62,7 +62,7 @@ int cmd_agent(int argc, char** argv) {
       "The remote side of pdx push, pdx sync and pdx pull: run by pdx on each host, not by "
       "hand.\n"
       "Usage: pdx agent --list=PATH [--under=NAME]... [--checksum] [--set=ID]\n"
-      "                 [--receive=DEST | --relay=DEST] |\n"
+      "                 [--receive=DEST] [--relay=DEST] |\n"
       "       --receive=DEST [--set=ID] | --relay=DEST [--set=ID] | --signatures=DEST |\n"
       "       --patch=DEST | --relay-patch=DEST | --delete=DEST |\n"
       "       --send=REMOTE... [--suffix=S] [--no-directories]",
@@ -84,7 +84,7 @@ int cmd_agent(int argc, char** argv) {
                  "brings 'r')");
   app.add_option("--relay", relay,
                  "As --receive, from the previous host, forwarding to the next (with --list: "
-                 "after the listing, if stdin brings 'r')");
+                 "after the listing, if stdin brings 'l')");
   app.add_option("--signatures", signatures,
                  "Block signatures of the files under DEST named on stdin");
   app.add_option("--patch", patch, "Apply the deltas on stdin to the files under DEST");
@@ -102,7 +102,7 @@ int cmd_agent(int argc, char** argv) {
          "With --send: a REMOTE that is a directory fails")
       ->needs(send_opt);
   if (auto status = parse_cli(app, argc, argv)) return *status;
-  bool then = !list.empty() && int(!receive.empty()) + !relay.empty() == 1;
+  bool then = !list.empty() && (!receive.empty() || !relay.empty());
   if (int(!list.empty()) + (then ? 0 : !receive.empty() + !relay.empty()) + !signatures.empty() +
           !patch.empty() + !relay_patch.empty() + !remove.empty() + !send.remotes.empty() !=
       1)
@@ -117,7 +117,7 @@ int cmd_agent(int argc, char** argv) {
         !listed)
       fail(listed);
     if (!then) return kExitOk;
-    return then_if_sent([&] { return take(receive, relay, set); });
+    return take_if_sent(receive, relay, set);
   }
   if (!send.remotes.empty()) {
     if (auto sent = agent_send(send, STDIN_FILENO, STDOUT_FILENO); !sent) fail(sent);

@@ -1,6 +1,6 @@
 #pragma once
-// What every subcommand does the same way: parse with CLI11, and on --help / a usage error
-// print and tell the caller which exit status to return; end the run on a failed Result.
+// What the subcommands that reach hosts share: their host options, and turning them into hosts,
+// jobs and a transport (parsing and failing: cmd/parse.h).
 #include <chrono>
 #include <cstddef>
 #include <memory>
@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "base/result.h"
+#include "cmd/parse.h"
 #include "core/hostset.h"
 #include "core/jobs.h"
 #include "distribute/host_outcome.h"
@@ -19,19 +20,6 @@
 #include "transport/transport.h"
 
 namespace pdx {
-
-/// Parse argv into app. Returns nullopt when the subcommand should go on; otherwise the exit
-/// status to return at once: 0 after --help/--version, 2 after a usage error, which is printed as
-/// one line "pdx: error: ..." followed by "Try 'pdx [SUB] --help'".
-std::optional<int> parse_cli(CLI::App& app, int argc, char** argv);
-
-/// Ends the run with the error: as a UsageError (exit 2) for ErrorKind::bad_input, else as a
-/// FatalError (exit 1).
-[[noreturn]] void fail(ErrorKind kind, const std::string& message);
-template <class T>
-[[noreturn]] void fail(const Result<T>& failed) {
-  fail(failed.error_kind(), failed.error());
-}
 
 /// -g QUERY, -X QUERY, --genders FILE: pdsh's genders options (core/genders.h); -F is ssh's.
 struct GendersArgs {

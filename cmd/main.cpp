@@ -8,6 +8,7 @@
 #include "base/error.h"
 #include "base/open_files.h"
 #include "cmd/commands.h"
+#include "cmd/parse.h"
 
 namespace {
 
@@ -61,14 +62,7 @@ int dispatch(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   pdx::raise_open_file_limit();  // before anything opens a descriptor or reads the limit
-  try {
-    return dispatch(argc, argv);
-  } catch (const pdx::UsageError& e) {
-    std::fprintf(stderr, "pdx: error: %s\n", e.what());
-    // pdsh, pdcp, rpdcp and dshbak exit 1 on a usage error, where pdx exits 2.
-    return compat_name(argc, argv) ? pdx::kExitFailure : pdx::kExitUsage;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "pdx: error: %s\n", e.what());
-    return pdx::kExitFailure;
-  }
+  // pdsh, pdcp, rpdcp and dshbak exit 1 on a usage error, where pdx exits 2.
+  int usage = compat_name(argc, argv) ? pdx::kExitFailure : pdx::kExitUsage;
+  return pdx::report_errors([&] { return dispatch(argc, argv); }, usage);
 }

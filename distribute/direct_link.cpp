@@ -169,7 +169,7 @@ bool direct_wanted(DataVia via, const Session& session, std::uint64_t bytes) {
 asio::awaitable<DirectRan> direct_receive(Session& session, const Job& job,
                                           const std::string& command, Broadcast& source,
                                           std::size_t reader, const RelayOptions& options,
-                                          StopSignal& stop) {
+                                          StopSignal& stop, HeldAgent* held) {
   DirectRan ran;
   auto secret = make_relay_secret();
   if (!secret) {
@@ -182,7 +182,7 @@ asio::awaitable<DirectRan> direct_receive(Session& session, const Job& job,
   LinkInput input(link, encode_frame(FrameType::relay_setup, encode(setup)) +
                             encode_frame(FrameType::relay_next, encode(RelayNext{})));
   DirectReply reply(link);
-  reply.reply.result = co_await run_linked(session, job, command, link, input, reply, stop);
+  reply.reply.result = co_await run_linked(session, job, command, link, input, reply, stop, held);
   ran.linked = link.state() == LinkThread::State::linked;
   ran.reply = std::move(reply.reply);
   ran.error = !reply.error.empty() ? reply.error : link.why();

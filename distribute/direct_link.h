@@ -30,6 +30,7 @@
 #include <string_view>
 
 #include "agent/relay_link.h"
+#include "distribute/held_agent.h"
 #include "distribute/relay/relay_chain.h"
 #include "distribute/reply_sink.h"
 #include "transport/broadcast.h"
@@ -69,12 +70,13 @@ struct DirectRan {
 
 /// Runs `command` (the agent's --relay=DEST or --relay-patch=DEST command, as the host runs it) on
 /// `session`, its stream reader `reader` of `source` over a direct link to it; listening where
-/// `options` say (bind, low, high). Linked, `source`'s reader is finished when this returns; not
-/// linked, it was not read from, for the caller to send it over ssh.
+/// `options` say (bind, low, high); or through `held`, the agent that listed, where it waits.
+/// Linked, `source`'s reader is finished when this returns; not linked, it was not read from, for
+/// the caller to send it over ssh.
 boost::asio::awaitable<DirectRan> direct_receive(Session& session, const Job& job,
                                                  const std::string& command, Broadcast& source,
                                                  std::size_t reader, const RelayOptions& options,
-                                                 StopSignal& stop);
+                                                 StopSignal& stop, HeldAgent* held = nullptr);
 
 struct StagingRun;
 

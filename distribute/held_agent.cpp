@@ -12,82 +12,11 @@
 #include <utility>
 
 #include "agent/agent_protocol.h"
+#include "distribute/gate_input.h"
 
 namespace asio = boost::asio;
 
 namespace pdx {
-
-namespace {
-
-// The command's stdin: nothing (wait) until the receive step opens it ('r', then the stream) or
-// closes it (the end at once).
-class GateInput final : public InputSource {
- public:
-  void open(InputSource& inner) {
-    inner_ = &inner;
-    state_ = Gate::go;
-    if (stall_) inner_->on_stall(std::move(stall_));
-    if (finished_) inner_->finish();
-    wake();
-  }
-  void close() {
-    if (state_ != Gate::shut) return;
-    state_ = Gate::closed;
-    wake();
-  }
-
-  InputPiece next() override {
-    switch (state_) {
-      case Gate::shut:
-        return {InputPiece::State::wait, {}, {}};
-      case Gate::closed:
-        return {InputPiece::State::end, {}, {}};
-      case Gate::go:
-        return {InputPiece::State::data, "r", {}};
-      case Gate::open:
-        break;
-    }
-    return inner_->next();
-  }
-  void consume(std::size_t n) override {
-    if (state_ == Gate::go && n > 0) {
-      state_ = Gate::open;
-      --n;
-    }
-    if (n > 0 && state_ == Gate::open) inner_->consume(n);
-  }
-  void on_ready(std::function<void()> wake) override {
-    if (state_ == Gate::open)
-      inner_->on_ready(std::move(wake));
-    else
-      wake_ = std::move(wake);
-  }
-  void on_stall(std::function<void(const std::string&)> fail) override {
-    if (inner_)
-      inner_->on_stall(std::move(fail));
-    else
-      stall_ = std::move(fail);
-  }
-  void finish() override {
-    finished_ = true;
-    if (inner_) inner_->finish();
-  }
-
- private:
-  enum class Gate { shut, closed, go, open };
-  void wake() {
-    if (auto w = std::move(wake_)) w();
-    wake_ = nullptr;
-  }
-
-  Gate state_ = Gate::shut;
-  InputSource* inner_ = nullptr;
-  std::function<void()> wake_;
-  std::function<void(const std::string&)> stall_;
-  bool finished_ = false;
-};
-
-}  // namespace
 
 // What the command's coroutine and the caller share, on the host's strand.
 struct HeldAgent::State : JobIo {
@@ -168,15 +97,19 @@ bool HeldAgent::waiting() const {
 }
 
 asio::awaitable<HeldAgent::Reply> HeldAgent::receive(InputSource& input) {
-  HostResult result = co_await run(input, state_->receipt);
+  HostResult result = co_await go(input, state_->receipt, 'r');
   Reply reply = std::move(state_->receipt.reply());
   reply.result = std::move(result);
   co_return reply;
 }
 
 asio::awaitable<HostResult> HeldAgent::run(InputSource& input, JobIo& io) {
+  return go(input, io, 'l');
+}
+
+asio::awaitable<HostResult> HeldAgent::go(InputSource& input, JobIo& io, char mode) {
   state_->after = &io;
-  state_->gate.open(input);
+  state_->gate.open(input, std::string_view(&mode, 1));
   co_await until(&State::ended);
   co_return state_->result;
 }

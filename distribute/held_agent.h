@@ -1,10 +1,11 @@
 #pragma once
 // A push's first two steps on one host in one exec (distribute/push/push.cpp): `pdx agent
-// --list=... --receive=DEST` (or `--relay=DEST`) lists DEST and stays. Its listing is read as it
-// comes and handed over once whole (its summary frame) while the command goes on, waiting on its
+// --list=... --receive=DEST --relay=DEST` lists DEST and stays. Its listing is read as it comes
+// and handed over once whole (its summary frame) while the command goes on, waiting on its
 // stdin; after the wave's plan, the host's receive step sends it 'r' and then its stream over ssh
-// (the reply after the listing is the receipt) or its relay's setup and stream, or closes its
-// stdin (it exits 0) before the session runs anything else (a direct link, nothing to send). One
+// (the reply after the listing is the receipt), or 'l' and then its link's setup (a relay's
+// member, or a star's host with a direct link: the agent's --relay mode), or closes its stdin
+// (it exits 0) before the session runs anything else (nothing to send, a POSIX group). One
 // exec, one shell, one check of the cached agent and one agent start per host instead of two.
 //
 //   listed()                                  -> the listing, the command still running; or its end
@@ -43,8 +44,9 @@ class HeldAgent {
   /// Sends it 'r' and then `input`, and waits for its end: what it replied after its listing.
   /// Only while waiting().
   boost::asio::awaitable<Reply> receive(InputSource& input);
-  /// The same with what it replies after its listing going to `io` as it comes (a relay's
-  /// member, whose replies steer its chain): the command's result.
+  /// Sends it 'l' and then `input` (its --relay mode: a relay's setup and what follows), what it
+  /// replies after its listing going to `io` as it comes (a relay's member or a direct link,
+  /// whose replies steer the link): the command's result. Only while waiting().
   boost::asio::awaitable<HostResult> run(InputSource& input, JobIo& io);
   /// Closes its stdin (nothing to receive) and waits for its end. A no-op once it has ended.
   boost::asio::awaitable<void> release();
@@ -52,6 +54,8 @@ class HeldAgent {
   struct State;  // what the command's coroutine shares (held_agent.cpp)
 
  private:
+  // Opens the gate with `mode` ('r' or 'l') and waits for the command's end.
+  boost::asio::awaitable<HostResult> go(InputSource& input, JobIo& io, char mode);
   // Until `done` (or the command's end); what the command's coroutine threw, rethrown.
   boost::asio::awaitable<void> until(bool State::*done);
 

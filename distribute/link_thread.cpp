@@ -117,7 +117,7 @@ void LinkInput::on_ready(std::function<void()> wake) {
 
 asio::awaitable<HostResult> run_linked(Session& session, const Job& job, const std::string& command,
                                        LinkThread& link, InputSource& input, JobIo& reply,
-                                       StopSignal& stop) {
+                                       StopSignal& stop, HeldAgent* held) {
   auto ex = co_await asio::this_coro::executor;
   // Never expires: cancelled from the strand once the link's thread has ended.
   auto done = std::make_shared<asio::steady_timer>(ex, asio::steady_timer::time_point::max());
@@ -129,8 +129,13 @@ asio::awaitable<HostResult> run_linked(Session& session, const Job& job, const s
       });
     };
   }
-  ExecRequest request{command, job.env, job.command_timeout, &input};
-  HostResult result = co_await session.exec(request, reply, stop);
+  HostResult result;
+  if (held && held->waiting()) {
+    result = co_await held->run(input, reply);
+  } else {
+    ExecRequest request{command, job.env, job.command_timeout, &input};
+    result = co_await session.exec(request, reply, stop);
+  }
   // A thread ending now posts its wake-up after this wait starts: the strand is held until then.
   while (link.abandon()) {
     boost::system::error_code ignored;

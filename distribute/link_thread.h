@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "agent/relay_link.h"
+#include "distribute/held_agent.h"
 #include "distribute/relay/relay_chain.h"
 #include "transport/transport.h"
 
@@ -65,7 +66,7 @@ class LinkThread {
   friend boost::asio::awaitable<HostResult> run_linked(Session& session, const Job& job,
                                                        const std::string& command, LinkThread& link,
                                                        InputSource& input, JobIo& reply,
-                                                       StopSignal& stop);
+                                                       StopSignal& stop, HeldAgent* held);
   void run(const RelayPeer& peer);
 
   const std::string secret_;
@@ -95,10 +96,12 @@ class LinkInput final : public InputSource {
   bool went_ = false;
 };
 
-/// Runs `command` on `session`, `input` its stdin and `reply` taking its output; then ends
-/// `link`'s thread (abandon()) and waits for it, on the host's strand.
+/// Runs `command` on `session`, `input` its stdin and `reply` taking its output (or, where `held`
+/// waits, the agent that listed in its --relay mode: HeldAgent::run); then ends `link`'s thread
+/// (abandon()) and waits for it, on the host's strand.
 boost::asio::awaitable<HostResult> run_linked(Session& session, const Job& job,
                                               const std::string& command, LinkThread& link,
-                                              InputSource& input, JobIo& reply, StopSignal& stop);
+                                              InputSource& input, JobIo& reply, StopSignal& stop,
+                                              HeldAgent* held = nullptr);
 
 }  // namespace pdx

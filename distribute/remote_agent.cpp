@@ -11,6 +11,7 @@
 #include <optional>
 #include <string_view>
 
+#include "agent/version_mark.h"
 #include "base/fd.h"
 #include "base/quote.h"
 #include "distribute/agent_package.h"
@@ -22,10 +23,8 @@ namespace {
 
 constexpr const char* kSelf = "/proc/self/exe";
 
-// In every pdx binary of this version (it is the needle its own search uses), NUL included: a
-// pdx-static that holds it was built from this version's sources.
-constexpr char kVersionMark[] = "pdx agent of version " PDX_VERSION;
-constexpr std::string_view kMark(kVersionMark, sizeof kVersionMark);
+// A pdx-agent or pdx-static that holds it was built from this version's sources.
+constexpr std::string_view kMark(kAgentVersionMark, sizeof kAgentVersionMark);
 
 // Sets c (~/.cache/pdx), d (the agent's directory in it) and f (the agent).
 std::string cache_paths(const AgentLocation& agent) {
@@ -156,6 +155,19 @@ AgentLocation packed(AgentLocation agent, const std::string& cache, std::string_
   return agent;
 }
 
+// The binary at `path` as it is sent: its copy without symbols kept in `cache` where one can be
+// made, else itself; nullopt where neither holds this version's mark (another version's, or
+// unreadable).
+std::optional<AgentLocation> marked_copy(const std::string& path, const std::string& cache) {
+  if (!cache.empty())
+    if (auto stripped = stripped_copy(path, cache))
+      if (auto file = hash_file(*stripped); file && file->marked)
+        return AgentLocation{"", *stripped, file->sha256, file->size, "", nullptr};
+  if (auto file = hash_file(path); file && file->marked)
+    return AgentLocation{"", path, file->sha256, file->size, "", nullptr};
+  return std::nullopt;
+}
+
 }  // namespace
 
 Result<AgentLocation> deployable_agent(const std::string& self, const std::string& cache) {
@@ -171,9 +183,13 @@ Result<AgentLocation> deployable_agent(const std::string& self, const std::strin
     }
   }
   std::optional<AgentLocation> agent;
+  for (const char* beside : {"pdx-agent", "../lib/pdx/pdx-agent"}) {
+    std::string candidate = dir + beside;
+    if (::access(candidate.c_str(), X_OK) == 0 && (agent = marked_copy(candidate, cache))) break;
+  }
   std::unique_ptr<char, decltype(&std::free)> real(::realpath(self.c_str(), nullptr), &std::free);
   std::string self_path = real ? real.get() : self;
-  if (!cache.empty()) {
+  if (!agent && !cache.empty()) {
     if (auto stripped = stripped_copy(self_path, cache)) {
       auto file = hash_file(*stripped);
       if (file && file->marked)
@@ -221,17 +237,20 @@ std::string upload_command(const AgentLocation& agent, bool gzipped) {
   return command + "o() { [ -O \"$1\" ] && [ ! -h \"$1\" ]; }\n" +
          "w() { [ -z \"$(find \"$1\" -prune \\( " + kWritableByOthers +
          " \\) -print 2>/dev/null)\" ] || chmod go-w \"$1\"; }\n" +
-         "s='making the directory' && { [ ! -h \"$c\" ] || rm -f \"$c\"; } && mkdir -p \"$c\" && " +
+         "s='making the directory' && { [ ! -h \"$c\" ] || rm -f \"$c\"; } && " +
+         "{ [ -d \"$c\" ] || mkdir -p \"$c\"; } && " +
          "o \"$c\" && w \"$c\" && { [ ! -e \"$d\" ] && [ ! -h \"$d\" ] || o \"$d\" || rm -rf "
          "\"$d\"; } && " +
-         "mkdir -p \"$d\" && o \"$d\" && w \"$d\" && rm -f \"$d/used\" \"$d/ok\" && " +
-         "{ [ -h \"$f\" ] || [ ! -d \"$f\" ] || rm -rf \"$f\"; } && " +
-         "t=\"$d/.pdx.$$\" && rm -f \"$t\" && s='writing it' && " + (gzipped ? "gzip -dc" : "cat") +
-         " > \"$t\" && s='its size' && [ $(wc -c < \"$t\") -eq " + std::to_string(agent.size) +
-         " ] && s='its SHA-256' && { ! command -v sha256sum > /dev/null || [ \"$(sha256sum < "
-         "\"$t\" | " +
-         "cut -c1-64)\" = " + agent.sha256 +
-         " ]; } && s='making it executable' && chmod 0755 \"$t\" && " +
+         "mkdir -p \"$d\" && o \"$d\" && w \"$d\" && t=\"$d/.pdx.$$\" && " +
+         "rm -f \"$d/used\" \"$d/ok\" \"$t\" && { [ -h \"$f\" ] || [ ! -d \"$f\" ] || rm -rf "
+         "\"$f\"; } && " +
+         "s='writing it' && printf u && " + (gzipped ? "gzip -dc" : "cat") + " > \"$t\" && " +
+         // The SHA-256 says the size too; without sha256sum, the size alone.
+         "if command -v sha256sum > /dev/null; then s='its SHA-256' && h=$(sha256sum < \"$t\") "
+         "&& " +
+         "[ \"${h%% *}\" = " + agent.sha256 + " ]; else s='its size' && [ $(wc -c < \"$t\") -eq " +
+         std::to_string(agent.size) +
+         " ]; fi && s='making it executable' && chmod 0755 \"$t\" && " +
          "s='renaming it' && mv -f \"$t\" \"$f\" && { true 2>/dev/null > \"$d/ok\" || :; } || " +
          "{ rm -f \"$t\"; echo \"$s failed in $d\" >&2; exit 1; }; (k=" +
          std::to_string(kKeptAgents) + " c=" + shell_quote(agent.sha256) + "\n" + kPruneScript +

@@ -3,7 +3,8 @@
 // quoted by base/quote.h), and the self-deploy: a pdx binary kept on each host as
 // ~/.cache/pdx/<its SHA-256>/pdx, uploaded once per host and binary, and run only while it is what
 // was uploaded (its size and SHA-256) in a chain of directories that only the user can change. The
-// binary is a copy of this pdx without its symbols (distribute/agent_package.h; 4.5 MB, 2.1 MB
+// binary is pdx-agent (the agent alone, built beside pdx and installed in lib/pdx/) without its
+// symbols, else a copy of this pdx without its symbols (distribute/agent_package.h; 4.5 MB, 2.1 MB
 // gzip-compressed), else this pdx itself; where the host cannot run it (the dynamic loader's exit
 // 127: pdx's libraries missing there), this version's static build when one sits beside this pdx
 // (pdx-static, cmake -DPDX_STATIC=ON; 11 MB, 5.0 MB gzip-compressed) is uploaded beside it, and
@@ -43,11 +44,13 @@ struct AgentLocation {
 /// the copies kept in local_agent_cache() (distribute/agent_package.h).
 Result<AgentLocation> locate_agent(std::string installed);
 
-/// The binary to deploy for the pdx at `self`, hashed: with a `cache`, `self` without its
-/// symbols kept there, else `self`; and as its fallback the first of DIR/pdx-static (the build
-/// directory) and DIR/../lib/pdx/pdx-static (cmake --install, the .deb) that is a build of this
-/// pdx version, DIR being the directory of `self`'s real path. When that static build is not
-/// larger (or is `self`), it alone. With a `cache`, their gzip copies too.
+/// The binary to deploy for the pdx at `self`, hashed: the first of DIR/pdx-agent and
+/// DIR/../lib/pdx/pdx-agent that is a build of this pdx version (the agent alone, 1.7 MB without
+/// its symbols), else `self`; with a `cache`, without its symbols kept there; and as its fallback
+/// the first of DIR/pdx-static (the build directory) and DIR/../lib/pdx/pdx-static (cmake
+/// --install, the .deb) that is a build of this pdx version, DIR being the directory of `self`'s
+/// real path. When that static build is not larger (or is `self`), it alone. With a `cache`, their
+/// gzip copies too.
 Result<AgentLocation> deployable_agent(const std::string& self, const std::string& cache = "");
 
 /// Whether an agent command's exit status asks for an upload (kAgentMissing, kAgentUntrusted).
@@ -67,7 +70,8 @@ std::string agent_command(const AgentLocation& agent, const std::vector<std::str
 
 /// Reads the binary on stdin (gzip-compressed, unpacked by gzip -dc, with `gzipped`; exits
 /// kNoGzip without reading where there is no gzip) into the cache directory under a temporary
-/// name, checks its size (and SHA-256 where sha256sum exists), makes it 0755 and renames it
+/// name, writing `u` on stdout first (it reads from then on: the sender may start), checks its
+/// SHA-256 (its size alone where there is no sha256sum), makes it 0755 and renames it
 /// into place, after removing a symlink or a directory that is not the user's in its way (never
 /// following one) and taking group and others' write permission from the directories; then
 /// removes the temporaries of killed uploads (a day old) and the other versions' copies but the

@@ -318,12 +318,10 @@ asio::awaitable<Listed> list_posix(PushRun& run, Session& session, const Job& jo
   return list_find(run, session, job, std::move(why), stop);
 }
 
-// Whether host `job`'s agent lists and then stays (HeldAgent): for a relay's chain, or for a
-// stream over ssh (not with --data-via direct), and where no -u limits each command's time (the
-// held one would count the wave's wait).
-bool holds(const PushRun& run, const Job& job) {
-  return (run.options.relay || run.options.data_via != DataVia::direct) &&
-         job.command_timeout.count() == 0;
+// Whether host `job`'s agent lists and then stays for its stream (HeldAgent): where no -u limits
+// each command's time (the held one would count the wave's wait).
+bool holds(const Job& job) {
+  return job.command_timeout.count() == 0;
 }
 
 // Step 1: the host's listing of DEST, the agent deployed first where it is missing; where it
@@ -332,7 +330,7 @@ asio::awaitable<Listed> list_host(PushRun& run, Session& session, const Job& job
                                   std::optional<HeldAgent>& held, StopSignal& stop) {
   if (run.options.no_agent) co_return co_await list_posix(run, session, job, "--no-agent", stop);
   PushedHost& outcome = run.report.hosts[job.index];
-  const bool hold = holds(run, job);
+  const bool hold = holds(job);
   const std::string list =
       run.command_for(job.index, hold ? run.held_list_command : run.list_command);
   AgentStarted started = co_await run.start_agent(
@@ -446,10 +444,11 @@ asio::awaitable<HostResult> receive_host(PushRun& run, Session& session, const J
 // received: the caller sends over ssh (--data-via direct: the host fails instead).
 asio::awaitable<std::optional<HostResult>> receive_direct(PushRun& run, Session& session,
                                                           const Job& job, Broadcast& source,
-                                                          std::size_t reader, StopSignal& stop) {
+                                                          std::size_t reader, HeldAgent* held,
+                                                          StopSignal& stop) {
   const std::string command = run.command_for(job.index, run.relay_command);
   DirectRan ran = co_await direct_receive(session, job, command, source, reader,
-                                          run.options.relay_options, stop);
+                                          run.options.relay_options, stop, held);
   if (ran.reply.result.failure != Failure::none) co_return ran.reply.result;
   PushedHost& outcome = run.report.hosts[job.index];
   if (!ran.linked) {
@@ -512,13 +511,14 @@ asio::awaitable<HostResult> receive_held(PushRun& run, const Job& job, HeldAgent
 }
 
 // Step 3 from here: reader `reader` of the group's `source` over a direct link where wanted
-// (direct_wanted), else through the host's ssh channel: to the agent that listed, if it waits.
+// (direct_wanted), else through the host's ssh channel; either way to the agent that listed, if
+// it waits (a link that cannot be made ends it: over ssh, a command of its own).
 asio::awaitable<HostResult> star_host(PushRun& run, Session& session, const Job& job,
                                       const HostPushPlan& plan, Broadcast& source,
                                       std::size_t reader, HeldAgent* held, StopSignal& stop) {
   if (direct_wanted(run.options.data_via, session, stream_bytes(run, plan))) {
     std::optional<HostResult> sent =
-        co_await receive_direct(run, session, job, source, reader, stop);
+        co_await receive_direct(run, session, job, source, reader, held, stop);
     if (sent) co_return *sent;
   }
   BroadcastInput input(source, reader);
@@ -527,20 +527,14 @@ asio::awaitable<HostResult> star_host(PushRun& run, Session& session, const Job&
 }
 
 // Step 3 for host k, after the barrier: what its seat in the wave says. The agent that listed and
-// stayed (`held`) takes its chain's part with --relay, else a star's stream over ssh; anything
-// else runs once it has gone.
+// stayed (`held`) takes its chain's part, or a star's stream over a direct link or ssh; a POSIX
+// group's tar, or nothing, runs once it has gone.
 asio::awaitable<HostResult> receive_step(PushRun& run, PushWave& wave, std::size_t k,
                                          Session& session, const Job& job,
                                          std::optional<HeldAgent>& held, StopSignal& stop) {
   Wave<Group>::Seat seat = wave.wave.seat(0, k);
-  HeldAgent* stays = nullptr;
-  if (seat.group && !seat.group->posix && held && held->waiting() &&
-      (seat.group->chain
-           ? run.options.relay
-           : !run.options.relay && !direct_wanted(run.options.data_via, session,
-                                                  stream_bytes(run, seat.group->plan))))
-    stays = &*held;
-  if (held && !stays) co_await held->release();
+  HeldAgent* stays = held ? &*held : nullptr;
+  if (held && (!seat.group || seat.group->posix)) co_await held->release();
   if (!seat.group) co_return HostResult{};
   Group& group = *seat.group;
   if (group.posix) {
@@ -551,14 +545,12 @@ asio::awaitable<HostResult> receive_step(PushRun& run, PushWave& wave, std::size
     std::optional<HostResult> relayed =
         co_await relay_host(run, session, job, *group.chain, seat.reader, stays, stop);
     if (relayed) co_return *relayed;
-    if (held) co_await held->release();        // not linked up before it was used: let go
     auto source = group.chain->star_source();  // called off: from here after all
     if (!source) {
       run.report.hosts[job.index].error = source.error();
       co_return HostResult{};
     }
-    co_return co_await star_host(run, session, job, group.plan, **source, seat.reader, nullptr,
-                                 stop);
+    co_return co_await star_host(run, session, job, group.plan, **source, seat.reader, stays, stop);
   }
   co_return co_await star_host(run, session, job, group.plan, *group.source, seat.reader, stays,
                                stop);
@@ -684,7 +676,8 @@ PushReport push(Transport& transport, const std::vector<Host>& hosts, const JobT
     return args;
   };
   std::vector<std::string> held_args = list_args;  // --set in it already
-  held_args.push_back((options.relay ? "--relay=" : "--receive=") + options.dest);
+  held_args.push_back("--receive=" + options.dest);
+  held_args.push_back("--relay=" + options.dest);
   std::string list_through;
   if (bare != options.dest) {
     std::vector<std::string> through = list_args;

@@ -44,7 +44,7 @@ expect_contains "$out" "pdsh-2.34 (pdx " "pdsh -V"
 run_in_root "$root" env PATH=/usr/lib/pdx/bin:/usr/bin:/bin pdsh -R exec -w a,b echo %h
 expect_status 0
 expect_eq "$(sort <<< "$out")" $'a: a\nb: b' "pdsh -R exec through the link"
-for file in usr/share/bash-completion/completions/pdx usr/lib/pdx/bin/dshbak; do
+for file in usr/share/bash-completion/completions/pdx usr/lib/pdx/bin/dshbak usr/lib/pdx/pdx-agent; do
   [[ -e $root/$file ]] || fail "not installed: $file ($(in_root "$root" dpkg -L pdx))"
 done
 ls "$root"/usr/share/man/man1/pdx.1* > /dev/null 2>&1 || fail "no man page installed"

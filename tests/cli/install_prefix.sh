@@ -1,13 +1,14 @@
 # cmake --install: pdx, its man page and bash completion in place, and the pdsh, pdcp, rpdcp and dshbak links
 # in PREFIX/lib/pdx/bin (not in PREFIX/bin, so a real pdsh is not shadowed); `pdx --compat-dir`
-# prints that directory. With -DPDX_STATIC=ON, PREFIX/lib/pdx/pdx-static too, and the installed
-# pdx deploys that one as push's agent where pdx cannot run. The build directory is the one holding $PDX.
+# prints that directory; PREFIX/lib/pdx/pdx-agent, the agent alone, which the installed pdx
+# deploys as push's agent (its copy without symbols). With -DPDX_STATIC=ON, PREFIX/lib/pdx/pdx-static
+# too, and the installed pdx deploys that one as push's agent where pdx cannot run. The build directory is the one holding $PDX.
 source "$(dirname "$0")/../lib/common.sh"
 
 build=$(dirname "$PDX")
 prefix=$SCRATCH/p
 cmake --install "$build" --prefix "$prefix" > "$SCRATCH/install.log" 2>&1 || fail "install: $(cat "$SCRATCH/install.log")"
-for file in bin/pdx share/man/man1/pdx.1 share/bash-completion/completions/pdx lib/pdx/bin/pdsh lib/pdx/bin/pdcp lib/pdx/bin/rpdcp lib/pdx/bin/dshbak; do
+for file in bin/pdx share/man/man1/pdx.1 share/bash-completion/completions/pdx lib/pdx/bin/pdsh lib/pdx/bin/pdcp lib/pdx/bin/rpdcp lib/pdx/bin/dshbak lib/pdx/pdx-agent; do
   [[ -e $prefix/$file ]] || fail "not installed: $file"
 done
 [[ -e $prefix/bin/pdsh ]] && fail "pdsh installed in bin/, shadowing a real pdsh"
@@ -22,6 +23,17 @@ PDX=$prefix/bin/pdx run_pdx --compat-dir
 expect_status 0
 expect_eq "$out" "$prefix/lib/pdx/bin" "--compat-dir"
 PATH=$out:$PATH command -v pdsh | grep -qx "$prefix/lib/pdx/bin/pdsh" || fail "pdsh not found first in PATH"
+
+if command -v objcopy > /dev/null; then
+  objcopy --strip-all "$prefix/lib/pdx/pdx-agent" "$SCRATCH/agent-alone"
+  sha=$(sha256sum < "$SCRATCH/agent-alone" | cut -c1-64)
+  mkdir -p "$SCRATCH/home-alone"
+  echo data > "$SCRATCH/alone-file"
+  HOME=$SCRATCH/home-alone PDX=$prefix/bin/pdx run_pdx -R exec -w h1 push "$SCRATCH/alone-file" "$SCRATCH/alone-dest/"
+  expect_status 0
+  [[ -x $SCRATCH/home-alone/.cache/pdx/$sha/pdx ]] ||
+    fail "the installed pdx did not deploy lib/pdx/pdx-agent: $(ls "$SCRATCH/home-alone/.cache/pdx")"
+fi
 
 if [[ -x $build/pdx-static ]]; then
   static=$prefix/lib/pdx/pdx-static

@@ -1,9 +1,10 @@
 # pdx push runs all of a host's commands on one ssh connection: the agent (a wrapper logging
 # sshd's $SSH_CONNECTION, whose client port names the connection) lists and receives with the
-# same client port on every host (the data over a direct link with --data-via direct: the agent's
-# --relay with pdx as its upstream; over ssh, for a stream this small by default and with
-# --data-via ssh, the agent that listed takes it: one call); with more hosts than -f, in waves,
-# each host still once; with --relay, the agents that listed take their parts of the chain.
+# same client port on every host, in one call: the agent that listed takes the stream, over ssh
+# (a stream this small by default, and --data-via ssh) or over a direct link (--data-via direct:
+# its --relay mode with pdx as its upstream); with more hosts than -f, in waves, each host still
+# once; with --relay, the agents that listed take their parts of the chain. With -u (each
+# command's time limited) the listing and the receive are two calls.
 source "$(dirname "$0")/../lib/ssh_common.sh"
 source "$(dirname "$0")/../lib/push_common.sh"
 n=$(( CLUSTER_SIZE < 5 ? CLUSTER_SIZE : 5 ))
@@ -22,10 +23,9 @@ EOF2
 chmod 0755 "$SCRATCH/agent"
 printf 'data\n' > "$SCRATCH/f"
 
-# check_calls [CALLS]: the calls on each host (--list, then --relay; or CALLS), all from one
-# client port.
+# check_calls [CALLS]: the calls on each host (--list; or CALLS), all from one client port.
 check_calls() {
-  local i address calls ports want=${1:---list --relay} count
+  local i address calls ports want=${1:---list} count
   count=$(wc -w <<< "$want")
   for i in $(seq "$n"); do
     address=$(host "$i")
@@ -50,7 +50,7 @@ clean_on_hosts "$n" one-session
 run_ssh -w "$hosts" -f 2 push --data-via direct --agent "$SCRATCH/agent" "$SCRATCH/f" one-session/
 expect_status 0
 expect_contains "$out" ": 5 B in 1 file" "report in waves"
-check_calls
+check_calls  # the agent that listed takes the direct link
 for i in $(seq "$n"); do
   [[ $(cat "$(home_of "$i")/one-session/f") == data ]] || fail "host $i: not written"
 done
@@ -69,3 +69,10 @@ expect_status 0
 expect_eq "$err" "" "the chain linked up"
 expect_contains "$out" ": 5 B in 1 file" "report of the relay"
 check_calls "--list"  # each agent that listed takes its part of the chain
+
+: > "$SCRATCH/log/calls"
+clean_on_hosts "$n" one-session
+run_ssh -w "$hosts" -u 60 push --data-via direct --agent "$SCRATCH/agent" "$SCRATCH/f" one-session/
+expect_status 0
+expect_contains "$out" ": 5 B in 1 file" "report with -u"
+check_calls "--list --relay"

@@ -2,13 +2,15 @@
 # compare what a host received with it.
 [[ -n ${SCRATCH:-} ]] || source "$(dirname "${BASH_SOURCE[0]}")/common.sh"  # once: it makes SCRATCH
 
-# The binary push deploys as the agent (distribute/remote_agent.h): pdx without its symbols, else
-# the static build beside pdx if there is one (cmake -DPDX_STATIC=ON), else pdx. (The static
-# build goes only where the other cannot run: tests/cli/push_exec_static_fallback.sh.)
+# The binary push deploys as the agent (distribute/remote_agent.h): pdx-agent (else pdx) without
+# its symbols, else the static build beside pdx if there is one (cmake -DPDX_STATIC=ON), else
+# pdx. (The static build goes only where the other cannot run: push_exec_static_fallback.sh.)
 # deployed_static: that static build, or "" without one.
 deployed_agent() {
-  if command -v objcopy > /dev/null; then  # pdx's copy without symbols: the same bytes
-    [[ -f $SCRATCH/.stripped-pdx ]] || objcopy --strip-all "$PDX" "$SCRATCH/.stripped-pdx"
+  local alone=$(dirname "$PDX")/pdx-agent  # the agent alone, where it is built beside pdx
+  [[ -x $alone ]] || alone=$PDX
+  if command -v objcopy > /dev/null; then  # its copy without symbols: the same bytes
+    [[ -f $SCRATCH/.stripped-pdx ]] || objcopy --strip-all "$alone" "$SCRATCH/.stripped-pdx"
     echo "$SCRATCH/.stripped-pdx"
   elif [[ -x $(dirname "$PDX")/pdx-static ]]; then  # smaller than pdx with its symbols
     echo "$(dirname "$PDX")/pdx-static"

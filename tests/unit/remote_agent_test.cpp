@@ -75,12 +75,13 @@ AgentLocation agent_of(const test::TempDir& home, const std::string& binary) {
   return AgentLocation{"", home / "binary", test::sha256_of(binary), binary.size(), "", nullptr};
 }
 
-// Runs upload_command for `binary` with HOME=`home`, which must succeed silently; its agent.
+// Runs upload_command for `binary` with HOME=`home`, which must succeed saying only the `u` that
+// tells pdx it reads; its agent.
 AgentLocation upload(const test::TempDir& home, const std::string& binary) {
   AgentLocation agent = agent_of(home, binary);
   std::string out;
   EXPECT_EQ(run_sh(home, upload_command(agent, false), home / "binary", out), 0) << out;
-  EXPECT_EQ(out, "");
+  EXPECT_EQ(out, "u");
   return agent;
 }
 
@@ -401,6 +402,30 @@ TEST(RemoteAgent, DeploysTheInstalledStaticBuild) {
   ASSERT_TRUE(agent.ok()) << agent.error();
   EXPECT_EQ(agent->binary, dir / "usr/bin/../lib/pdx/pdx-static");
   EXPECT_EQ(agent->sha256, sha256_of(kMark));
+}
+
+// pdx-agent (the agent alone) beside pdx, or installed in lib/pdx/, is what is sent, pdx-static
+// still its fallback; one of another version is passed over.
+TEST(RemoteAgent, DeploysThePdxAgentBesideIt) {
+  test::TempDir dir;
+  std::string pdx = dir / "build/pdx", alone = "agent " + kMark;
+  write_executable(pdx, "dynamic " + kMark + " and the other commands");
+  write_executable(dir / "build/pdx-agent", alone);
+  write_executable(dir / "build/pdx-static", "static " + kMark + " and the other commands too");
+  auto agent = deployable_agent(pdx);
+  ASSERT_TRUE(agent.ok()) << agent.error();
+  EXPECT_EQ(agent->binary, dir / "build/pdx-agent");
+  EXPECT_EQ(agent->sha256, sha256_of(alone));
+  ASSERT_NE(agent->fallback, nullptr);
+  EXPECT_EQ(agent->fallback->binary, dir / "build/pdx-static");
+
+  write_executable(dir / "usr/bin/pdx", "dynamic " + kMark);
+  write_executable(dir / "usr/lib/pdx/pdx-agent", alone);
+  EXPECT_EQ(deployable_agent(dir / "usr/bin/pdx")->binary, dir / "usr/bin/../lib/pdx/pdx-agent");
+
+  write_executable(dir / "build/pdx-agent",
+                   "agent pdx agent of version 0.0.0" + std::string(1, '\0'));
+  EXPECT_EQ(deployable_agent(pdx)->binary, pdx);
 }
 
 TEST(RemoteAgent, FindsTheMarkAcrossReads) {

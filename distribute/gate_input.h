@@ -1,0 +1,45 @@
+#pragma once
+// A command's stdin held shut until the caller opens it onto another input (with a few bytes in
+// front) or closes it (its end at once): what a host's command is sent only once it is ready for
+// it (distribute/held_agent.h: the agent that listed, told its mode; distribute/agent_start.h:
+// an upload, once its shell reads).
+//
+//   shut:   next() says wait; on_ready's wake kept for open() or close()
+//   open:   `prefix`, then the inner input's pieces (its on_ready, on_stall and finish)
+//   closed: next() says end
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "transport/input_source.h"
+
+namespace pdx {
+
+class GateInput final : public InputSource {
+ public:
+  /// From now on `prefix` and then `inner` (which outlives this). Once only, while shut.
+  void open(InputSource& inner, std::string_view prefix = {});
+  /// The end of input, if still shut.
+  void close();
+  bool shut() const { return state_ == State::shut; }
+
+  InputPiece next() override;
+  void consume(std::size_t n) override;
+  void on_ready(std::function<void()> wake) override;
+  void on_stall(std::function<void(const std::string&)> fail) override;
+  void finish() override;
+
+ private:
+  enum class State { shut, closed, open };
+  void wake();
+
+  State state_ = State::shut;
+  std::string prefix_;  // what is left of it
+  InputSource* inner_ = nullptr;
+  std::function<void()> wake_;
+  std::function<void(const std::string&)> stall_;
+  bool finished_ = false;
+};
+
+}  // namespace pdx

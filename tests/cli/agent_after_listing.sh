@@ -1,0 +1,45 @@
+# `pdx agent --list=DEST --receive=DEST --relay=DEST` (the agent that lists and stays, push's one
+# command per host): after its listing it reads one byte, 'r' for --receive's stream on stdin, 'l'
+# for --relay's link setup; the end of its input lets it go (exit 0, nothing written); any other
+# byte, or one naming a mode it was not given, fails with one line, nothing written.
+source "$(dirname "$0")/../lib/common.sh"
+mkdir "$SCRATCH/d"
+
+# agent_with INPUT ARGS...: the agent, INPUT (printf's) on its stdin; sets $out, $err, $status.
+agent_with() {
+  local input=$1
+  shift
+  printf "$input" | "$PDX" agent "$@" >"$SCRATCH/stdout" 2>"$SCRATCH/stderr"
+  status=$?
+  out=$(od -An -c "$SCRATCH/stdout" | tr -d ' \n')
+  err=$(cat "$SCRATCH/stderr")
+}
+both=(--list="$SCRATCH/d" --receive="$SCRATCH/d/" --relay="$SCRATCH/d/")
+
+agent_with '' "${both[@]}"
+expect_status 0
+[[ -n $out ]] || fail "no listing"
+expect_eq "$err" "" "let go"
+
+agent_with 'x' "${both[@]}"
+expect_status 1
+expect_eq "$err" "pdx: error: unexpected input after the listing"
+[[ -n $out ]] || fail "no listing before the error"
+
+agent_with 'l' --list="$SCRATCH/d" --receive="$SCRATCH/d/"
+expect_status 1
+expect_eq "$err" "pdx: error: unexpected input after the listing" "'l' without --relay"
+
+agent_with 'r' --list="$SCRATCH/d" --relay="$SCRATCH/d/"
+expect_status 1
+expect_eq "$err" "pdx: error: unexpected input after the listing" "'r' without --receive"
+
+agent_with 'r' "${both[@]}"  # --receive's stream, cut short at once
+expect_status 1
+expect_contains "$err" "input ended before the push was complete" "'r' then nothing"
+
+agent_with 'l' "${both[@]}"  # --relay's setup, cut short at once
+expect_status 1
+expect_contains "$err" "input ended before the relay was set up" "'l' then nothing"
+
+[[ -z $(ls -A "$SCRATCH/d") ]] || fail "written: $(ls -A "$SCRATCH/d")"
