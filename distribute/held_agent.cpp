@@ -120,4 +120,10 @@ asio::awaitable<void> HeldAgent::release() {
   co_await until(&State::ended);
 }
 
+asio::awaitable<HostResult> run_relay_mode(Session& session, const ExecRequest& request, JobIo& io,
+                                           HeldAgent* held, StopSignal& stop) {
+  if (held && held->waiting()) co_return co_await held->run(*request.input, io);
+  co_return co_await session.exec(request, io, stop);
+}
+
 }  // namespace pdx

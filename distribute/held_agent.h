@@ -64,4 +64,9 @@ class HeldAgent {
   std::shared_ptr<State> state_;  // shared with the command's coroutine
 };
 
+/// The agent's --relay mode on one host: through `held` where it waits (HeldAgent::run), else
+/// `request` (its --relay command) run on `session`; what it replies going to `io` as it comes.
+boost::asio::awaitable<HostResult> run_relay_mode(Session& session, const ExecRequest& request,
+                                                  JobIo& io, HeldAgent* held, StopSignal& stop);
+
 }  // namespace pdx

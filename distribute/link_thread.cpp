@@ -129,13 +129,8 @@ asio::awaitable<HostResult> run_linked(Session& session, const Job& job, const s
       });
     };
   }
-  HostResult result;
-  if (held && held->waiting()) {
-    result = co_await held->run(input, reply);
-  } else {
-    ExecRequest request{command, job.env, job.command_timeout, &input};
-    result = co_await session.exec(request, reply, stop);
-  }
+  ExecRequest request{command, job.env, job.command_timeout, &input};
+  HostResult result = co_await run_relay_mode(session, request, reply, held, stop);
   // A thread ending now posts its wake-up after this wait starts: the strand is held until then.
   while (link.abandon()) {
     boost::system::error_code ignored;

@@ -35,10 +35,7 @@ boost::asio::awaitable<std::optional<RelayGroup::Ran>> RelayGroup::relayed(
   ChainInput input(*chain_, j);
   ExecRequest request{relay, job.env, job.command_timeout, &input};
   RelayedHost& host = reply.host();
-  if (held && held->waiting())
-    host.reply.result = co_await held->run(input, reply);
-  else
-    host.reply.result = co_await session.exec(request, reply, stop);
+  host.reply.result = co_await run_relay_mode(session, request, reply, held, stop);
   Failure failure = host.reply.result.failure;
   chain_->ended(j, "", failure == Failure::none || failure == Failure::protocol);
   std::string reason, not_linked = j == 0 ? chain_->head_not_linked() : "";
