@@ -13,6 +13,8 @@
 #include <optional>
 #include <thread>
 
+#include "agent/extract_leftovers.h"
+#include "agent/extract_record.h"
 #include "agent/wide_pipe.h"
 #include "archive/temp_file.h"
 #include "archive/unpack.h"
@@ -20,8 +22,6 @@
 #include "base/fd.h"
 #include "hash/hash_files.h"
 #include "hash/xxh3.h"
-#include "agent/extract_leftovers.h"
-#include "agent/extract_record.h"
 
 namespace pdx {
 
@@ -51,6 +51,7 @@ EntryKind kind_of(mode_t mode) {
 Entry entry_of(const std::string& name, const struct stat& st, const fs::path& path) {
   Entry entry{name, kind_of(st.st_mode), static_cast<std::uint32_t>(st.st_mode & 07777),
               static_cast<std::uint64_t>(st.st_size), st.st_mtim.tv_sec};
+  entry.mtime_nsec = static_cast<std::uint32_t>(st.st_mtim.tv_nsec);
   if (entry.kind == EntryKind::symlink) {
     std::error_code ec;
     entry.target = fs::read_symlink(path, ec).string();

@@ -109,7 +109,8 @@ OldState stands(const std::string& dest, const SignatureRequest& rq) {
     return errno == ENOENT ? OldState::missing : OldState::other;
   if (S_ISDIR(st.st_mode))
     return rq.kind == EntryKind::directory && (st.st_mode & 07777) == rq.mode &&
-                   st.st_mtim.tv_sec == rq.mtime_sec
+                   same_mtime(st.st_mtim.tv_sec, static_cast<std::uint32_t>(st.st_mtim.tv_nsec),
+                              rq.mtime_sec, rq.mtime_nsec)
                ? OldState::same
                : OldState::directory;
   if (!S_ISLNK(st.st_mode) || rq.kind != EntryKind::symlink) return OldState::other;
@@ -130,7 +131,9 @@ Result<void> answer(const std::string& dest, const SignatureRequest& rq, int out
   std::optional<Signature> signature;
   if (state == OldState::changed) {
     auto size = static_cast<std::uint64_t>(st.st_size);
-    if (size == rq.size && st.st_mtim.tv_sec == rq.mtime_sec) {
+    if (size == rq.size &&
+        same_mtime(st.st_mtim.tv_sec, static_cast<std::uint32_t>(st.st_mtim.tv_nsec), rq.mtime_sec,
+                   rq.mtime_nsec)) {
       state = OldState::same;
     } else if (rq.want) {
       auto computed = compute_signature(fd.get(), size, threads);

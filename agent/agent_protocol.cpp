@@ -159,6 +159,14 @@ void hash_zeros(StreamHash& hash, std::uint64_t length) {
   }
 }
 
+bool same_mtime(std::int64_t have_sec, std::uint32_t have_nsec, std::int64_t want_sec,
+                std::uint32_t want_nsec) {
+  if (have_sec != want_sec) return false;
+  for (std::uint64_t unit = 1; unit <= 1000000000; unit *= 10)
+    if (have_nsec == want_nsec - want_nsec % unit) return true;
+  return false;
+}
+
 std::string encode(const FileHeader& m) {
   return PayloadWriter()
       .str(m.name)
@@ -189,6 +197,7 @@ std::string encode(const Entry& m) {
       .i64(m.mtime_sec)
       .str(m.digest)
       .str(m.target)
+      .u32(m.mtime_nsec)
       .take();
 }
 std::string encode(const Written& m) {
@@ -239,11 +248,12 @@ Result<Symlink> decode_symlink(std::string_view payload) {
 Result<Entry> decode_entry(std::string_view payload) {
   auto m = TRY(decode_fields<Entry>(payload, "entry", [](PayloadReader& r) {
     using enum EntryKind;
-    return Entry{r.name(),       r.one_of({missing, file, directory, symlink, other}),
-                 r.mode(),       r.u64(),
-                 r.i64(),        r.xxh3(Digest::optional),
-                 r.str(kMaxName)};
+    return Entry{r.name(),        r.one_of({missing, file, directory, symlink, other}),
+                 r.mode(),        r.u64(),
+                 r.i64(),         r.xxh3(Digest::optional),
+                 r.str(kMaxName), r.u32()};
   }));
+  if (m.mtime_nsec >= 1000000000u) return Error{"malformed entry frame", ErrorKind::bad_input};
   if (!m.digest.empty() && m.kind != EntryKind::file)  // only regular files are hashed
     return Error{"malformed entry frame", ErrorKind::bad_input};
   if ((m.kind == EntryKind::symlink) != !m.target.empty() ||

@@ -176,6 +176,14 @@ struct FileEnd {
 /// changed while read, or could not be read). It may come before the file's size; the host
 /// keeps nothing of the file and reports nothing (the sender does).
 inline const std::string kAbandoned(32, '0');
+
+/// Whether a host's modification time (`have`) is the one pdx gave it (`want`): the same second
+/// and the same nanoseconds as far as the host's filesystem keeps them (`have_nsec` is
+/// `want_nsec` cut to a power of ten: whole seconds, microseconds..., or all of it). rsync
+/// compares whole seconds: a file rewritten at its size within the second it was sent would
+/// pass as sent.
+bool same_mtime(std::int64_t have_sec, std::uint32_t have_nsec, std::int64_t want_sec,
+                std::uint32_t want_nsec);
 struct Directory {
   std::string name;
   std::uint32_t mode = 0755;
@@ -199,6 +207,7 @@ struct Entry {
   std::string digest{};  // --checksum, a regular file the agent could read: its XXH3-128 in 32
                          // hex digits (hash/hash_files.h); else ""
   std::string target{};  // a symlink's (check_target); else ""
+  std::uint32_t mtime_nsec = 0;  // of mtime_sec's second
 };
 struct Written {
   std::string name;

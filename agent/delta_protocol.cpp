@@ -29,6 +29,7 @@ std::string encode(const SignatureRequest& m) {
       .u8(static_cast<std::uint8_t>(m.kind))
       .u32(m.mode)
       .str(m.target)
+      .u32(m.mtime_nsec)
       .take();
 }
 
@@ -73,6 +74,8 @@ Result<SignatureRequest> decode_signature_request(std::string_view payload) {
   m.kind = in.one_of({EntryKind::file, EntryKind::directory, EntryKind::symlink});
   m.mode = in.mode();
   m.target = in.str(kMaxName);
+  m.mtime_nsec = in.u32();
+  if (m.mtime_nsec >= 1000000000u) in.bad();
   if ((m.kind == EntryKind::symlink) != !m.target.empty() ||
       (m.kind != EntryKind::file && m.want) || (!m.target.empty() && !check_target(m.target)))
     in.bad();

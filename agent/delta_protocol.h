@@ -39,6 +39,7 @@ struct SignatureRequest {
   EntryKind kind = EntryKind::file;
   std::uint32_t mode = 0;
   std::string target{};
+  std::uint32_t mtime_nsec = 0;  // of mtime_sec's second
   bool operator==(const SignatureRequest&) const = default;
 };
 

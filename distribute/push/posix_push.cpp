@@ -227,8 +227,8 @@ Result<std::vector<std::string_view>> records(std::string_view out) {
   return fields;
 }
 
-// The seconds of find's %T@ ("981173106.5000000000", "-1.5000000000"), as stat's tv_sec.
-bool seconds_of(std::string_view text, std::int64_t& seconds) {
+// Find's %T@ ("981173106.5000000000", "-1.5000000000") as stat's tv_sec and tv_nsec.
+bool time_of(std::string_view text, std::int64_t& seconds, std::uint32_t& nanoseconds) {
   std::size_t dot = std::min(text.find('.'), text.size());
   auto [end, ec] = std::from_chars(text.data(), text.data() + dot, seconds);
   if (ec != std::errc() || end != text.data() + dot || dot == 0) return false;
@@ -236,7 +236,13 @@ bool seconds_of(std::string_view text, std::int64_t& seconds) {
   if (dot < text.size() &&
       (fraction.empty() || fraction.find_first_not_of("0123456789") != std::string_view::npos))
     return false;
-  if (text.front() == '-' && fraction.find_first_not_of('0') != std::string_view::npos) --seconds;
+  nanoseconds = 0;
+  for (std::size_t i = 0; i < 9; ++i)
+    nanoseconds = nanoseconds * 10 + (i < fraction.size() ? fraction[i] - '0' : 0);
+  if (text.front() == '-' && nanoseconds != 0) {  // -1.5: a second and a half before the epoch
+    --seconds;
+    nanoseconds = 1000000000 - nanoseconds;
+  }
   return true;
 }
 
@@ -257,7 +263,8 @@ Result<Entry> posix_entry_without_mode(std::string_view record, std::string_view
                : record[0] == 'n' ? EntryKind::missing
                                   : EntryKind::other;
   if (!whole_number(record.substr(2, size_end - 2), entry.size) ||
-      !seconds_of(record.substr(size_end + 1, mtime_end - size_end - 1), entry.mtime_sec))
+      !time_of(record.substr(size_end + 1, mtime_end - size_end - 1), entry.mtime_sec,
+               entry.mtime_nsec))
     return malformed("a bad size or time");
   std::string_view name = record.substr(mtime_end + 1);
   if (!name.empty()) {

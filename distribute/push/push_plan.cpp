@@ -137,7 +137,7 @@ const Entry* find_entry(const HostListing& listing, const std::string& name) {
 bool up_to_date(const LocalFile& f, const Entry* have, Compare compare) {
   if (!have || have->kind != EntryKind::file || have->size != f.size) return false;
   if (compare == Compare::contents) return !f.digest.empty() && f.digest == have->digest;
-  return have->mtime_sec == f.mtime_sec;
+  return same_mtime(have->mtime_sec, have->mtime_nsec, f.mtime_sec, f.mtime_nsec);
 }
 
 std::string base_name(const std::string& src) {
@@ -295,7 +295,8 @@ Result<HostPushPlan> plan_host(const PushSources& sources, const HostListing& li
     if (!have || have->kind != EntryKind::directory) {
       needed[i] = true;
       changes_parent(d.name);
-    } else if (have->mode != d.mode || have->mtime_sec != d.mtime_sec) {
+    } else if (have->mode != d.mode ||
+               !same_mtime(have->mtime_sec, have->mtime_nsec, d.mtime_sec, d.mtime_nsec)) {
       needed[i] = true;
     }
   }

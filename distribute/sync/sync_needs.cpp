@@ -10,14 +10,16 @@ namespace fs = std::filesystem;
 
 std::vector<SignatureRequest> signature_requests(const PushSources& sources, bool want) {
   std::vector<SignatureRequest> asked;
-  for (const auto& f : sources.into.files) asked.push_back({f.name, f.size, f.mtime_sec, want});
+  for (const auto& f : sources.into.files)
+    asked.push_back({f.name, f.size, f.mtime_sec, want, EntryKind::file, 0, "", f.mtime_nsec});
   for (const auto& d : sources.into.dirs)
-    asked.push_back({d.name, 0, d.mtime_sec, false, EntryKind::directory, d.mode});
+    asked.push_back(
+        {d.name, 0, d.mtime_sec, false, EntryKind::directory, d.mode, "", d.mtime_nsec});
   for (const auto& l : sources.into.links)
     asked.push_back({l.name, 0, 0, false, EntryKind::symlink, 0, l.target});
   if (sources.as) {
     const LocalFile& f = sources.as->files.front();
-    asked.push_back({"", f.size, f.mtime_sec, want});
+    asked.push_back({"", f.size, f.mtime_sec, want, EntryKind::file, 0, "", f.mtime_nsec});
   }
   return asked;
 }

@@ -53,9 +53,9 @@ expect_eq "$out" "pdx: $("$PDX" hosts --fold -w "$hosts"): up to date"
 # By hand, as a hostile pdx would: an Entry frame naming ../victim, and one with an absolute
 # name, to the deployed agent's --delete on host 1 (agent/agent_protocol.h: 'L', a u32
 # length; the name as a u32 length and its bytes, kind 'f', mode, size, mtime, no hash, no
-# symlink target).
+# symlink target, the mtime's nanoseconds).
 u32() { local s; for s in 24 16 8 0; do printf "\\$(printf %03o $(( $1 >> s & 255 )))"; done; }
-entry_frame() { printf L; u32 $(( ${#1} + 33 )); u32 ${#1}; printf '%s' "$1"; printf f; u32 420; printf '\000%.0s' $(seq 24); }
+entry_frame() { printf L; u32 $(( ${#1} + 37 )); u32 ${#1}; printf '%s' "$1"; printf f; u32 420; printf '\000%.0s' $(seq 28); }
 agent=\$HOME/.cache/pdx/$(sha256sum "$(deployed_agent)" | cut -d' ' -f1)/pdx
 printf 'victim\n' > "$(home_of 1)/syncdel/victim"
 for name in ../victim "$(home_of 1)/syncdel/victim"; do

@@ -96,13 +96,15 @@ TEST(AgentDeltaTest, SignaturesSayHowEachFileStands) {
   fs::create_symlink("big", dir / "d/link");
   struct stat st;
   ASSERT_EQ(::stat((dir / "d/same").c_str(), &st), 0);
-  std::vector<SignatureRequest> asked = {{"same", 4, st.st_mtim.tv_sec, true},
-                                         {"big", 5, 0, true},
-                                         {"gone", 1, 0, true},
-                                         {"sub", 1, 0, true},
-                                         {"link", 1, 0, true},
-                                         {"big", 5, 0, false},
-                                         {"", 1, 0, true}};
+  auto nsec = static_cast<std::uint32_t>(st.st_mtim.tv_nsec);
+  std::vector<SignatureRequest> asked = {
+      {"same", 4, st.st_mtim.tv_sec, true, EntryKind::file, 0, "", nsec},
+      {"big", 5, 0, true},
+      {"gone", 1, 0, true},
+      {"sub", 1, 0, true},
+      {"link", 1, 0, true},
+      {"big", 5, 0, false},
+      {"", 1, 0, true}};
   std::string frames;
   for (const auto& rq : asked) frames += encode_frame(FrameType::sig_request, encode(rq));
   Fd in = test::memory_file(frames + kDone);
@@ -123,6 +125,32 @@ TEST(AgentDeltaTest, SignaturesSayHowEachFileStands) {
   EXPECT_EQ(p[6].state, OldState::directory);
 }
 
+// A file of the same size and second is the same only to the nanosecond, as far as the host's
+// filesystem keeps them: a rewrite within the second pdx sent it in is changed.
+TEST(AgentDeltaTest, TheSameFileIsTheSameToTheNanosecond) {
+  test::TempDir dir;
+  fs::create_directories(dir / "d");
+  write_file(dir / "d/f", "abcd");
+  struct timespec times[2] = {{0, UTIME_OMIT}, {1700000000, 123000000}};  // milliseconds kept
+  ASSERT_EQ(::utimensat(AT_FDCWD, (dir / "d/f").c_str(), times, 0), 0);
+  std::vector<SignatureRequest> asked = {
+      {"f", 4, 1700000000, false, EntryKind::file, 0, "", 123000000},
+      {"f", 4, 1700000000, false, EntryKind::file, 0, "", 123456789},  // cut by the host
+      {"f", 4, 1700000000, false, EntryKind::file, 0, "", 124000000},  // another millisecond
+      {"f", 4, 1700000000, false, EntryKind::file, 0, "", 0}};
+  std::string frames;
+  for (const auto& rq : asked) frames += encode_frame(FrameType::sig_request, encode(rq));
+  Fd in = test::memory_file(frames + kDone);
+  Fd out = test::memory_file("");
+  ASSERT_TRUE(agent_signatures(dir / "d", in.get(), out.get(), 1).ok());
+  auto parsed = parse_signatures(read_fd(out.get()), asked);
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  std::vector<OldState> states;
+  for (const auto& f : *parsed) states.push_back(f.state);
+  using enum OldState;
+  EXPECT_EQ(states, (std::vector<OldState>{same, same, changed, changed}));
+}
+
 TEST(AgentDeltaTest, DirectoriesAndSymlinksAreTheSameOrNot) {
   test::TempDir dir;
   fs::create_directories(dir / "d/private");
@@ -131,8 +159,15 @@ TEST(AgentDeltaTest, DirectoriesAndSymlinksAreTheSameOrNot) {
   write_file(dir / "d/file", "x");
   struct stat st;
   ASSERT_EQ(::stat((dir / "d/private").c_str(), &st), 0);
-  auto dir_rq = [](const char* name, std::uint32_t mode, std::int64_t mtime) {
-    return SignatureRequest{name, 0, mtime, false, EntryKind::directory, mode};
+  auto dir_rq = [&](const char* name, std::uint32_t mode, std::int64_t mtime) {
+    return SignatureRequest{name,
+                            0,
+                            mtime,
+                            false,
+                            EntryKind::directory,
+                            mode,
+                            "",
+                            static_cast<std::uint32_t>(st.st_mtim.tv_nsec)};
   };
   auto link_rq = [](const char* name, const char* target) {
     return SignatureRequest{name, 0, 0, false, EntryKind::symlink, 0, target};

@@ -215,6 +215,27 @@ TEST(AgentProtocol, EntryHashRoundTrips) {
   EXPECT_EQ(none->digest, "");  // not asked for, or unreadable on the host
 }
 
+TEST(AgentProtocol, EntryTimeRoundTripsToTheNanosecond) {
+  auto e = decode_entry(encode(Entry{"x", EntryKind::file, 0644, 3, -4, "", "", 999999999}));
+  ASSERT_TRUE(e.ok()) << e.error();
+  EXPECT_EQ(e->mtime_sec, -4);
+  EXPECT_EQ(e->mtime_nsec, 999999999u);
+  EXPECT_FALSE(decode_entry(encode(Entry{"x", EntryKind::file, 0644, 3, 4, "", "", 1000000000}))
+                   .ok());  // from a host: untrusted
+}
+
+// The same second, and the nanoseconds as far as the host keeps them.
+TEST(AgentProtocol, SameMtimeIsToTheNanosecondTheHostKeeps) {
+  EXPECT_TRUE(same_mtime(5, 123456789, 5, 123456789));
+  EXPECT_TRUE(same_mtime(5, 123456700, 5, 123456789));  // 100 ns: CIFS, NTFS
+  EXPECT_TRUE(same_mtime(5, 123456000, 5, 123456789));  // microseconds
+  EXPECT_TRUE(same_mtime(5, 0, 5, 123456789));          // whole seconds
+  EXPECT_FALSE(same_mtime(5, 123456788, 5, 123456789));
+  EXPECT_FALSE(same_mtime(5, 123456789, 5, 0));  // written since
+  EXPECT_FALSE(same_mtime(5, 123000001, 5, 123456789));
+  EXPECT_FALSE(same_mtime(4, 123456789, 5, 123456789));
+}
+
 TEST(AgentProtocol, BadEntryHashesAreErrors) {  // from a host: untrusted
   for (std::string bad :
        {std::string(31, 'a'), std::string(33, 'a'), std::string(64, 'a'), std::string(32, 'A'),

@@ -339,9 +339,13 @@ TEST_F(PushSessions, NoAgentListsWithTheHostsFindAndSkipsWhatItHas) {
   ASSERT_EQ(::stat((dir_ / "src").c_str(), &src), 0);
   char mode[16];
   std::snprintf(mode, sizeof mode, "%o", static_cast<unsigned>(src.st_mode & 07777));
-  std::string has = "d 755 4096 0 \0d "s + mode + " 4096 " + std::to_string(src.st_mtim.tv_sec) +
-                    " ./src\0f 644 5 "s + std::to_string(st.st_mtim.tv_sec) +
-                    ".5000000000 ./src/f\0"s;
+  auto time = [](const struct timespec& t) {  // as find's %T@ prints it
+    char text[40];
+    std::snprintf(text, sizeof text, "%lld.%09ld0", static_cast<long long>(t.tv_sec), t.tv_nsec);
+    return std::string(text);
+  };
+  std::string has = "d 755 4096 0 \0d "s + mode + " 4096 " + time(src.st_mtim) +
+                    " ./src\0f 644 5 "s + time(st.st_mtim) + " ./src/f\0"s;
   FakeTransport transport([&](const Job& job) {
     FakeExec cannot_list;
     cannot_list.exit_status = kNoListing;
