@@ -125,6 +125,22 @@ TEST(AgentDeltaTest, SignaturesSayHowEachFileStands) {
   EXPECT_EQ(p[6].state, OldState::directory);
 }
 
+// How the agent's --signatures on `dest` says each of `asked` stands (one thread).
+std::vector<OldState> states_of(const std::string& dest,
+                                const std::vector<SignatureRequest>& asked) {
+  std::string frames;
+  for (const auto& rq : asked) frames += encode_frame(FrameType::sig_request, encode(rq));
+  Fd in = test::memory_file(frames + kDone);
+  Fd out = test::memory_file("");
+  EXPECT_TRUE(agent_signatures(dest, in.get(), out.get(), 1).ok());
+  auto parsed = parse_signatures(read_fd(out.get()), asked);
+  EXPECT_TRUE(parsed.ok()) << parsed.error();
+  std::vector<OldState> states;
+  if (parsed)
+    for (const auto& f : *parsed) states.push_back(f.state);
+  return states;
+}
+
 // A file of the same size and second is the same only to the nanosecond, as far as the host's
 // filesystem keeps them: a rewrite within the second pdx sent it in is changed.
 TEST(AgentDeltaTest, TheSameFileIsTheSameToTheNanosecond) {
@@ -138,17 +154,8 @@ TEST(AgentDeltaTest, TheSameFileIsTheSameToTheNanosecond) {
       {"f", 4, 1700000000, false, EntryKind::file, 0, "", 123456789},  // cut by the host
       {"f", 4, 1700000000, false, EntryKind::file, 0, "", 124000000},  // another millisecond
       {"f", 4, 1700000000, false, EntryKind::file, 0, "", 0}};
-  std::string frames;
-  for (const auto& rq : asked) frames += encode_frame(FrameType::sig_request, encode(rq));
-  Fd in = test::memory_file(frames + kDone);
-  Fd out = test::memory_file("");
-  ASSERT_TRUE(agent_signatures(dir / "d", in.get(), out.get(), 1).ok());
-  auto parsed = parse_signatures(read_fd(out.get()), asked);
-  ASSERT_TRUE(parsed.ok()) << parsed.error();
-  std::vector<OldState> states;
-  for (const auto& f : *parsed) states.push_back(f.state);
   using enum OldState;
-  EXPECT_EQ(states, (std::vector<OldState>{same, same, changed, changed}));
+  EXPECT_EQ(states_of(dir / "d", asked), (std::vector<OldState>{same, same, changed, changed}));
 }
 
 TEST(AgentDeltaTest, DirectoriesAndSymlinksAreTheSameOrNot) {
@@ -181,18 +188,10 @@ TEST(AgentDeltaTest, DirectoriesAndSymlinksAreTheSameOrNot) {
                                          link_rq("file", "x"),
                                          link_rq("private", "x"),
                                          link_rq("gone", "x")};
-  std::string frames;
-  for (const auto& rq : asked) frames += encode_frame(FrameType::sig_request, encode(rq));
-  Fd in = test::memory_file(frames + kDone);
-  Fd out = test::memory_file("");
-  ASSERT_TRUE(agent_signatures(dir / "d", in.get(), out.get(), 1).ok());
-  auto parsed = parse_signatures(read_fd(out.get()), asked);
-  ASSERT_TRUE(parsed.ok()) << parsed.error();
-  std::vector<OldState> states;
-  for (const auto& f : *parsed) states.push_back(f.state);
   using enum OldState;
-  EXPECT_EQ(states, (std::vector<OldState>{same, directory, directory, missing, same, other, other,
-                                           directory, missing}));
+  EXPECT_EQ(states_of(dir / "d", asked),
+            (std::vector<OldState>{same, directory, directory, missing, same, other, other,
+                                   directory, missing}));
 }
 
 TEST(AgentDeltaTest, AMalformedRequestIsAnError) {
