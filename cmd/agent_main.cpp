@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
   pdx::raise_open_file_limit();
   std::string_view first = argc >= 2 ? argv[1] : "";
   if (argc == 2 && first == "--version") {
-    std::puts(pdx::kAgentVersionMark);  // the mark pdx looks for in this binary
+    std::puts(pdx::agent_version_mark().data());  // the mark pdx looks for in this binary
     return pdx::kExitOk;
   }
   if (first != "agent") {

@@ -23,8 +23,8 @@ namespace {
 
 constexpr const char* kSelf = "/proc/self/exe";
 
-// A pdx-agent or pdx-static that holds it was built from this version's sources.
-constexpr std::string_view kMark(kAgentVersionMark, sizeof kAgentVersionMark);
+// A pdx-agent or pdx-static that holds it was built from this build's sources.
+const std::string_view kMark = agent_version_mark();
 
 // Sets c (~/.cache/pdx), d (the agent's directory in it) and f (the agent).
 std::string cache_paths(const AgentLocation& agent) {

@@ -6,7 +6,7 @@
 // binary is pdx-agent (the agent alone, built beside pdx and installed in lib/pdx/) without its
 // symbols, else a copy of this pdx without its symbols (distribute/agent_package.h; 4.5 MB, 2.1 MB
 // gzip-compressed), else this pdx itself; where the host cannot run it (the dynamic loader's exit
-// 127: pdx's libraries missing there), this version's static build when one sits beside this pdx
+// 127: pdx's libraries missing there), this build's static build when one sits beside this pdx
 // (pdx-static, cmake -DPDX_STATIC=ON; 11 MB, 5.0 MB gzip-compressed) is uploaded beside it, and
 // run there from then on. Each travels gzip-compressed where the host has gzip.
 #include <cstdint>
@@ -45,10 +45,10 @@ struct AgentLocation {
 Result<AgentLocation> locate_agent(std::string installed);
 
 /// The binary to deploy for the pdx at `self`, hashed: the first of DIR/pdx-agent and
-/// DIR/../lib/pdx/pdx-agent that is a build of this pdx version (the agent alone, 1.7 MB without
+/// DIR/../lib/pdx/pdx-agent built from this pdx's agent sources (the agent alone, 1.7 MB without
 /// its symbols), else `self`; with a `cache`, without its symbols kept there; and as its fallback
 /// the first of DIR/pdx-static (the build directory) and DIR/../lib/pdx/pdx-static (cmake
-/// --install, the .deb) that is a build of this pdx version, DIR being the directory of `self`'s
+/// --install, the .deb) built from this pdx's agent sources, DIR being the directory of `self`'s
 /// real path. When that static build is not larger (or is `self`), it alone. With a `cache`, their
 /// gzip copies too.
 Result<AgentLocation> deployable_agent(const std::string& self, const std::string& cache = "");

@@ -13,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include "agent/version_mark.h"
 #include "hash/sha256.h"
 #include "tests/unit/digests.h"
 #include "tests/unit/scratch.h"
@@ -352,8 +353,8 @@ TEST(RemoteAgent, LocatesThisBinary) {
   EXPECT_GT(agent->size, 0u);
 }
 
-// What deployable_agent() looks for: "pdx agent of version VERSION" and its NUL.
-const std::string kMark = std::string("pdx agent of version " PDX_VERSION) + '\0';
+// What deployable_agent() looks for: "pdx agent of version VERSION of sources HASH" and its NUL.
+const std::string kMark(agent_version_mark());
 
 void write_executable(const std::string& path, const std::string& data) {
   test::write_file(path, data);
@@ -405,7 +406,7 @@ TEST(RemoteAgent, DeploysTheInstalledStaticBuild) {
 }
 
 // pdx-agent (the agent alone) beside pdx, or installed in lib/pdx/, is what is sent, pdx-static
-// still its fallback; one of another version is passed over.
+// still its fallback; one of another version, or of other agent sources, is passed over.
 TEST(RemoteAgent, DeploysThePdxAgentBesideIt) {
   test::TempDir dir;
   std::string pdx = dir / "build/pdx", alone = "agent " + kMark;
@@ -425,6 +426,11 @@ TEST(RemoteAgent, DeploysThePdxAgentBesideIt) {
 
   write_executable(dir / "build/pdx-agent",
                    "agent pdx agent of version 0.0.0" + std::string(1, '\0'));
+  EXPECT_EQ(deployable_agent(pdx)->binary, pdx);
+  // The same version built from other sources of the agent: stale, passed over too.
+  write_executable(dir / "build/pdx-agent", "agent pdx agent of version " PDX_VERSION
+                                            " of sources 0123456789abcdef" +
+                                                std::string(1, '\0'));
   EXPECT_EQ(deployable_agent(pdx)->binary, pdx);
 }
 
