@@ -5,6 +5,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <chrono>
 #include <memory>
 #include <system_error>
 
@@ -16,6 +17,13 @@
 namespace pdx {
 
 namespace asio = boost::asio;
+
+namespace {
+
+// How long a link whose command ended well may take to end by itself (run_linked).
+constexpr std::chrono::seconds kLinkGrace{5};
+
+}  // namespace
 
 void LinkThread::listening(RelayPeer peer) {
   std::lock_guard lock(mutex_);
@@ -53,6 +61,11 @@ bool LinkThread::abandon() {
   }
   for (auto& wake : wakes) wake();
   return running;
+}
+
+bool LinkThread::running() {
+  std::lock_guard lock(mutex_);
+  return started_ && !ended_;
 }
 
 std::string LinkThread::why() {
@@ -131,6 +144,15 @@ asio::awaitable<HostResult> run_linked(Session& session, const Job& job, const s
   }
   ExecRequest request{command, job.env, job.command_timeout, &input};
   HostResult result = co_await run_relay_mode(session, request, reply, held, stop);
+  // The command's end over ssh can come before the link's last record (the host's "passed on")
+  // has crossed the data path: a command that ended well leaves the thread a moment to read it
+  // and end by itself (the host's end of the link is closed) before the link is cut.
+  if (result.failure == Failure::none && !stop.stopped() && link.running()) {
+    boost::system::error_code ignored;
+    done->expires_after(kLinkGrace);  // a thread ending now posts its wake-up after this wait
+    co_await done->async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+    done->expires_at(asio::steady_timer::time_point::max());
+  }
   // A thread ending now posts its wake-up after this wait starts: the strand is held until then.
   while (link.abandon()) {
     boost::system::error_code ignored;

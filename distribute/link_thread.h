@@ -45,6 +45,8 @@ class LinkThread {
   /// The agent's command is over, or its reply was malformed: a link still up is cut, one not
   /// begun never is (the agent's stdin ends). Whether a thread is still to end.
   bool abandon();
+  /// Whether a thread started and has not ended.
+  bool running();
   /// Once the thread has ended (or none started): why there is no link, or what failed on it.
   std::string why();
 

@@ -24,6 +24,14 @@ size=$(stat -c %s "$SCRATCH/capture" 2> /dev/null || echo 0)
 ! grep -q "$marker" "$SCRATCH/capture" || fail "the marker went over the link in clear"
 ! grep -q "marked" "$SCRATCH/capture" || fail "a file's name went over the link in clear"
 
+# The host's last word on the link ("passed on") coming after its command's end has come over
+# ssh (a slow data path): the link is not cut under it, the push succeeds.
+direct_proxy "$h" --delay-back 1
+PDX_TEST_DIRECT_VIA=127.0.0.1:$proxy_port run_ssh -w "$h" push --data-via direct --relay-ports "$agent_port" "$SCRATCH/src" "$dir/late/"
+expect_status 0
+expect_eq "$err" "" "no warning (late)"
+cmp "$SCRATCH/src/marked" "$(home_of 1)/$dir/late/src/marked" || fail "the late link's file differs"
+
 # A byte altered 2 MB into the stream: the host fails, naming it, with one line; the file it was
 # writing is not left behind, half or whole, nor any temporary.
 head -c 8000000 /dev/urandom > "$SCRATCH/big"
