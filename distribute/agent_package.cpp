@@ -11,8 +11,10 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "archive/compressor.h"
@@ -27,19 +29,32 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Removes the copies named *SUFFIX of other binaries from `cache` not used for a day (another
-// pdx, a second build or the old version still running, may be sending its own right now), but
-// not temporaries (".NAME.pdx-XXXXXX": another pdx's copy under way).
+// Other binaries' copies kept however many builds a day makes (a developer's), the ones used
+// last.
+constexpr std::size_t kKeptOthers = 4;
+
+// Removes the copies named *SUFFIX of other binaries from `cache` that no pdx is likely to be
+// sending now (another pdx, a second build or the old version still running may be sending its
+// own): those not used for a day, and beyond the kKeptOthers used last, those not used for an
+// hour; never temporaries (".NAME.pdx-XXXXXX": another pdx's copy under way).
 void drop_others(const std::string& cache, std::string_view keep, std::string_view suffix,
                  std::string_view also = "") {
   std::error_code error;
-  auto day_ago = fs::file_time_type::clock::now() - std::chrono::hours(24);
+  std::vector<std::pair<fs::file_time_type, fs::path>> others;
   for (const auto& entry : fs::directory_iterator(cache, error)) {
     std::string name = entry.path().filename();
-    if (!name.starts_with(".") && name.ends_with(suffix) && !name.starts_with(keep) &&
-        (also.empty() || !name.starts_with(also)) &&
-        fs::last_write_time(entry.path(), error) < day_ago && !error)
-      fs::remove(entry.path(), error);
+    if (name.starts_with(".") || !name.ends_with(suffix) || name.starts_with(keep) ||
+        (!also.empty() && name.starts_with(also)))
+      continue;
+    auto used = fs::last_write_time(entry.path(), error);
+    if (!error) others.emplace_back(used, entry.path());
+  }
+  std::sort(others.begin(), others.end(), std::greater<>());  // used last first
+  auto now = fs::file_time_type::clock::now();
+  for (std::size_t i = 0; i < others.size(); ++i) {
+    auto unused = now - others[i].first;
+    if (unused > std::chrono::hours(24) || (i >= kKeptOthers && unused > std::chrono::hours(1)))
+      fs::remove(others[i].second, error);
   }
 }
 
