@@ -99,6 +99,12 @@ std::pair<Fd, OldState> open_old(const std::string& dest, const std::string& nam
   return {std::move(fd), OldState::changed};
 }
 
+// Whether the host's NAME (`st`) has the modification time asked for (same_mtime).
+bool same_mtime(const struct stat& st, const SignatureRequest& rq) {
+  return pdx::same_mtime(st.st_mtim.tv_sec, static_cast<std::uint32_t>(st.st_mtim.tv_nsec),
+                         rq.mtime_sec, rq.mtime_nsec);
+}
+
 // How a directory or symlink NAME stands against what is asked: the same (a directory of that
 // mode and mtime, a symlink to that target) or not.
 OldState stands(const std::string& dest, const SignatureRequest& rq) {
@@ -108,9 +114,7 @@ OldState stands(const std::string& dest, const SignatureRequest& rq) {
   if (::fstatat(placed.dir.get(), placed.leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
     return errno == ENOENT ? OldState::missing : OldState::other;
   if (S_ISDIR(st.st_mode))
-    return rq.kind == EntryKind::directory && (st.st_mode & 07777) == rq.mode &&
-                   same_mtime(st.st_mtim.tv_sec, static_cast<std::uint32_t>(st.st_mtim.tv_nsec),
-                              rq.mtime_sec, rq.mtime_nsec)
+    return rq.kind == EntryKind::directory && (st.st_mode & 07777) == rq.mode && same_mtime(st, rq)
                ? OldState::same
                : OldState::directory;
   if (!S_ISLNK(st.st_mode) || rq.kind != EntryKind::symlink) return OldState::other;
@@ -131,9 +135,7 @@ Result<void> answer(const std::string& dest, const SignatureRequest& rq, int out
   std::optional<Signature> signature;
   if (state == OldState::changed) {
     auto size = static_cast<std::uint64_t>(st.st_size);
-    if (size == rq.size &&
-        same_mtime(st.st_mtim.tv_sec, static_cast<std::uint32_t>(st.st_mtim.tv_nsec), rq.mtime_sec,
-                   rq.mtime_nsec)) {
+    if (size == rq.size && same_mtime(st, rq)) {
       state = OldState::same;
     } else if (rq.want) {
       auto computed = compute_signature(fd.get(), size, threads);

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -155,16 +156,31 @@ AgentLocation packed(AgentLocation agent, const std::string& cache, std::string_
   return agent;
 }
 
+// The binary at `path`, hashed, where it holds this build's mark; nullopt where it does not
+// (another build's) or cannot be read.
+std::optional<AgentLocation> marked(const std::string& path) {
+  auto file = hash_file(path);
+  if (!file || !file->marked) return std::nullopt;
+  return AgentLocation{"", path, file->sha256, file->size, "", nullptr};
+}
+
 // The binary at `path` as it is sent: its copy without symbols kept in `cache` where one can be
-// made, else itself; nullopt where neither holds this version's mark (another version's, or
-// unreadable).
+// made, else itself; nullopt where neither holds this build's mark.
 std::optional<AgentLocation> marked_copy(const std::string& path, const std::string& cache) {
   if (!cache.empty())
     if (auto stripped = stripped_copy(path, cache))
-      if (auto file = hash_file(*stripped); file && file->marked)
-        return AgentLocation{"", *stripped, file->sha256, file->size, "", nullptr};
-  if (auto file = hash_file(path); file && file->marked)
-    return AgentLocation{"", path, file->sha256, file->size, "", nullptr};
+      if (auto copy = marked(*stripped)) return copy;
+  return marked(path);
+}
+
+// The first of DIR/NAME (the build directory) and DIR/../lib/pdx/NAME (cmake --install, the
+// .deb) that can be executed and that `take` takes.
+std::optional<AgentLocation> beside(
+    const std::string& dir, const std::string& name,
+    const std::function<std::optional<AgentLocation>(const std::string&)>& take) {
+  for (const std::string& candidate : {dir + name, dir + "../lib/pdx/" + name})
+    if (::access(candidate.c_str(), X_OK) == 0)
+      if (auto taken = take(candidate)) return taken;
   return std::nullopt;
 }
 
@@ -172,30 +188,13 @@ std::optional<AgentLocation> marked_copy(const std::string& path, const std::str
 
 Result<AgentLocation> deployable_agent(const std::string& self, const std::string& cache) {
   std::string dir = real_directory(self);
-  std::optional<AgentLocation> built;  // the static build
-  for (const char* beside : {"pdx-static", "../lib/pdx/pdx-static"}) {
-    std::string candidate = dir + beside;
-    if (::access(candidate.c_str(), X_OK) != 0) continue;
-    auto file = hash_file(candidate);
-    if (file && file->marked) {
-      built = AgentLocation{"", candidate, file->sha256, file->size, "", nullptr};
-      break;
-    }
-  }
-  std::optional<AgentLocation> agent;
-  for (const char* beside : {"pdx-agent", "../lib/pdx/pdx-agent"}) {
-    std::string candidate = dir + beside;
-    if (::access(candidate.c_str(), X_OK) == 0 && (agent = marked_copy(candidate, cache))) break;
-  }
+  std::optional<AgentLocation> built = beside(dir, "pdx-static", marked);  // the static build
+  std::optional<AgentLocation> agent =
+      beside(dir, "pdx-agent", [&](const std::string& path) { return marked_copy(path, cache); });
   std::unique_ptr<char, decltype(&std::free)> real(::realpath(self.c_str(), nullptr), &std::free);
   std::string self_path = real ? real.get() : self;
-  if (!agent && !cache.empty()) {
-    if (auto stripped = stripped_copy(self_path, cache)) {
-      auto file = hash_file(*stripped);
-      if (file && file->marked)
-        agent = AgentLocation{"", *stripped, file->sha256, file->size, "", nullptr};
-    }
-  }
+  if (!agent && !cache.empty())
+    if (auto stripped = stripped_copy(self_path, cache)) agent = marked(*stripped);
   if (!agent) {
     auto file = hash_file(self);
     if (!file && !built) return Error{"cannot read this pdx binary: " + file.error()};
