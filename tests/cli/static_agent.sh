@@ -52,7 +52,19 @@ printf 'two\n' > "$root/data/two"
 chown 1:1 "$root/data/two"  # daemon:daemon in the root's /etc/passwd and /etc/group
 in_root "$root" /tmp/pdx-static agent --list=/data --under=sub --under=two < /dev/null \
   > "$SCRATCH/listing" || fail "agent --list failed with status $?"
-listed=$(tr -c '[:print:]' '\n' < "$SCRATCH/listing" | grep -E '^[a-z/]+[df]$' | LC_ALL=C sort | paste -sd' ')
+# Each entry frame ('L', its u32 length, then the name's u32 length, the name and the kind byte)
+# as NAME and KIND; DEST itself ("") left out.
+listed=$(/usr/bin/python3 -c '
+import struct, sys
+data, at = sys.stdin.buffer.read(), 0
+while at + 5 <= len(data):
+    kind, size = data[at:at + 1], struct.unpack(">I", data[at + 1:at + 5])[0]
+    payload, at = data[at + 5:at + 5 + size], at + 5 + size
+    if kind == b"L":
+        name = struct.unpack(">I", payload[:4])[0]
+        if name:
+            print(payload[4:5 + name].decode())
+' < "$SCRATCH/listing" | LC_ALL=C sort | paste -sd' ')
 expect_eq "$listed" "sub/onef subd twof" "the names (and types) agent --list sent"
 
 run_in_root "$root" /tmp/pdx-static pack -o /tmp/data.tar.zst /data
