@@ -27,8 +27,9 @@ constexpr int kFileFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;  // n
 
 // Frames from `in` to `handle` until it says the stream is done.
 template <class Handle>
-Result<void> read_frames(FrameInput& in, Handle handle) {
-  FrameReader reader(in);
+Result<void> read_frames(FrameInput& in, Handle handle,
+                         FrameReader::ReadAhead ahead = FrameReader::ReadAhead::yes) {
+  FrameReader reader(in, ahead);
   for (;;) {
     auto frame = TRY(reader.next());
     if (!frame) return Error{"input ended before the sync was complete"};
@@ -36,9 +37,10 @@ Result<void> read_frames(FrameInput& in, Handle handle) {
   }
 }
 template <class Handle>
-Result<void> read_frames(int in, Handle handle) {
+Result<void> read_frames(int in, Handle handle,
+                         FrameReader::ReadAhead ahead = FrameReader::ReadAhead::yes) {
   FdInput input(in);
-  return read_frames(input, handle);
+  return read_frames(input, handle, ahead);
 }
 
 // `path` below `dir`, no symlink followed on the way or at its end.
@@ -317,7 +319,9 @@ Result<void> agent_signatures(const std::string& dest, int in, int out, unsigned
     TRY(answer(dest, rq, out, threads, summary));
     return false;
   };
-  TRY(read_frames(in, handle));
+  // Not past the requests' end: what follows is the next step's (`pdx agent --signatures=DEST
+  // --patch=DEST ...`, cmd/agent.cpp).
+  TRY(read_frames(in, handle, FrameReader::ReadAhead::no));
   return write_frame(out, FrameType::summary, encode(summary));
 }
 

@@ -14,8 +14,9 @@
 namespace pdx {
 
 /// Reads SignatureRequests from `in` until `done`; for each writes its SignatureReply (and the
-/// blocks) to `out`, then a Summary (files: signatures sent, bytes: bytes read for them). An
-/// Error: a malformed request, the input ending early, `out` not writable.
+/// blocks) to `out`, then a Summary (files: signatures sent, bytes: bytes read for them). Nothing
+/// past `done` is read. An Error: a malformed request, the input ending early, `out` not
+/// writable.
 Result<void> agent_signatures(const std::string& dest, int in, int out, unsigned threads);
 
 /// Reads deltas from `in` until `done`. Each file is rebuilt out of sight in its directory

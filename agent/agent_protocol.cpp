@@ -117,8 +117,10 @@ Result<std::size_t> FdInput::read(char* to, std::size_t size) {
   }
 }
 
-FrameReader::FrameReader(FrameInput& input)
-    : input_(&input), buffer_(std::make_unique_for_overwrite<char[]>(kReaderCapacity)) {}
+FrameReader::FrameReader(FrameInput& input, ReadAhead ahead)
+    : input_(&input),
+      ahead_(ahead),
+      buffer_(std::make_unique_for_overwrite<char[]>(kReaderCapacity)) {}
 
 FrameReader::FrameReader(int fd) : FrameReader(fd_) {
   fd_ = FdInput(fd);
@@ -142,7 +144,8 @@ Result<std::optional<FrameView>> FrameReader::next() {
       start_ = 0;
       end_ = held.size();
     }
-    std::size_t want = std::min(kReaderCapacity - end_, std::max(need - held.size(), kReadAhead));
+    std::size_t ahead = ahead_ == ReadAhead::yes ? kReadAhead : 0;
+    std::size_t want = std::min(kReaderCapacity - end_, std::max(need - held.size(), ahead));
     std::size_t n = TRY(input_->read(buffer_.get() + end_, want));
     if (n == 0 && held.empty()) return std::optional<FrameView>();
     if (n == 0) return Error{"input ended inside a frame", ErrorKind::bad_input};
@@ -278,6 +281,18 @@ Result<Failed> decode_failed(std::string_view payload) {
         s->begin(), s->end(),
         [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }, '?');
   return m;
+}
+
+Result<std::size_t> first_reply_size(std::string_view reply) {
+  std::size_t at = 0;
+  while (at < reply.size()) {
+    auto length = TRY(payload_length(reply.substr(at)));
+    if (!length || reply.size() - at - kHeader < *length) break;
+    auto type = static_cast<FrameType>(reply[at]);
+    at += kHeader + *length;
+    if (type == FrameType::summary) return at;
+  }
+  return Error{"no summary", ErrorKind::bad_input};
 }
 
 Result<Summary> decode_summary(std::string_view payload) {

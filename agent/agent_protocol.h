@@ -128,8 +128,11 @@ class FdInput final : public FrameInput {
 /// the reader's own.
 class FrameReader {
  public:
+  /// Reads past a frame's end (fewer reads), or never (what follows the last frame wanted is
+  /// left to whoever reads the input next: an agent's next step).
+  enum class ReadAhead { yes, no };
   /// Reads `input` (not owned).
-  explicit FrameReader(FrameInput& input);
+  explicit FrameReader(FrameInput& input, ReadAhead ahead = ReadAhead::yes);
   /// Reads `fd` (not owned).
   explicit FrameReader(int fd);
   FrameReader(const FrameReader&) = delete;
@@ -142,6 +145,7 @@ class FrameReader {
  private:
   FdInput fd_{-1};  // FrameReader(int)'s input
   FrameInput* input_;
+  ReadAhead ahead_;
   std::unique_ptr<char[]> buffer_;  // room for two frames of kMaxPayload
   std::size_t start_ = 0;           // of the first byte not handed out
   std::size_t end_ = 0;             // of the end of what was read
@@ -245,5 +249,10 @@ Result<Entry> decode_entry(std::string_view payload);
 Result<Written> decode_written(std::string_view payload);
 Result<Failed> decode_failed(std::string_view payload);
 Result<Summary> decode_summary(std::string_view payload);
+
+/// The length of the first of the replies `reply` holds one after the other (an agent that
+/// answers two requests in one run: sync's signatures and then its listing): up to and with its
+/// first summary frame. An Error when the frames are malformed or none of them is a summary.
+Result<std::size_t> first_reply_size(std::string_view reply);
 
 }  // namespace pdx

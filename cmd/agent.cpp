@@ -1,8 +1,8 @@
-// pdx agent --list PATH [--checksum] [--receive DEST] [--relay DEST] | --receive DEST |
-// --relay DEST | --signatures DEST | --patch DEST | --relay-patch DEST | --delete DEST | --send
-// REMOTE...: pdx on a host, run by `pdx push`, `pdx sync` and `pdx pull` over its exec channel
-// (pdx(1), DISTRIBUTION). Frames on stdin, replies on stdout (agent/agent_protocol.h,
-// agent/delta_protocol.h).
+// pdx agent --list PATH [--checksum] [--receive DEST] [--relay DEST] | --signatures DEST [--list
+// DEST] [STEP DEST]... | --receive DEST | --relay DEST | --patch DEST | --relay-patch DEST |
+// --delete DEST | --send REMOTE...: pdx on a host, run by `pdx push`, `pdx sync` and `pdx pull`
+// over its exec channel (pdx(1), DISTRIBUTION). Frames on stdin, replies on stdout
+// (agent/agent_protocol.h, agent/delta_protocol.h).
 #include <unistd.h>
 
 #include <algorithm>
@@ -35,36 +35,70 @@ int take(const std::string& receive, const std::string& relay, const std::string
   return received->failures ? kExitFailure : kExitOk;
 }
 
-// --list with --receive and/or --relay: the listing is whole (its summary written); pdx sends
-// 'r' (--receive: the stream follows on stdin) or 'l' (--relay: a link's setup follows) and then
-// what that mode reads, or closes stdin (nothing to receive: exit 0). Both steps of a push to
-// this host then take one exec, one shell and one agent start, whichever way its data goes.
-int take_if_sent(const std::string& receive, const std::string& relay, const std::string& set) {
-  char go = 0;
-  ssize_t n;
-  do n = ::read(STDIN_FILENO, &go, 1);
-  while (n < 0 && errno == EINTR);
-  if (n == 0) return kExitOk;
-  if (n < 0)
-    fail(ErrorKind::failure, std::string("cannot read standard input: ") + std::strerror(errno));
-  if (go == 'r' && !receive.empty()) return take(receive, "", set);
-  if (go == 'l' && !relay.empty()) return take("", relay, set);
-  fail(ErrorKind::failure, "unexpected input after the listing");
+// --patch=DEST or --relay-patch=DEST: the deltas stdin brings applied under DEST (and forwarded).
+int patch_from(const std::string& patch, const std::string& relay_patch) {
+  auto patched =
+      !relay_patch.empty()
+          ? agent_relay(STDIN_FILENO, STDOUT_FILENO,
+                        [&](FrameInput& in, int out) { return agent_patch(relay_patch, in, out); })
+          : agent_patch(patch, STDIN_FILENO, STDOUT_FILENO);
+  if (!patched) fail(patched);
+  return patched->failures ? kExitFailure : kExitOk;
 }
+
+// --delete=DEST: the names stdin brings removed under DEST.
+int remove_named(const std::string& dest) {
+  auto removed = agent_delete(dest, STDIN_FILENO, STDOUT_FILENO);
+  if (!removed) fail(removed);
+  return removed->failures ? kExitFailure : kExitOk;
+}
+
+// The steps an agent that stays may take after its first reply (--list's listing, or --signatures'
+// signatures and then, with --list, the listing): pdx sends one byte naming a step it was given
+// and then what that step reads, or closes stdin (nothing to take: exit 0). A push's or a sync's
+// first step and the next one then take one exec, one shell and one agent start per host.
+struct Then {
+  std::string receive, relay, patch, relay_patch, remove, set;
+
+  bool any() const {
+    return !receive.empty() || !relay.empty() || !patch.empty() || !relay_patch.empty() ||
+           !remove.empty();
+  }
+  // 'r': --receive's stream follows on stdin; 'l': --relay's setup; 'p': --patch's deltas; 'q':
+  // --relay-patch's setup; 'd': --delete's names.
+  int take_if_sent(const char* after) const {
+    char go = 0;
+    ssize_t n;
+    do n = ::read(STDIN_FILENO, &go, 1);
+    while (n < 0 && errno == EINTR);
+    if (n == 0) return kExitOk;
+    if (n < 0)
+      fail(ErrorKind::failure, std::string("cannot read standard input: ") + std::strerror(errno));
+    if (go == 'r' && !receive.empty()) return take(receive, "", set);
+    if (go == 'l' && !relay.empty()) return take("", relay, set);
+    if (go == 'p' && !patch.empty()) return patch_from(patch, "");
+    if (go == 'q' && !relay_patch.empty()) return patch_from("", relay_patch);
+    if (go == 'd' && !remove.empty()) return remove_named(remove);
+    fail(ErrorKind::failure, std::string("unexpected input after the ") + after);
+  }
+};
 
 }  // namespace
 
 int cmd_agent(int argc, char** argv) {
-  std::string list, receive, relay, signatures, patch, relay_patch, remove, set;
+  std::string list, signatures;
   std::vector<std::string> under;
+  Then then;
   SendRequest send;
   CLI::App app(
       "The remote side of pdx push, pdx sync and pdx pull: run by pdx on each host, not by "
       "hand.\n"
       "Usage: pdx agent --list=PATH [--under=NAME]... [--checksum] [--set=ID]\n"
       "                 [--receive=DEST] [--relay=DEST] |\n"
-      "       --receive=DEST [--set=ID] | --relay=DEST [--set=ID] | --signatures=DEST |\n"
-      "       --patch=DEST | --relay-patch=DEST | --delete=DEST |\n"
+      "       --signatures=DEST [--list=DEST [--under=NAME]...] [--receive=DEST]\n"
+      "                 [--relay=DEST] [--patch=DEST] [--relay-patch=DEST] [--delete=DEST] |\n"
+      "       --receive=DEST [--set=ID] | --relay=DEST [--set=ID] | --patch=DEST |\n"
+      "       --relay-patch=DEST | --delete=DEST |\n"
       "       --send=REMOTE... [--suffix=S] [--no-directories]",
       "pdx agent");
   auto* list_opt = app.add_option("--list", list, "List PATH (and what is under it) on stdout");
@@ -75,22 +109,28 @@ int cmd_agent(int argc, char** argv) {
   app.add_flag("--checksum", checksum,
                "With --list: the XXH3-128 of every regular file listed, hashed on all cores")
       ->needs(list_opt);
-  app.add_option("--set", set,
+  app.add_option("--set", then.set,
                  "push --extract's set of parts: with --list, say whether PATH holds it unpacked "
                  "and unchanged; with --receive or --relay, record it once unpacked whole")
       ->check([](const std::string& id) { return valid_set_id(id) ? "" : "not a set id"; });
-  app.add_option("--receive", receive,
-                 "Write what stdin carries under DEST (with --list: after the listing, if stdin "
-                 "brings 'r')");
-  app.add_option("--relay", relay,
-                 "As --receive, from the previous host, forwarding to the next (with --list: "
-                 "after the listing, if stdin brings 'l')");
   app.add_option("--signatures", signatures,
-                 "Block signatures of the files under DEST named on stdin");
-  app.add_option("--patch", patch, "Apply the deltas on stdin to the files under DEST");
-  app.add_option("--relay-patch", relay_patch,
-                 "As --patch, from the previous host, forwarding to the next");
-  app.add_option("--delete", remove, "Remove the names under DEST given on stdin");
+                 "Block signatures of the files under DEST named on stdin (then, with --list, "
+                 "the listing)");
+  app.add_option("--receive", then.receive,
+                 "Write what stdin carries under DEST (after --list or --signatures: if stdin "
+                 "then brings 'r')");
+  app.add_option("--relay", then.relay,
+                 "As --receive, from the previous host, forwarding to the next (after --list or "
+                 "--signatures: if stdin then brings 'l')");
+  app.add_option("--patch", then.patch,
+                 "Apply the deltas on stdin to the files under DEST (after --signatures: if "
+                 "stdin then brings 'p')");
+  app.add_option("--relay-patch", then.relay_patch,
+                 "As --patch, from the previous host, forwarding to the next (after "
+                 "--signatures: if stdin then brings 'q')");
+  app.add_option("--delete", then.remove,
+                 "Remove the names under DEST given on stdin (after --signatures: if stdin then "
+                 "brings 'd')");
   auto* send_opt = app.add_option("--send", send.remotes,
                                   "Send REMOTE (and what is under it) to pdx over a direct link, "
                                   "as pull's tar would")
@@ -102,23 +142,19 @@ int cmd_agent(int argc, char** argv) {
          "With --send: a REMOTE that is a directory fails")
       ->needs(send_opt);
   if (auto status = parse_cli(app, argc, argv)) return *status;
-  bool then = !list.empty() && (!receive.empty() || !relay.empty());
-  if (int(!list.empty()) + (then ? 0 : !receive.empty() + !relay.empty()) + !signatures.empty() +
-          !patch.empty() + !relay_patch.empty() + !remove.empty() + !send.remotes.empty() !=
-      1)
+  const int steps = !then.receive.empty() + !then.relay.empty() + !then.patch.empty() +
+                    !then.relay_patch.empty() + !then.remove.empty();
+  const bool after_list = then.patch.empty() && then.relay_patch.empty() && then.remove.empty();
+  const bool valid = !send.remotes.empty() ? list.empty() && signatures.empty() && steps == 0
+                     : !signatures.empty() ? true
+                     : !list.empty()       ? after_list
+                                           : steps == 1;
+  if (!valid)
     throw UsageError(
-        "give one of --list PATH, --receive DEST, --relay DEST, --signatures DEST, --patch DEST, "
+        "give one of --list PATH, --signatures DEST, --receive DEST, --relay DEST, --patch DEST, "
         "--relay-patch DEST, --delete DEST, --send REMOTE");
 
   std::signal(SIGPIPE, SIG_IGN);  // pdx gone: a failed write, and the file being written dropped
-  if (!list.empty()) {
-    if (auto listed =
-            agent_list(list, under, STDOUT_FILENO, checksum ? Hashed::yes : Hashed::no, set);
-        !listed)
-      fail(listed);
-    if (!then) return kExitOk;
-    return take_if_sent(receive, relay, set);
-  }
   if (!send.remotes.empty()) {
     if (auto sent = agent_send(send, STDIN_FILENO, STDOUT_FILENO); !sent) fail(sent);
     return kExitOk;
@@ -127,26 +163,21 @@ int cmd_agent(int argc, char** argv) {
     auto signed_ = agent_signatures(signatures, STDIN_FILENO, STDOUT_FILENO,
                                     std::max(1u, std::thread::hardware_concurrency()));
     if (!signed_) fail(signed_);
-    return kExitOk;
   }
-  if (!patch.empty()) {
-    auto patched = agent_patch(patch, STDIN_FILENO, STDOUT_FILENO);
-    if (!patched) fail(patched);
-    return patched->failures ? kExitFailure : kExitOk;
+  if (!list.empty()) {
+    if (auto listed =
+            agent_list(list, under, STDOUT_FILENO, checksum ? Hashed::yes : Hashed::no, then.set);
+        !listed)
+      fail(listed);
   }
-  if (!remove.empty()) {
-    auto removed = agent_delete(remove, STDIN_FILENO, STDOUT_FILENO);
-    if (!removed) fail(removed);
-    return removed->failures ? kExitFailure : kExitOk;
+  if (signatures.empty() && list.empty()) {
+    if (!then.patch.empty() || !then.relay_patch.empty())
+      return patch_from(then.patch, then.relay_patch);
+    if (!then.remove.empty()) return remove_named(then.remove);
+    return take(then.receive, then.relay, then.set);
   }
-  if (!relay_patch.empty()) {
-    auto patched = agent_relay(STDIN_FILENO, STDOUT_FILENO, [&](FrameInput& in, int out) {
-      return agent_patch(relay_patch, in, out);
-    });
-    if (!patched) fail(patched);
-    return patched->failures ? kExitFailure : kExitOk;
-  }
-  return take(receive, relay, set);
+  if (!then.any()) return kExitOk;
+  return then.take_if_sent(signatures.empty() ? "listing" : "signatures");
 }
 
 }  // namespace pdx

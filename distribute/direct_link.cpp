@@ -189,14 +189,13 @@ asio::awaitable<DirectRan> direct_receive(Session& session, const Job& job,
   co_return ran;
 }
 
-asio::awaitable<ReplySink::Reply> star_receive(StagingRun& run, DataVia via,
-                                               const RelayOptions& options, Session& session,
-                                               const Job& job, Broadcast& source,
-                                               std::size_t reader, std::uint64_t bytes,
-                                               const std::string& star, const std::string& relay,
-                                               std::string& error, StopSignal& stop) {
+asio::awaitable<ReplySink::Reply> star_receive(
+    StagingRun& run, DataVia via, const RelayOptions& options, Session& session, const Job& job,
+    Broadcast& source, std::size_t reader, std::uint64_t bytes, const std::string& star,
+    const std::string& relay, HeldAgent* held, std::string& error, StopSignal& stop) {
   if (direct_wanted(via, session, bytes)) {
-    DirectRan ran = co_await direct_receive(session, job, relay, source, reader, options, stop);
+    DirectRan ran =
+        co_await direct_receive(session, job, relay, source, reader, options, stop, held);
     if (ran.linked || ran.reply.result.failure != Failure::none) co_return std::move(ran.reply);
     std::string why = !ran.error.empty() ? ran.error : host_said(ran.reply);
     if (via == DataVia::direct) {
@@ -206,6 +205,7 @@ asio::awaitable<ReplySink::Reply> star_receive(StagingRun& run, DataVia via,
     run.note_over_ssh(job.index, std::move(why));
   }
   BroadcastInput input(source, reader);
+  if (held && held->waiting()) co_return co_await held->receive(input);
   co_return co_await run_command(session, job, star, &input, stop);
 }
 

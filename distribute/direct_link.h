@@ -83,11 +83,11 @@ struct StagingRun;
 /// A star's stream into one host's agent (sync's), of at most `bytes`: over a direct link where
 /// `via`, the session and `bytes` say so (direct_wanted), its `relay` command; else, or where no
 /// link can be made (noted in `run`, note_over_ssh), through its ssh session, its `star` command
-/// with reader `reader` of `source` as stdin. `error`: why the host fails when it must have linked
-/// (DataVia::direct).
+/// with reader `reader` of `source` as stdin; either way through the agent that stayed (`held`)
+/// where it waits. `error`: why the host fails when it must have linked (DataVia::direct).
 boost::asio::awaitable<ReplySink::Reply> star_receive(
     StagingRun& run, DataVia via, const RelayOptions& options, Session& session, const Job& job,
     Broadcast& source, std::size_t reader, std::uint64_t bytes, const std::string& star,
-    const std::string& relay, std::string& error, StopSignal& stop);
+    const std::string& relay, HeldAgent* held, std::string& error, StopSignal& stop);
 
 }  // namespace pdx

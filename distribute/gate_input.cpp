@@ -24,6 +24,11 @@ void GateInput::close() {
 InputPiece GateInput::next() {
   switch (state_) {
     case State::shut:
+      if (lead_) {
+        InputPiece piece = lead_->next();
+        if (piece.state != InputPiece::State::end) return piece;
+        lead_ = nullptr;
+      }
       return {InputPiece::State::wait, {}, {}};
     case State::closed:
       return {InputPiece::State::end, {}, {}};
@@ -35,6 +40,7 @@ InputPiece GateInput::next() {
 }
 
 void GateInput::consume(std::size_t n) {
+  if (state_ == State::shut && lead_) return lead_->consume(n);
   if (state_ != State::open) return;
   std::size_t own = std::min(n, prefix_.size());
   prefix_.erase(0, own);
@@ -57,6 +63,7 @@ void GateInput::on_stall(std::function<void(const std::string&)> fail) {
 
 void GateInput::finish() {
   finished_ = true;
+  if (lead_) lead_->finish();
   if (inner_) inner_->finish();
 }
 

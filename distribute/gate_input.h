@@ -4,7 +4,8 @@
 // it (distribute/held_agent.h: the agent that listed, told its mode; distribute/agent_start.h:
 // an upload, once its shell reads).
 //
-//   shut:   next() says wait; on_ready's wake kept for open() or close()
+//   shut:   the lead's bytes, if any, to its end; then next() says wait, on_ready's wake kept for
+//           open() or close()
 //   open:   `prefix`, then the inner input's pieces (its on_ready, on_stall and finish)
 //   closed: next() says end
 #include <cstddef>
@@ -18,6 +19,10 @@ namespace pdx {
 
 class GateInput final : public InputSource {
  public:
+  GateInput() = default;
+  /// While shut, `lead` (which outlives this, and never waits: a file) to its end first: what
+  /// the command reads before it waits (sync's signature requests).
+  explicit GateInput(InputSource* lead) : lead_(lead) {}
   /// From now on `prefix` and then `inner` (which outlives this). Once only, while shut.
   void open(InputSource& inner, std::string_view prefix = {});
   /// The end of input, if still shut.
@@ -35,7 +40,8 @@ class GateInput final : public InputSource {
   void wake();
 
   State state_ = State::shut;
-  std::string prefix_;  // what is left of it
+  InputSource* lead_ = nullptr;  // until its end
+  std::string prefix_;           // what is left of it
   InputSource* inner_ = nullptr;
   std::function<void()> wake_;
   std::function<void(const std::string&)> stall_;

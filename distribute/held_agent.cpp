@@ -20,7 +20,12 @@ namespace pdx {
 
 // What the command's coroutine and the caller share, on the host's strand.
 struct HeldAgent::State : JobIo {
+  State(std::unique_ptr<InputSource> lead_, int replies_)
+      : lead(std::move(lead_)), gate(lead.get()), replies(replies_) {}
+
+  std::unique_ptr<InputSource> lead;  // before gate, which reads it
   GateInput gate;
+  int replies;  // summary frames still to come in the first reply
   ExecRequest request;
   ReplySink listing, receipt;  // stdout and stderr up to the listing's summary; after it
   JobIo* after = &receipt;     // where what comes after the listing goes
@@ -42,7 +47,7 @@ struct HeldAgent::State : JobIo {
       auto frame = decoder.next();
       if (!frame) return gate.close();  // not the agent's frames: wait for its end
       if (!*frame) return;
-      if ((*frame)->type == FrameType::summary) {
+      if ((*frame)->type == FrameType::summary && --replies == 0) {
         // The agent writes nothing more before its stream: anything else is not its.
         if (decoder.partial()) return gate.close();
         listed = true;
@@ -67,8 +72,9 @@ asio::awaitable<void> run_held(std::shared_ptr<HeldAgent::State> state, Session&
 
 }  // namespace
 
-HeldAgent::HeldAgent(Session& session, const Job& job, std::string command, StopSignal& stop)
-    : session_(session), stop_(stop), state_(std::make_shared<State>()) {
+HeldAgent::HeldAgent(Session& session, const Job& job, std::string command, StopSignal& stop,
+                     std::unique_ptr<InputSource> lead, int replies)
+    : session_(session), stop_(stop), state_(std::make_shared<State>(std::move(lead), replies)) {
   state_->request = ExecRequest{std::move(command), job.env, job.command_timeout, &state_->gate};
 }
 
@@ -97,14 +103,14 @@ bool HeldAgent::waiting() const {
 }
 
 asio::awaitable<HeldAgent::Reply> HeldAgent::receive(InputSource& input) {
-  HostResult result = co_await go(input, state_->receipt, 'r');
+  HostResult result = co_await go(input, state_->receipt, steps_.star);
   Reply reply = std::move(state_->receipt.reply());
   reply.result = std::move(result);
   co_return reply;
 }
 
 asio::awaitable<HostResult> HeldAgent::run(InputSource& input, JobIo& io) {
-  return go(input, io, 'l');
+  return go(input, io, steps_.relay);
 }
 
 asio::awaitable<HostResult> HeldAgent::go(InputSource& input, JobIo& io, char mode) {

@@ -1,14 +1,18 @@
 #pragma once
-// A push's first two steps on one host in one exec (distribute/push/push.cpp): `pdx agent
-// --list=... --receive=DEST --relay=DEST` lists DEST and stays. Its listing is read as it comes
-// and handed over once whole (its summary frame) while the command goes on, waiting on its
-// stdin; after the wave's plan, the host's receive step sends it 'r' and then its stream over ssh
-// (the reply after the listing is the receipt), or 'l' and then its link's setup (a relay's
-// member, or a star's host with a direct link: the agent's --relay mode), or closes its stdin
-// (it exits 0) before the session runs anything else (nothing to send, a POSIX group). One
-// exec, one shell, one check of the cached agent and one agent start per host instead of two.
+// A push's (or a sync's) first two steps on one host in one exec (distribute/push/push.cpp,
+// distribute/sync/sync.cpp): `pdx agent --list=... --receive=DEST --relay=DEST` lists DEST and
+// stays (sync's `--signatures=DEST [--list=DEST] --receive=... --patch=... --delete=...` reads
+// its requests first, its stdin's lead, and answers them, then lists). Its first reply is read
+// as it comes and handed over once whole (its last summary frame) while the command goes on,
+// waiting on its stdin; after the wave's plan, the host's next step sends it a byte naming the
+// step (Steps: 'r' and then its stream over ssh, the reply after the first being the receipt;
+// 'l' and then its link's setup: a relay's member, or a star's host with a direct link, the
+// agent's --relay mode; sync's 'p', 'q', 'd'), or closes its stdin (it exits 0) before the
+// session runs anything else (nothing to send, a POSIX group). One exec, one shell, one check
+// of the cached agent and one agent start per host instead of two.
 //
-//   listed()                                  -> the listing, the command still running; or its end
+//   listed()                                  -> the first reply, the command still running; or
+//                                                its end
 //   receive(input) | run(input, io) | release()  -> the command's end
 //
 // The command runs on a coroutine of its own on the host's strand, which must be the caller's;
@@ -30,7 +34,18 @@ class HeldAgent {
  public:
   using Reply = ReplySink::Reply;
 
-  HeldAgent(Session& session, const Job& job, std::string command, StopSignal& stop);
+  /// The bytes naming the next step: receive() sends `star` (a stream over ssh), run() `relay`
+  /// (a link's setup).
+  struct Steps {
+    char star = 'r', relay = 'l';
+  };
+  // Push's and sync's whole files; sync's deltas; sync's deletions (receive() only).
+  static constexpr Steps kReceive{'r', 'l'}, kPatch{'p', 'q'}, kDelete{'d', 0};
+
+  /// `lead`: what the command reads before its first reply (a source that never waits), if
+  /// anything; `replies`: how many summary frames its first reply holds.
+  HeldAgent(Session& session, const Job& job, std::string command, StopSignal& stop,
+            std::unique_ptr<InputSource> lead = nullptr, int replies = 1);
   HeldAgent(const HeldAgent&) = delete;
   HeldAgent& operator=(const HeldAgent&) = delete;
 
@@ -41,12 +56,14 @@ class HeldAgent {
   boost::asio::awaitable<Reply> listed();
   /// Whether the command, listed, still waits for its stream.
   bool waiting() const;
-  /// Sends it 'r' and then `input`, and waits for its end: what it replied after its listing.
-  /// Only while waiting().
+  /// What receive() and run() send (kReceive until told otherwise).
+  void take_as(Steps steps) { steps_ = steps; }
+  /// Sends it 'r' (Steps::star) and then `input`, and waits for its end: what it replied after
+  /// its listing. Only while waiting().
   boost::asio::awaitable<Reply> receive(InputSource& input);
-  /// Sends it 'l' and then `input` (its --relay mode: a relay's setup and what follows), what it
-  /// replies after its listing going to `io` as it comes (a relay's member or a direct link,
-  /// whose replies steer the link): the command's result. Only while waiting().
+  /// Sends it 'l' (Steps::relay) and then `input` (its --relay mode: a relay's setup and what
+  /// follows), what it replies after its listing going to `io` as it comes (a relay's member or a
+  /// direct link, whose replies steer the link): the command's result. Only while waiting().
   boost::asio::awaitable<HostResult> run(InputSource& input, JobIo& io);
   /// Closes its stdin (nothing to receive) and waits for its end. A no-op once it has ended.
   boost::asio::awaitable<void> release();
@@ -61,8 +78,15 @@ class HeldAgent {
 
   Session& session_;
   StopSignal& stop_;
+  Steps steps_ = kReceive;
   std::shared_ptr<State> state_;  // shared with the command's coroutine
 };
+
+/// Whether host `job`'s agent may stay after its first reply (HeldAgent): where no -u limits each
+/// command's time (the one that stays would count the wave's wait).
+inline bool held_agent_for(const Job& job) {
+  return job.command_timeout.count() == 0;
+}
 
 /// The agent's --relay mode on one host: through `held` where it waits (HeldAgent::run), else
 /// `request` (its --relay command) run on `session`; what it replies going to `io` as it comes.

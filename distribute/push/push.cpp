@@ -318,19 +318,13 @@ asio::awaitable<Listed> list_posix(PushRun& run, Session& session, const Job& jo
   return list_find(run, session, job, std::move(why), stop);
 }
 
-// Whether host `job`'s agent lists and then stays for its stream (HeldAgent): where no -u limits
-// each command's time (the held one would count the wave's wait).
-bool holds(const Job& job) {
-  return job.command_timeout.count() == 0;
-}
-
 // Step 1: the host's listing of DEST, the agent deployed first where it is missing; where it
-// holds(), by the agent that stays in `held`.
+// held_agent_for(), by the agent that stays in `held`.
 asio::awaitable<Listed> list_host(PushRun& run, Session& session, const Job& job,
                                   std::optional<HeldAgent>& held, StopSignal& stop) {
   if (run.options.no_agent) co_return co_await list_posix(run, session, job, "--no-agent", stop);
   PushedHost& outcome = run.report.hosts[job.index];
-  const bool hold = holds(job);
+  const bool hold = held_agent_for(job);
   const std::string list =
       run.command_for(job.index, hold ? run.held_list_command : run.list_command);
   AgentStarted started = co_await run.start_agent(

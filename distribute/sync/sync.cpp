@@ -25,6 +25,7 @@
 #include "core/summary.h"
 #include "distribute/agent_start.h"
 #include "distribute/file_input.h"
+#include "distribute/held_agent.h"
 #include "distribute/host_outcome.h"
 #include "distribute/push/frame_stream.h"
 #include "distribute/relay/relay_group.h"
@@ -89,7 +90,9 @@ struct SyncRun : StagingRun {
   const ExcludeRules& excludes;
   const std::vector<SignatureRequest>& asked;
   int requests;  // the asked frames, a memory file each host reads at its own offset
-  std::string signatures, list, patch, relay_patch, receive, relay, remove;  // as typed
+  // As typed: `first` answers the requests, then with --delete lists DEST's tops, and may stay
+  // for one of the steps after (HeldAgent); each of the others takes one step.
+  std::string first, patch, relay_patch, receive, relay, remove;
   SyncReport& report;
 };
 
@@ -237,14 +240,42 @@ asio::awaitable<Reply> run_asking(const SyncRun& run, Session& session, const Jo
   co_return reply;
 }
 
-// Step 1, deploying the agent where it is missing: how each asked file stands on the host,
-// into its needs.
-asio::awaitable<HostResult> signatures_step(SyncRun& run, Session& session, const Job& job,
-                                            std::optional<HostNeeds>& needs, StopSignal& stop) {
+// With --delete: the host's extras under DEST, from its listing of the sources' tops (read and
+// dropped: only the extras are kept). False, the host's error recorded, if it is malformed.
+bool take_extras(SyncRun& run, const Reply& reply, std::string_view listed, SyncedHost& host,
+                 HostNeeds& needs) {
+  auto listing = parse_listing(listed);
+  if (!listing) {
+    host.error = reply_error(reply, listing.error());
+    return false;
+  }
+  needs.extras = deletions(run.sources, *listing, run.excludes);
+  if (run.options.dry_run)
+    for (const auto& e : needs.extras)
+      host.to_delete.push_back(e.kind == EntryKind::directory ? e.name + "/" : e.name);
+  return true;
+}
+
+// Step 1, deploying the agent where it is missing: how each asked file stands on the host, and
+// with --delete its extras, into its needs. Where held_agent_for() it, the agent stays in `held`
+// for the next step the host takes.
+asio::awaitable<HostResult> first_step(SyncRun& run, Session& session, const Job& job,
+                                       std::optional<HeldAgent>& held,
+                                       std::optional<HostNeeds>& needs, StopSignal& stop) {
   SyncedHost& host = run.report.hosts[job.index];
-  const std::string command = run.command_for(job.index, run.signatures);
+  const std::string command = run.command_for(job.index, run.first);
+  const bool hold = held_agent_for(job);
+  const int replies = run.options.delete_extras ? 2 : 1;
   AgentStarted started = co_await run.start_agent(
-      session, job, [&]() { return run_asking(run, session, job, command, stop); }, stop);
+      session, job,
+      [&]() {
+        if (!hold) return run_asking(run, session, job, command, stop);
+        // A run before it (an upload asked) has ended.
+        held.emplace(session, job, command, stop, std::make_unique<FileInput>(run.requests),
+                     replies);
+        return held->listed();
+      },
+      stop);
   Reply& reply = started.reply;
   if (reply.result.failure != Failure::none) co_return reply.result;
   if (started.cannot_run)
@@ -253,73 +284,82 @@ asio::awaitable<HostResult> signatures_step(SyncRun& run, Session& session, cons
     host.error = std::move(started.error);
     co_return HostResult{};
   }
-  auto old = parse_signatures(reply.out, run.asked);
+  std::string_view signatures = reply.out, listed;
+  if (replies == 2) {
+    auto size = first_reply_size(reply.out);
+    if (!size) {
+      host.error = reply_error(reply, size.error());
+      co_return HostResult{};
+    }
+    listed = signatures.substr(*size);
+    signatures = signatures.substr(0, *size);
+  }
+  auto old = parse_signatures(signatures, run.asked);
   if (!old) {
     host.error = reply_error(reply, old.error());
     co_return HostResult{};
   }
-  needs = needs_of(run.sources, *old, run.options.dry_run, host);
-  co_return HostResult{};
-}
-
-// Step 1 with --delete: the host's extras under DEST, from its listing of the sources' tops
-// (read and dropped: only the extras are kept).
-asio::awaitable<HostResult> extras_step(SyncRun& run, Session& session, const Job& job,
-                                        HostNeeds& needs, StopSignal& stop) {
-  SyncedHost& host = run.report.hosts[job.index];
-  const std::string command = run.command_for(job.index, run.list);
-  Reply reply = co_await run_command(session, job, command, nullptr, stop);
-  if (reply.result.failure != Failure::none) co_return reply.result;
-  auto listing = parse_listing(reply.out);
-  if (!listing) {
-    host.error = reply_error(reply, listing.error());
-    co_return HostResult{};
-  }
-  needs.extras = deletions(run.sources, *listing, run.excludes);
-  if (run.options.dry_run)
-    for (const auto& e : needs.extras)
-      host.to_delete.push_back(e.kind == EntryKind::directory ? e.name + "/" : e.name);
+  HostNeeds got = needs_of(run.sources, *old, run.options.dry_run, host);
+  if (replies == 2 && !take_extras(run, reply, listed, host, got)) co_return HostResult{};
+  needs = std::move(got);
   co_return HostResult{};
 }
 
 // What a host takes at one meeting of its wave (distribute/wave.h): the agent's commands that
-// receive its group's stream, from here (`star`) or host to host (`relay`), the count its
-// receipt goes to, and what becomes of the files that failed.
+// receive its group's stream, from here (`star`) or host to host (`relay`), and the bytes that
+// tell an agent that stayed to take them instead, the count its receipt goes to, and what becomes
+// of the files that failed.
 struct Take {
   enum class Failures { go_whole, stay };  // go whole at the next meeting, or fail the host's files
   std::size_t meeting;
   std::string SyncRun::*star;
   std::string SyncRun::*relay;
+  HeldAgent::Steps held;
   Summary SyncedHost::*counted;
   Failures failures;
 };
 // Step 2: the deltas; a file that failed to patch is added to what the host gets whole.
-constexpr Take kPatch{0, &SyncRun::patch, &SyncRun::relay_patch, &SyncedHost::patched,
+constexpr Take kPatch{0,
+                      &SyncRun::patch,
+                      &SyncRun::relay_patch,
+                      HeldAgent::kPatch,
+                      &SyncedHost::patched,
                       Take::Failures::go_whole};
 // Step 3: what the host still lacks, whole.
-constexpr Take kWhole{1, &SyncRun::receive, &SyncRun::relay, &SyncedHost::written,
+constexpr Take kWhole{1,
+                      &SyncRun::receive,
+                      &SyncRun::relay,
+                      HeldAgent::kReceive,
+                      &SyncedHost::written,
                       Take::Failures::stay};
+
+// The commands that take one stream on a host: from here (`star`) or host to host (`relay`),
+// or the agent that stayed (`held`, if it waits).
+struct Takers {
+  const std::string& star;
+  const std::string& relay;
+  HeldAgent* held;
+};
 
 // Reader `reader` of a group's `source`, a stream of at most `bytes`, through its star
 // (star_receive: a direct link, or ssh).
 asio::awaitable<RelayGroup::Ran> star_take(SyncRun& run, Broadcast& source, std::uint64_t bytes,
                                            std::size_t reader, Session& session, const Job& job,
-                                           const std::string& star, const std::string& relay,
-                                           StopSignal& stop) {
+                                           Takers takers, StopSignal& stop) {
   RelayGroup::Ran got;
   got.reply = co_await star_receive(run, run.options.data_via, run.options.relay_options, session,
-                                    job, source, reader, bytes, star, relay, got.error, stop);
+                                    job, source, reader, bytes, takers.star, takers.relay,
+                                    takers.held, got.error, stop);
   co_return got;
 }
 
 // The stream of the host's group host to host, or once the relay is called off through its star
 // after all.
 asio::awaitable<RelayGroup::Ran> relay_take(SyncRun& run, RelayGroup& group, std::size_t reader,
-                                            Session& session, const Job& job,
-                                            const std::string& star, const std::string& relay,
+                                            Session& session, const Job& job, Takers takers,
                                             StopSignal& stop) {
-  std::optional<RelayGroup::Ran> relayed =
-      co_await group.relayed(session, job, reader, relay, run.options.data_via, nullptr, stop);
+  std::optional<RelayGroup::Ran> relayed = co_await group.relayed(
+      session, job, reader, takers.relay, run.options.data_via, takers.held, stop);
   if (relayed) co_return std::move(*relayed);
   auto source = group.star_source();
   if (!source) {
@@ -327,33 +367,33 @@ asio::awaitable<RelayGroup::Ran> relay_take(SyncRun& run, RelayGroup& group, std
     failed.error = source.error();
     co_return failed;
   }
-  co_return co_await star_take(run, **source, group.bytes(), reader, session, job, star, relay,
-                               stop);
+  co_return co_await star_take(run, **source, group.bytes(), reader, session, job, takers, stop);
 }
 
 // The stream of the host's group, host to host or through its star: not a coroutine, so that
 // take_step awaits one thing (GCC 12 warns falsely, mismatched-new-delete, on a coroutine with
 // more branches that await).
 asio::awaitable<RelayGroup::Ran> take_stream(SyncRun& run, Group& group, std::size_t reader,
-                                             Session& session, const Job& job,
-                                             const std::string& star, const std::string& relay,
+                                             Session& session, const Job& job, Takers takers,
                                              StopSignal& stop) {
-  if (group.relay) return relay_take(run, *group.relay, reader, session, job, star, relay, stop);
-  return star_take(run, *group.source, group.bytes, reader, session, job, star, relay, stop);
+  if (group.relay) return relay_take(run, *group.relay, reader, session, job, takers, stop);
+  return star_take(run, *group.source, group.bytes, reader, session, job, takers, stop);
 }
 
 // Steps 2 and 3: the stream of the host's group at `take`'s meeting into its agent, and its
-// receipt; nothing when the host has no group there. A transport failure is returned; an error
-// of the host's own is recorded.
+// receipt; nothing when the host has no group there. Through the agent that stayed (`held`) if
+// it still waits. A transport failure is returned; an error of the host's own is recorded.
 asio::awaitable<HostResult> take_step(SyncRun& run, SyncWave& wave, const Take& take, std::size_t k,
-                                      Session& session, const Job& job, StopSignal& stop) {
+                                      Session& session, const Job& job, HeldAgent* held,
+                                      StopSignal& stop) {
   Wave<Group>::Seat seat = wave.wave.seat(take.meeting, k);
   if (!seat.group) co_return HostResult{};
   SyncedHost& host = run.report.hosts[job.index];
   const std::string star = run.command_for(job.index, run.*take.star);
   const std::string relay = run.command_for(job.index, run.*take.relay);
+  if (held) held->take_as(take.held);
   RelayGroup::Ran got =
-      co_await take_stream(run, *seat.group, seat.reader, session, job, star, relay, stop);
+      co_await take_stream(run, *seat.group, seat.reader, session, job, {star, relay, held}, stop);
   if (!got.forwarded.empty()) run.note_forwarded(job.index, std::move(got.forwarded));
   if (!got.over_ssh.empty()) run.note_over_ssh(job.index, std::move(got.over_ssh));
   if (got.reply.result.failure != Failure::none) co_return got.reply.result;
@@ -371,11 +411,12 @@ asio::awaitable<HostResult> take_step(SyncRun& run, SyncWave& wave, const Take& 
   co_return HostResult{};
 }
 
-// Step 4, --delete, on a host where all went well: its extras, removed by its agent. Nothing is
-// deleted when a source it was sent could not be read here (as rsync: an I/O error disables
-// deletions).
+// Step 4, --delete, on a host where all went well: its extras, removed by its agent (the one that
+// stayed, `held`, if it still waits). Nothing is deleted when a source it was sent could not be
+// read here (as rsync: an I/O error disables deletions).
 asio::awaitable<HostResult> delete_step(SyncRun& run, SyncWave& wave, std::size_t k,
-                                        Session& session, const Job& job, StopSignal& stop) {
+                                        Session& session, const Job& job, HeldAgent* held,
+                                        StopSignal& stop) {
   SyncedHost& host = run.report.hosts[job.index];
   const std::vector<Entry>& extras = wave.needs[k].extras;
   if (extras.empty() || !sync_complete(host)) co_return HostResult{};
@@ -389,36 +430,56 @@ asio::awaitable<HostResult> delete_step(SyncRun& run, SyncWave& wave, std::size_
   frames += encode_frame(FrameType::done, "");
   Fd list = memory_file(frames);
   FileInput input(list.get());
-  const std::string command = run.command_for(job.index, run.remove);
-  Reply reply = co_await run_command(session, job, command, &input, stop);
+  Reply reply;
+  if (held && held->waiting()) {
+    held->take_as(HeldAgent::kDelete);
+    reply = co_await held->receive(input);
+  } else {
+    const std::string command = run.command_for(job.index, run.remove);
+    reply = co_await run_command(session, job, command, &input, stop);
+  }
   if (reply.result.failure != Failure::none) co_return reply.result;
   host.deleted = take_receipt(reply, host.error, host.failed).files;
   co_return HostResult{};
 }
 
-// A host's whole sync, on its one session.
-asio::awaitable<HostResult> sync_host(SyncWave& wave, std::size_t k, Session& session,
-                                      const Job& job, StopSignal& stop) {
+// A host's sync but for the end of the agent that stayed (`held`).
+asio::awaitable<HostResult> sync_steps(SyncWave& wave, std::size_t k, Session& session,
+                                       const Job& job, std::optional<HeldAgent>& held,
+                                       StopSignal& stop) {
   SyncRun& run = wave.run;
   SyncedHost& host = run.report.hosts[job.index];
   std::optional<HostNeeds> needs;
-  HostResult ran = co_await signatures_step(run, session, job, needs, stop);
-  if (!needs) co_return ran;
-  if (run.options.delete_extras) {
-    ran = co_await extras_step(run, session, job, *needs, stop);
-    if (gone(ran, host)) co_return ran;
-  }
-  if (run.options.dry_run) co_return ran;
+  HostResult ran = co_await first_step(run, session, job, held, needs, stop);
+  if (!needs || run.options.dry_run) co_return ran;
   wave.needs[k] = std::move(*needs);
+  HeldAgent* stays = held ? &*held : nullptr;
   // Ctrl-C may end a wait and complete the meeting (the last host ending) at once: either way
   // no stream is taken.
   if (!co_await wave.wave.meet(0, k, stop) || stop.stopped()) co_return interrupted();
-  ran = co_await take_step(run, wave, kPatch, k, session, job, stop);
+  ran = co_await take_step(run, wave, kPatch, k, session, job, stays, stop);
   if (gone(ran, host)) co_return ran;
   if (!co_await wave.wave.meet(1, k, stop) || stop.stopped()) co_return interrupted();
-  ran = co_await take_step(run, wave, kWhole, k, session, job, stop);
+  ran = co_await take_step(run, wave, kWhole, k, session, job, stays, stop);
   if (gone(ran, host) || !run.options.delete_extras) co_return ran;
-  co_return co_await delete_step(run, wave, k, session, job, stop);
+  co_return co_await delete_step(run, wave, k, session, job, stays, stop);
+}
+
+// A host's whole sync, on its one session: the agent that stayed (if any) ended before the
+// session is given back, whatever happened.
+asio::awaitable<HostResult> sync_host(SyncWave& wave, std::size_t k, Session& session,
+                                      const Job& job, StopSignal& stop) {
+  std::optional<HeldAgent> held;
+  std::exception_ptr thrown;
+  HostResult result;
+  try {
+    result = co_await sync_steps(wave, k, session, job, held, stop);
+  } catch (...) {
+    thrown = std::current_exception();
+  }
+  if (held) co_await held->release();
+  if (thrown) std::rethrow_exception(thrown);
+  co_return result;
 }
 
 }  // namespace
@@ -444,19 +505,25 @@ SyncReport sync(Transport& transport, const std::vector<Host>& hosts, const JobT
   for (const auto& rq : asked) frames += encode_frame(FrameType::sig_request, encode(rq));
   frames += encode_frame(FrameType::done, "");
   Fd requests_file = memory_file(frames);
-  std::vector<std::string> list_args = {"--list=" + options.dest};
-  for (const auto& top : sources.tops) list_args.push_back("--under=" + top);
   auto command = [&](const char* mode) {
     return agent_command(agent.location, {mode + options.dest});
   };
+  // Answers the requests, lists DEST's tops (--delete), and may stay for any step after.
+  std::vector<std::string> first_args = {"--signatures=" + options.dest};
+  if (options.delete_extras) {
+    first_args.push_back("--list=" + options.dest);
+    for (const auto& top : sources.tops) first_args.push_back("--under=" + top);
+  }
+  for (const char* step : {"--patch=", "--relay-patch=", "--receive=", "--relay="})
+    first_args.push_back(step + options.dest);
+  if (options.delete_extras) first_args.push_back("--delete=" + options.dest);
   SyncRun run{{hosts, tmpl, agent.location, agent.binary.get(), report.local},
               options,
               sources,
               *excludes,
               asked,
               requests_file.get(),
-              command("--signatures="),
-              agent_command(agent.location, list_args),
+              agent_command(agent.location, first_args),
               command("--patch="),
               command("--relay-patch="),
               command("--receive="),

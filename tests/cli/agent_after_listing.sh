@@ -43,3 +43,33 @@ expect_status 1
 expect_contains "$err" "input ended before the relay was set up" "'l' then nothing"
 
 [[ -z $(ls -A "$SCRATCH/d") ]] || fail "written: $(ls -A "$SCRATCH/d")"
+
+# `--signatures=DEST [--list=DEST] --patch=... --delete=...` (sync's first step, and the one after
+# it): the requests on stdin up to their end frame, the signatures and the listing, then one byte
+# as above: 'd' for --delete's names, 'p' for --patch's deltas; a step it was not given fails.
+printf 'keep\n' > "$SCRATCH/d/keep"
+done_frame='Q\0\0\0\0'  # the end of the requests (none asked), or of the names to delete
+sync_steps=(--signatures="$SCRATCH/d" --list="$SCRATCH/d" --under=. --patch="$SCRATCH/d"
+  --delete="$SCRATCH/d")
+
+agent_with "$done_frame" "${sync_steps[@]}"
+expect_status 0
+expect_eq "$err" "" "signatures and listing, let go"
+[[ $out == *keep* ]] || fail "no listing after the signatures: $out"
+
+agent_with "${done_frame}d${done_frame}" "${sync_steps[@]}"  # nothing to delete
+expect_status 0
+expect_eq "$err" "" "'d' and no names"
+
+agent_with "${done_frame}r" "${sync_steps[@]}"
+expect_status 1
+expect_eq "$err" "pdx: error: unexpected input after the signatures" "'r' without --receive"
+
+agent_with "${done_frame}p" "${sync_steps[@]}"  # --patch's deltas, cut short at once
+expect_status 1
+[[ -n $err ]] || fail "'p' then nothing: no error"
+
+agent_with "" --list="$SCRATCH/d" --delete="$SCRATCH/d"
+expect_status 2
+expect_contains "$err" "give one of" "--delete after --list"
+[[ $(ls -A "$SCRATCH/d") == keep ]] || fail "changed: $(ls -A "$SCRATCH/d")"

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
+#include <cstring>
 
 #include "tests/unit/pipe_feeder.h"
 
@@ -150,6 +152,55 @@ TEST(AgentProtocol, FrameReaderEndsBetweenFramesOnly) {
     EXPECT_EQ(cut_end.error_kind(), ErrorKind::bad_input);
   }
   EXPECT_TRUE(read_all("").second.ok());
+}
+
+// A FrameInput of given bytes, handing out as many as asked for.
+class BytesFrameInput final : public FrameInput {
+ public:
+  explicit BytesFrameInput(std::string bytes) : bytes_(std::move(bytes)) {}
+  Result<std::size_t> read(char* to, std::size_t size) override {
+    std::size_t n = std::min(size, bytes_.size() - at_);
+    std::memcpy(to, bytes_.data() + at_, n);
+    at_ += n;
+    return n;
+  }
+  std::string_view rest() const { return std::string_view(bytes_).substr(at_); }
+
+ private:
+  std::string bytes_;
+  std::size_t at_ = 0;
+};
+
+TEST(AgentProtocol, FrameReaderWithoutReadAheadLeavesWhatFollows) {
+  std::string frames = encode_frame(FrameType::sig_request, std::string(100, 'a')) +
+                       encode_frame(FrameType::done, "");
+  BytesFrameInput input(frames + "r and the next step's stream");
+  FrameReader reader(input, FrameReader::ReadAhead::no);
+  for (FrameType want : {FrameType::sig_request, FrameType::done}) {
+    auto frame = reader.next();
+    ASSERT_TRUE(frame.ok() && *frame);
+    EXPECT_EQ((*frame)->type, want);
+  }
+  EXPECT_EQ(input.rest(), "r and the next step's stream");
+
+  BytesFrameInput ahead(frames + "r");
+  FrameReader eager(ahead);  // reads on past the frames it hands out
+  ASSERT_TRUE(eager.next().ok());
+  EXPECT_EQ(ahead.rest(), "");
+}
+
+TEST(AgentProtocol, FirstReplySizeEndsAtTheFirstSummary) {
+  std::string first = encode_frame(FrameType::sig_reply, "x") +
+                      encode_frame(FrameType::summary, encode(Summary{1, 2, 0}));
+  std::string second =
+      encode_frame(FrameType::entry, "y") + encode_frame(FrameType::summary, encode(Summary{}));
+  auto size = first_reply_size(first + second);
+  ASSERT_TRUE(size.ok()) << size.error();
+  EXPECT_EQ(*size, first.size());
+  EXPECT_FALSE(first_reply_size(second.substr(0, second.size() - 1)).ok());  // cut short
+  EXPECT_FALSE(first_reply_size(encode_frame(FrameType::entry, "y")).ok());  // no summary
+  EXPECT_FALSE(first_reply_size(std::string("?\0\0\0\0", 5) + first).ok());
+  EXPECT_FALSE(first_reply_size("").ok());
 }
 
 TEST(AgentProtocol, FrameReaderRefusesWhatFrameDecoderRefuses) {
