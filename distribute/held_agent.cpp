@@ -21,13 +21,17 @@ namespace pdx {
 // What the command's coroutine and the caller share, on the host's strand.
 struct HeldAgent::State : JobIo {
   State(std::unique_ptr<InputSource> lead_, int replies_)
-      : lead(std::move(lead_)), gate(lead.get()), replies(replies_) {}
+      : lead(std::move(lead_)),
+        gate(lead.get()),
+        replies(replies_),
+        listing(static_cast<std::size_t>(replies_) * ReplySink::kMaxReply) {}
 
   std::unique_ptr<InputSource> lead;  // before gate, which reads it
   GateInput gate;
   int replies;  // summary frames still to come in the first reply
   ExecRequest request;
-  ReplySink listing, receipt;  // stdout and stderr up to the listing's summary; after it
+  ReplySink listing, receipt;  // stdout and stderr up to the first reply's end (each reply
+                               // kMaxReply at most); after it
   JobIo* after = &receipt;     // where what comes after the listing goes
   FrameDecoder decoder;
   bool listed = false, ended = false;

@@ -14,7 +14,7 @@ void keep_stderr_tail(std::string& err, std::string_view bytes) {
 void ReplySink::output(std::size_t, Stream stream, std::string_view bytes) {
   Reply& r = reply_;
   if (stream == Stream::err) return keep_stderr_tail(r.err, bytes);
-  if (r.out.size() + bytes.size() > kMaxReply) {
+  if (r.out.size() + bytes.size() > limit_) {
     r.overflow = true;
     return;
   }
@@ -23,8 +23,8 @@ void ReplySink::output(std::size_t, Stream stream, std::string_view bytes) {
 
 boost::asio::awaitable<ReplySink::Reply> run_command(Session& session, const Job& job,
                                                      const std::string& command, InputSource* input,
-                                                     StopSignal& stop) {
-  ReplySink sink;
+                                                     StopSignal& stop, std::size_t limit) {
+  ReplySink sink(limit);
   ExecRequest request{command, job.env, job.command_timeout, input};
   sink.reply().result = co_await session.exec(request, sink, stop);
   co_return std::move(sink.reply());

@@ -23,15 +23,19 @@ class ReplySink final : public JobIo {
   struct Reply {
     std::string out;
     std::string err;
-    bool overflow = false;  // stdout went past kMaxReply: the rest was dropped
+    bool overflow = false;  // stdout went past the limit: the rest was dropped
     HostResult result;      // the caller's to set, from the exec
   };
+
+  /// Keeps at most `limit` bytes of stdout (more than kMaxReply: replies to several requests).
+  explicit ReplySink(std::size_t limit = kMaxReply) : limit_(limit) {}
 
   /// The command's output (from its host's strand; the job index is that host's).
   void output(std::size_t index, Stream stream, std::string_view bytes) override;
   Reply& reply() { return reply_; }
 
  private:
+  std::size_t limit_;
   Reply reply_;
 };
 
@@ -53,10 +57,11 @@ Result<void> take_frames(FrameDecoder& decoder, std::string_view bytes, Take&& t
 }
 
 /// Runs one agent command on `session` (stdin from `input`, or none) into a ReplySink of its
-/// own; its reply, the exec's result in it.
+/// own (of `limit`); its reply, the exec's result in it.
 boost::asio::awaitable<ReplySink::Reply> run_command(Session& session, const Job& job,
                                                      const std::string& command, InputSource* input,
-                                                     StopSignal& stop);
+                                                     StopSignal& stop,
+                                                     std::size_t limit = ReplySink::kMaxReply);
 
 /// The last non-empty line of `err`, control characters replaced: what to show of a host's
 /// stderr in a one-line failure.

@@ -232,11 +232,13 @@ bool gone(const HostResult& ran, const SyncedHost& host) {
   return ran.failure != Failure::none || !host.error.empty();
 }
 
-// `command` on the host, its stdin the asked frames from the start.
+// `command` on the host, its stdin the asked frames from the start; its `replies`, each of at most
+// ReplySink::kMaxReply.
 asio::awaitable<Reply> run_asking(const SyncRun& run, Session& session, const Job& job,
-                                  const std::string& command, StopSignal& stop) {
+                                  const std::string& command, int replies, StopSignal& stop) {
   FileInput input(run.requests);
-  Reply reply = co_await run_command(session, job, command, &input, stop);
+  Reply reply = co_await run_command(session, job, command, &input, stop,
+                                     static_cast<std::size_t>(replies) * ReplySink::kMaxReply);
   co_return reply;
 }
 
@@ -269,7 +271,7 @@ asio::awaitable<HostResult> first_step(SyncRun& run, Session& session, const Job
   AgentStarted started = co_await run.start_agent(
       session, job,
       [&]() {
-        if (!hold) return run_asking(run, session, job, command, stop);
+        if (!hold) return run_asking(run, session, job, command, replies, stop);
         // A run before it (an upload asked) has ended.
         held.emplace(session, job, command, stop, std::make_unique<FileInput>(run.requests),
                      replies);
