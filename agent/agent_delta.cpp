@@ -80,26 +80,31 @@ Place place(const std::string& dest, const std::string& name) {
   return placed;
 }
 
-// The old file NAME, opened, with how it stands; an Fd only for a regular file.
-std::pair<Fd, OldState> open_old(const std::string& dest, const std::string& name,
-                                 struct stat& st) {
-  Place placed = place(dest, name);
-  if (!placed.dir)
-    return {Fd(), placed.error == ENOENT || placed.error == ENOTDIR ? OldState::missing
-                                                                    : OldState::other};
-  Fd fd(::openat(placed.dir.get(), placed.leaf.c_str(), kFileFlags));
-  if (!fd) {
-    if (errno == ENOENT || errno == ENOTDIR) return {Fd(), OldState::missing};
-    if (::fstatat(placed.dir.get(), placed.leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-        S_ISDIR(st.st_mode))
-      return {Fd(), OldState::directory};
-    return {Fd(), OldState::other};
+// The places of the names asked for signatures, as place() finds them, the last directory kept
+// open: the names come directory by directory (a listing's order), so each is opened once, not
+// once per name.
+class Places {
+ public:
+  explicit Places(const std::string& dest) : dest_(dest) {}
+  // NAME's place, valid until the next call.
+  const Place& of(const std::string& name) {
+    auto slash = name.rfind('/');
+    std::string up = slash == std::string::npos ? "." : name.substr(0, slash);
+    if (name.empty() || !kept_ || up != up_) {
+      last_ = place(dest_, name);
+      up_ = std::move(up);
+      kept_ = !name.empty();
+    }
+    if (!name.empty()) last_.leaf = slash == std::string::npos ? name : name.substr(slash + 1);
+    return last_;
   }
-  if (::fstat(fd.get(), &st) != 0) return {Fd(), OldState::other};
-  if (S_ISDIR(st.st_mode)) return {Fd(), OldState::directory};
-  if (!S_ISREG(st.st_mode)) return {Fd(), OldState::other};
-  return {std::move(fd), OldState::changed};
-}
+
+ private:
+  const std::string& dest_;
+  Place last_;
+  std::string up_;     // last_'s directory, as named under DEST
+  bool kept_ = false;  // last_ is up_'s (not DEST's own place)
+};
 
 // Whether the host's NAME (`st`) has the modification time asked for (same_mtime).
 bool same_mtime(const struct stat& st, const SignatureRequest& rq) {
@@ -107,10 +112,27 @@ bool same_mtime(const struct stat& st, const SignatureRequest& rq) {
                          rq.mtime_sec, rq.mtime_nsec);
 }
 
-// How a directory or symlink NAME stands against what is asked: the same (a directory of that
-// mode and mtime, a symlink to that target) or not.
-OldState stands(const std::string& dest, const SignatureRequest& rq) {
-  Place placed = place(dest, rq.name);
+// The old file `rq` names (at `placed`), with how it stands: the same where it has the size and
+// time asked for (one stat, nothing opened); else opened, an Fd only for a regular file.
+std::pair<Fd, OldState> open_old(const Place& placed, const SignatureRequest& rq, struct stat& st) {
+  if (!placed.dir)
+    return {Fd(), placed.error == ENOENT || placed.error == ENOTDIR ? OldState::missing
+                                                                    : OldState::other};
+  if (::fstatat(placed.dir.get(), placed.leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+    return {Fd(), errno == ENOENT || errno == ENOTDIR ? OldState::missing : OldState::other};
+  if (S_ISDIR(st.st_mode)) return {Fd(), OldState::directory};
+  if (!S_ISREG(st.st_mode)) return {Fd(), OldState::other};
+  if (static_cast<std::uint64_t>(st.st_size) == rq.size && same_mtime(st, rq))
+    return {Fd(), OldState::same};
+  Fd fd(::openat(placed.dir.get(), placed.leaf.c_str(), kFileFlags));  // no symlink, no FIFO
+  if (!fd) return {Fd(), errno == ENOENT ? OldState::missing : OldState::other};
+  if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return {Fd(), OldState::other};
+  return {std::move(fd), OldState::changed};
+}
+
+// How a directory or symlink NAME (at `placed`) stands against what is asked: the same (a
+// directory of that mode and mtime, a symlink to that target) or not.
+OldState stands(const Place& placed, const SignatureRequest& rq) {
   if (!placed.dir) return placed.error == ENOENT ? OldState::missing : OldState::other;
   struct stat st;
   if (::fstatat(placed.dir.get(), placed.leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
@@ -127,13 +149,13 @@ OldState stands(const std::string& dest, const SignatureRequest& rq) {
   return target == rq.target ? OldState::same : OldState::other;
 }
 
-Result<void> answer(const std::string& dest, const SignatureRequest& rq, int out, unsigned threads,
+Result<void> answer(Places& places, const SignatureRequest& rq, FrameBatch& out, unsigned threads,
                     Summary& summary) {
+  const Place& placed = places.of(rq.name);
   if (rq.kind != EntryKind::file)
-    return write_frame(out, FrameType::sig_reply,
-                       encode(SignatureReply{rq.name, stands(dest, rq)}));
+    return out.add(FrameType::sig_reply, encode(SignatureReply{rq.name, stands(placed, rq)}));
   struct stat st {};
-  auto [fd, state] = open_old(dest, rq.name, st);
+  auto [fd, state] = open_old(placed, rq, st);
   std::optional<Signature> signature;
   if (state == OldState::changed) {
     auto size = static_cast<std::uint64_t>(st.st_size);
@@ -152,15 +174,14 @@ Result<void> answer(const std::string& dest, const SignatureRequest& rq, int out
     reply.size = static_cast<std::uint64_t>(st.st_size);
     reply.block = block_length(reply.size);
   }
-  TRY(write_frame(out, FrameType::sig_reply, encode(reply)));
+  TRY(out.add(FrameType::sig_reply, encode(reply)));
   if (!signature) return {};
   ++summary.files;
   summary.bytes += signature->size;
   const auto& blocks = signature->blocks;
   for (std::size_t i = 0; i < blocks.size(); i += kBlocksPerFrame)
-    TRY(write_frame(
-        out, FrameType::sig_blocks,
-        encode_blocks(blocks.data() + i, std::min(kBlocksPerFrame, blocks.size() - i))));
+    TRY(out.add(FrameType::sig_blocks,
+                encode_blocks(blocks.data() + i, std::min(kBlocksPerFrame, blocks.size() - i))));
   return {};
 }
 
@@ -311,18 +332,21 @@ Result<void> remove_entry(const std::string& dest, const Entry& entry, int out, 
 
 Result<void> agent_signatures(const std::string& dest, int in, int out, unsigned threads) {
   Summary summary;
+  Places places(dest);
+  FrameBatch replies(out);
   auto handle = [&](const FrameView& frame) -> Result<bool> {
     if (frame.type == FrameType::done) return true;
     if (frame.type != FrameType::sig_request)
       return Error{"unexpected frame type " + std::to_string(int(frame.type))};
     SignatureRequest rq = TRY(decode_signature_request(frame.payload));
-    TRY(answer(dest, rq, out, threads, summary));
+    TRY(answer(places, rq, replies, threads, summary));
     return false;
   };
   // Not past the requests' end: what follows is the next step's (`pdx agent --signatures=DEST
   // --patch=DEST ...`, cmd/agent.cpp).
   TRY(read_frames(in, handle, FrameReader::ReadAhead::no));
-  return write_frame(out, FrameType::summary, encode(summary));
+  TRY(replies.add(FrameType::summary, encode(summary)));
+  return replies.flush();
 }
 
 Result<Summary> agent_patch(const std::string& dest, int in, int out) {

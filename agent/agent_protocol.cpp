@@ -91,6 +91,20 @@ Result<void> write_frame(int fd, FrameType type, std::string_view payload) {
   return write_all(fd, frame.data(), frame.size(), "standard output");
 }
 
+Result<void> FrameBatch::add(FrameType type, std::string_view payload) {
+  auto header = frame_header(type, payload.size());
+  pending_.append(header.data(), header.size());
+  pending_.append(payload);
+  if (pending_.size() >= kFlushAt) return flush();
+  return {};
+}
+
+Result<void> FrameBatch::flush() {
+  auto written = write_all(fd_, pending_.data(), pending_.size(), "standard output");
+  pending_.clear();
+  return written;
+}
+
 void FrameDecoder::feed(std::string_view bytes) {
   if (start_ > 0 && start_ >= buffer_.size() / 2) {  // keep the buffer from growing without end
     buffer_.erase(0, start_);

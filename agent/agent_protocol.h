@@ -84,6 +84,21 @@ struct FrameView {
 std::string encode_frame(FrameType type, std::string_view payload);
 /// One frame written whole to `fd` (an agent's reply on its standard output).
 Result<void> write_frame(int fd, FrameType type, std::string_view payload);
+
+/// Frames written to a descriptor about 64 KiB at a time: a reply of many small frames (one per
+/// file) in a few writes, so in a few ssh packets, not one each. flush() before the reply's end
+/// (its summary) and before the agent waits for anything.
+class FrameBatch {
+ public:
+  explicit FrameBatch(int fd) : fd_(fd) {}
+  Result<void> add(FrameType type, std::string_view payload);
+  Result<void> flush();
+
+ private:
+  static constexpr std::size_t kFlushAt = 64 * 1024;
+  int fd_;
+  std::string pending_;
+};
 /// The header of a frame whose payload is `length` bytes (at most kMaxPayload), to be followed
 /// by the payload: encode_frame without a copy of the payload.
 std::array<char, kFrameHeaderBytes> frame_header(FrameType type, std::size_t length);

@@ -158,6 +158,38 @@ TEST(AgentDeltaTest, TheSameFileIsTheSameToTheNanosecond) {
   EXPECT_EQ(states_of(dir / "d", asked), (std::vector<OldState>{same, same, changed, changed}));
 }
 
+// Names of several directories, in any order, each under its own: the agent keeps the last
+// directory it opened, and a name of another one opens that one; a symlink on the way is not
+// followed, nor is a file named with a trailing component that is a file.
+TEST(AgentDeltaTest, NamesOfManyDirectoriesStandEachUnderItsOwn) {
+  test::TempDir dir;
+  fs::create_directories(dir / "d/a");
+  fs::create_directories(dir / "d/b");
+  fs::create_directories(dir / "elsewhere");
+  write_file(dir / "d/a/1", "a1");
+  write_file(dir / "d/b/1", "b1!");
+  write_file(dir / "elsewhere/1", "e1");
+  fs::create_directory_symlink("../elsewhere", dir / "d/c");
+  auto file_rq = [&](const char* name, std::uint64_t size) {
+    struct stat st {};
+    ::lstat((fs::path(dir / "d") / name).c_str(), &st);
+    return SignatureRequest{name,
+                            size,
+                            st.st_mtim.tv_sec,
+                            false,
+                            EntryKind::file,
+                            0,
+                            "",
+                            static_cast<std::uint32_t>(st.st_mtim.tv_nsec)};
+  };
+  std::vector<SignatureRequest> asked = {file_rq("a/1", 2),  file_rq("b/1", 3), file_rq("a/1", 2),
+                                         file_rq("b/1", 2),  file_rq("c/1", 2), file_rq("a/2", 1),
+                                         file_rq("a/1/x", 1)};
+  using enum OldState;
+  EXPECT_EQ(states_of(dir / "d", asked),
+            (std::vector<OldState>{same, same, same, changed, other, missing, missing}));
+}
+
 TEST(AgentDeltaTest, DirectoriesAndSymlinksAreTheSameOrNot) {
   test::TempDir dir;
   fs::create_directories(dir / "d/private");
