@@ -64,11 +64,13 @@ files=${BENCH_TREE_FILES:-2000}
 mkdir -p "$work/tree"
 for i in $(seq "$files"); do head -c 4096 /dev/urandom > "$work/tree/f$i"; done
 touch -d '2020-01-01' "$work/tree"/f*
+cp -a "$work/tree" "$work/tree-old"  # what the hosts hold before each run; tree/ then changes
 reset_tree() {  # every host of $1 holds the tree as it was, extras and a cache/ beside
   "$PDX" -F "$config" -w "$1" -f "$n" "rm -rf bench-tree" > /dev/null
-  "$PDX" -F "$config" -w "$1" -f "$n" push "$work/tree/" bench-tree/ > /dev/null
+  "$PDX" -F "$config" -w "$1" -f "$n" push "$work/tree-old/" bench-tree/ > /dev/null
   "$PDX" -F "$config" -w "$1" -f "$n" 'mkdir -p bench-tree/cache && cd bench-tree &&
     for i in $(seq 100); do echo "$i" > "extra$i"; echo "$i" > "cache/c$i"; done' > /dev/null
+  sync  # on disk, as the floor's old version is
 }
 resets=reset
 run() {  # run LABEL HOSTS CMD...: LABEL wall cpu rss-MiB agents (3 columns), the output in
