@@ -11,16 +11,7 @@ n=$(( CLUSTER_SIZE < 5 ? CLUSTER_SIZE : 5 ))
 (( n >= 2 )) || skip "needs 2 hosts"
 hosts=$(head -n "$n" "$HOSTFILE" | paste -sd,)
 clean_on_hosts "$n" one-session
-chmod 0755 "$SCRATCH"
-mkdir "$SCRATCH/log"
-: > "$SCRATCH/log/calls"
-chmod 0666 "$SCRATCH/log/calls"  # every host's account appends to it
-cat > "$SCRATCH/agent" << EOF2
-#!/bin/sh
-echo "\$SSH_CONNECTION \$2" >> "$SCRATCH/log/calls"
-exec "$PDX" "\$@"
-EOF2
-chmod 0755 "$SCRATCH/agent"
+logging_agent
 printf 'data\n' > "$SCRATCH/f"
 
 # check_calls [CALLS]: the calls on each host (--list; or CALLS), all from one client port.

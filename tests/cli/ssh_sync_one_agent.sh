@@ -10,16 +10,8 @@ n=$(( CLUSTER_SIZE < 3 ? CLUSTER_SIZE : 3 ))
 (( n >= 2 )) || skip "needs 2 hosts"
 hosts=$(head -n "$n" "$HOSTFILE" | paste -sd,)
 clean_on_hosts "$n" one-agent
-chmod 0755 "$SCRATCH"
-mkdir "$SCRATCH/log" "$SCRATCH/src"
-: > "$SCRATCH/log/calls"
-chmod 0666 "$SCRATCH/log/calls"  # every host's account appends to it
-cat > "$SCRATCH/agent" << EOF2
-#!/bin/sh
-echo "\$SSH_CONNECTION \$2" >> "$SCRATCH/log/calls"
-exec "$PDX" "\$@"
-EOF2
-chmod 0755 "$SCRATCH/agent"
+logging_agent
+mkdir "$SCRATCH/src"
 head -c 300000 /dev/urandom > "$SCRATCH/src/big"
 printf 'small\n' > "$SCRATCH/src/small"
 

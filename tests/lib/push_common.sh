@@ -196,3 +196,18 @@ direct_proxy() {
   for _ in $(seq 100); do [[ -s $SCRATCH/proxy_port ]] && break; sleep 0.05; done
   proxy_port=$(cat "$SCRATCH/proxy_port")
 }
+
+# logging_agent: $SCRATCH/agent, pdx as the agent (--agent), each call's sshd $SSH_CONNECTION and
+# first option appended to $SCRATCH/log/calls, which every host's account may write.
+logging_agent() {
+  chmod 0755 "$SCRATCH"
+  mkdir -p "$SCRATCH/log"
+  : > "$SCRATCH/log/calls"
+  chmod 0666 "$SCRATCH/log/calls"
+  cat > "$SCRATCH/agent" << EOF2
+#!/bin/sh
+echo "\$SSH_CONNECTION \$2" >> "$SCRATCH/log/calls"
+exec "$PDX" "\$@"
+EOF2
+  chmod 0755 "$SCRATCH/agent"
+}
