@@ -359,9 +359,10 @@ class Receiver {
   Result<void> report() {
     for (auto& [failed, more] : failures_) {
       if (more > 0) failed.path += " and " + std::to_string(more) + " more";
-      TRY(write_frame(out_, FrameType::failed, encode(failed)));
+      TRY(out_.add(FrameType::failed, encode(failed)));
     }
-    return write_frame(out_, FrameType::summary, encode(summary_));
+    TRY(out_.add(FrameType::summary, encode(summary_)));
+    return out_.flush();
   }
 
   // The directory DEST, made if missing (its own path may hold symlinks: the user named it).
@@ -405,7 +406,7 @@ class Receiver {
     std::string temp = "." + placed->second + ".pdx-" + std::to_string(::getpid()) + "-" +
                        std::to_string(++files_started_);
     auto file = UnpackFile::create(in.dir.get(), placed->second, temp, in.header.mode,
-                                   hiding_in(in.dir.get()));
+                                   hiding_.in(in.dir.get()));
     if (!file) return fail(in.path, file.error());
     in.file.emplace(std::move(*file));
     return {};
@@ -457,7 +458,7 @@ class Receiver {
     if (!committed) return fail(in.path, committed.error());
     ++summary_.files;
     summary_.bytes += in.header.size;
-    return write_frame(out_, FrameType::written, encode(Written{in.header.name, in.header.size}));
+    return out_.add(FrameType::written, encode(Written{in.header.name, in.header.size}));
   }
 
   // Made now (private to its owner until set_directories), its mode and mtime set at the end.
@@ -510,7 +511,7 @@ class Receiver {
       return fail(path, std::strerror(error));
     }
     ++summary_.files;
-    return write_frame(out_, FrameType::written, encode(Written{l.name, 0}));
+    return out_.add(FrameType::written, encode(Written{l.name, 0}));
   }
 
   Result<void> begin_archive() {
@@ -606,9 +607,9 @@ class Receiver {
     if (left.empty()) return {};
     for (const auto& name : left) remove_hidden(join_path(dest_, name));
     std::string more = left.size() > 1 ? " and " + std::to_string(left.size() - 1) + " more" : "";
-    return write_frame(out_, FrameType::note,
-                       "removed what an unpack killed before its end left in " + shown_ + " (" +
-                           left.front() + more + ")");
+    TRY(out_.add(FrameType::note, "removed what an unpack killed before its end left in " + shown_ +
+                                      " (" + left.front() + more + ")"));
+    return out_.flush();  // said even if the receive fails later
   }
 
   // unpack's error other than an entry's (end_archive), named after the pipe it read
@@ -620,7 +621,8 @@ class Receiver {
 
   std::string dest_;
   std::string shown_;
-  int out_;
+  FrameBatch out_;  // the receipts: one write per 64 KiB of them, not one per file
+  HidingByFilesystem hiding_;
   std::string set_;  // --set: the archive's, recorded once placed whole
   Fd root_;
   std::optional<Incoming> incoming_;

@@ -220,7 +220,8 @@ class PatchReceiver {
       }
       case FrameType::done:
         if (incoming_) return Error{"stream ended inside a file"};
-        TRY(write_frame(out_, FrameType::summary, encode(summary_)));
+        TRY(out_.add(FrameType::summary, encode(summary_)));
+        TRY(out_.flush());
         return true;
       default:
         return Error{"unexpected frame type " + std::to_string(int(frame.type))};
@@ -233,7 +234,7 @@ class PatchReceiver {
     in.file.reset();
     in.patcher.reset();
     ++summary_.failures;
-    return write_frame(out_, FrameType::failed, encode(Failed{in.path, reason}));
+    return out_.add(FrameType::failed, encode(Failed{in.path, reason}));
   }
 
   Result<void> begin(DeltaHeader header) {
@@ -252,7 +253,7 @@ class PatchReceiver {
     std::string temp =
         "." + leaf + ".pdx-" + std::to_string(::getpid()) + "-" + std::to_string(++files_started_);
     auto file =
-        UnpackFile::create(in.dir.get(), leaf, temp, in.header.mode, hiding_in(in.dir.get()));
+        UnpackFile::create(in.dir.get(), leaf, temp, in.header.mode, hiding_.in(in.dir.get()));
     if (!file) return fail(in, file.error());
     in.file.emplace(std::move(*file));
     in.patcher.emplace(in.basis.get(), in.header.basis_size, in.header.block,
@@ -292,11 +293,12 @@ class PatchReceiver {
     if (!committed) return fail(in, committed.error());
     ++summary_.files;
     summary_.bytes += e.size;
-    return write_frame(out_, FrameType::written, encode(Written{in.header.name, e.size}));
+    return out_.add(FrameType::written, encode(Written{in.header.name, e.size}));
   }
 
   std::string dest_;
-  int out_;
+  FrameBatch out_;  // the receipts: one write per 64 KiB of them, not one per file
+  HidingByFilesystem hiding_;
   std::optional<Incoming> incoming_;
   std::uint64_t files_started_ = 0;
   Summary summary_;

@@ -1,6 +1,7 @@
 #include "archive/unpack_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,6 +27,17 @@ Hiding hiding_in(int dir) {
   bool linkable = ::linkat(fd, "", dir, ".", AT_EMPTY_PATH) != 0 && errno == EEXIST;
   ::close(fd);
   return linkable ? Hiding::unnamed : Hiding::temp_name;
+}
+
+Hiding HidingByFilesystem::in(int dir) {
+  struct stat st;
+  if (::fstat(dir, &st) != 0) return hiding_in(dir);
+  if (!known_ || st.st_dev != device_) {
+    hiding_ = hiding_in(dir);
+    device_ = st.st_dev;
+    known_ = true;
+  }
+  return hiding_;
 }
 
 Result<UnpackFile> UnpackFile::create(int dir, const std::string& name, std::string temp_name,

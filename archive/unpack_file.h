@@ -22,6 +22,19 @@ enum class Hiding {
 /// 6.10). Asks the kernel without naming anything.
 Hiding hiding_in(int dir);
 
+/// hiding_in() asked once per filesystem, not once per file: the kernel's answer is the same for
+/// every directory of one (each probe costs an O_TMPFILE inode, which ext4 puts on its orphan
+/// list and takes off again: about a millisecond under load).
+class HidingByFilesystem {
+ public:
+  Hiding in(int dir);
+
+ private:
+  bool known_ = false;
+  dev_t device_ = 0;  // of the last directory asked about
+  Hiding hiding_ = Hiding::temp_name;
+};
+
 /// One file being written in a directory that the caller holds open while it lives. Dropped
 /// before commit() succeeds, it leaves nothing behind, under any name.
 class UnpackFile {
