@@ -22,7 +22,7 @@ struct Verdict {
   Outcome outcome = Outcome::ok;
   std::string value;
   std::string note;
-  std::string detail{};  // this host's own figures, in --json only (--net)
+  std::string detail{};  // this host's own figures, in --json only (--net, --need-disk)
 };
 
 /// One check across the hosts: a verdict per host by rank; nullopt where the check has nothing to

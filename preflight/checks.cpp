@@ -231,6 +231,29 @@ std::optional<Verdict> at_least(const std::optional<std::string>& text, std::uin
   return Verdict{Outcome::ok, shown, ""};
 }
 
+/// Free space under a --need-disk directory. The hosts short of space share one line whatever
+/// each has free (free space moves while hosts are probed, and differs on every host of a real
+/// cluster): its note gives the least and the most free among them, JSON each host's own figure.
+CheckResult disk_check(std::string name, const std::string& key, std::uint64_t need,
+                       const std::vector<HostProbe>& hosts) {
+  std::uint64_t least = UINT64_MAX, most = 0;
+  CheckResult check =
+      per_host(std::move(name), hosts, [&](const HostProbe& h) -> std::optional<Verdict> {
+        auto free_kb = number(h.facts.value_or(key, ""));
+        if (!free_kb) return Verdict{Outcome::fail, "(not found)", ""};
+        std::uint64_t free = *free_kb * 1024;
+        if (free >= need) return Verdict{Outcome::ok, ">= " + human_size(need) + " free", ""};
+        least = std::min(least, free);
+        most = std::max(most, free);
+        return Verdict{Outcome::fail, "free < " + human_size(need), "", human_size(free)};
+      });
+  std::string span = human_size(least);
+  if (human_size(most) != span) span += " to " + human_size(most);
+  for (auto& v : check.hosts)
+    if (v && !v->detail.empty()) v->note = "(" + span + " free)";
+  return check;
+}
+
 std::optional<Verdict> memlock_verdict(const HostProbe& h) {
   auto text = h.facts.get("memlock");
   bool rdma = number(h.facts.value_or("rdma", "0")).value_or(0) > 0;
@@ -397,15 +420,7 @@ std::vector<CheckResult> run_checks(const std::vector<HostProbe>& hosts, const C
   checks.push_back(per_host("ulimit -l", hosts, memlock_verdict));
   for (std::size_t i = 0; i < o.need_disk.size(); ++i) {
     const auto& [dir, need] = o.need_disk[i];
-    checks.push_back(
-        per_host("disk " + dir, hosts, [&](const HostProbe& h) -> std::optional<Verdict> {
-          auto free_kb = number(h.facts.value_or("disk." + std::to_string(i), ""));
-          if (!free_kb) return Verdict{Outcome::fail, "(not found)", ""};
-          std::uint64_t free = *free_kb * 1024;
-          if (free < need)
-            return Verdict{Outcome::fail, human_size(free) + " free < " + human_size(need), ""};
-          return Verdict{Outcome::ok, ">= " + human_size(need) + " free", ""};
-        }));
+    checks.push_back(disk_check("disk " + dir, "disk." + std::to_string(i), need, hosts));
   }
   if (!o.agent_sha256.empty())
     checks.push_back(per_host(

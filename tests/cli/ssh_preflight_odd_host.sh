@@ -47,8 +47,7 @@ hosts=$(IFS=,; echo "${PF_HOSTS[*]}")
 preflight -E NCCL_SOCKET_IFNAME=bond1 --need-disk "$dir:1P" --data "$dir/data" --no-ssh-check
 expect_status 1
 expect_contains "$out" "FAIL NCCL_SOCKET_IFNAME bond1 missing: 127.0.0.[41-48]"
-expect_contains "$out" "FAIL disk $dir "
-expect_contains "$out" " free < 1.0 PiB: 127.0.0.[41-48]"
+expect_contains "$out" "FAIL disk $dir free < 1.0 PiB: 127.0.0.[41-48] ("
 expect_contains "$out" "FAIL data $dir/data "
 expect_contains "$out" ": 127.0.0.45"
 expect_contains "$out" "ok   data $dir/data 1 file, 1 B"

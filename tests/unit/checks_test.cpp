@@ -109,14 +109,33 @@ TEST(Checks, LimitsClockDiskPortSsh) {
             "FAIL ulimit -l 64 KiB with RDMA devices (unlimited wanted): n3\n");
   EXPECT_EQ(lines_of(hosts, o, "clock"),
             "ok   clock within 500 ms: n[1,3]\nFAIL clock off by -2500 ms: n2 (within 500 ms)\n");
-  EXPECT_EQ(lines_of(hosts, o, "disk /data"),
-            "FAIL disk /data (not found): n[1,3]\nFAIL disk /data 100.0 KiB free < 1.0 MiB: n2\n");
+  EXPECT_EQ(
+      lines_of(hosts, o, "disk /data"),
+      "FAIL disk /data (not found): n[1,3]\nFAIL disk /data free < 1.0 MiB: n2 (100.0 KiB free)\n");
   EXPECT_EQ(lines_of(hosts, o, "master port 29500"),
             "FAIL master port 29500 taken: n1 (Address already in use)\n");
   EXPECT_EQ(lines_of(hosts, o, "connect to n1:29500"),
             "n/a  connect to n1:29500 (no listener there): n[1-3]\n");
   EXPECT_EQ(lines_of(hosts, o, "ssh from n1"),
             "ok   ssh from n1: n[1-3]\n");  // n2's own ssh.1 is not asked
+}
+
+TEST(Checks, HostsShortOfDiskShareOneLineWhateverEachHasFree) {
+  std::vector<HostProbe> hosts = {host("n1", "disk.0=2048\n"), host("n2", "disk.0=1000\n"),
+                                  host("n3", "disk.0=1500\n"), host("n4", "disk.0=1000\n")};
+  CheckOptions o;
+  o.need_disk = {{"/data", 2 << 20}};
+  EXPECT_EQ(lines_of(hosts, o, "disk /data"),
+            "ok   disk /data >= 2.0 MiB free: n1\n"
+            "FAIL disk /data free < 2.0 MiB: n[2-4] (1000.0 KiB to 1.5 MiB free)\n");
+  std::vector<std::string> labels = {"n1", "n2", "n3", "n4"};
+  std::string json;
+  for (const auto& check : run_checks(hosts, o))
+    if (check.name == "disk /data") json = check_json(labels, {check});
+  EXPECT_NE(json.find("\"host\":\"n3\",\"outcome\":\"fail\",\"value\":\"free < 2.0 MiB\","
+                      "\"note\":\"(1000.0 KiB to 1.5 MiB free)\",\"detail\":\"1.5 MiB\""),
+            std::string::npos)
+      << json;
 }
 
 TEST(Checks, SshFromTheFirstHostFoldsByReason) {
