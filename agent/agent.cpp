@@ -636,18 +636,19 @@ class Receiver {
 
 }  // namespace
 
-Result<Summary> agent_receive(const std::string& dest, int in, int out, const std::string& set) {
+Result<Summary> agent_receive(const std::string& dest, int in, int out, const std::string& set,
+                              FrameReader::ReadAhead ahead) {
   widen_pipe(in);  // sshd's pipe
   FdInput input(in);
-  return agent_receive(dest, input, out, set);
+  return agent_receive(dest, input, out, set, ahead);
 }
 
 Result<Summary> agent_receive(const std::string& dest, FrameInput& in, int out,
-                              const std::string& set) {
+                              const std::string& set, FrameReader::ReadAhead ahead) {
   std::error_code ec;
   // unpack changes directory: every path is made absolute first.
   Receiver receiver(fs::absolute(dest, ec).string(), dest, out, set);
-  FrameReader reader(in);
+  FrameReader reader(in, ahead);
   while (!receiver.done()) {
     auto frame = reader.next();
     if (!frame && frame.error_kind() != ErrorKind::bad_input)

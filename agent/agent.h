@@ -42,10 +42,12 @@ Result<void> agent_list(const std::string& path, const std::vector<std::string>&
 /// 3 more" when others did), then a Summary. Returns the Summary; an
 /// Error for the stream itself (a malformed frame, the input ending before `done`, `out` not
 /// writable): whatever file was being written is dropped, nothing is left under its name.
-Result<Summary> agent_receive(const std::string& dest, int in, int out,
-                              const std::string& set = "");
+/// ReadAhead::no: nothing past `done` is read (an agent's next step follows on `in`).
+Result<Summary> agent_receive(const std::string& dest, int in, int out, const std::string& set = "",
+                              FrameReader::ReadAhead ahead = FrameReader::ReadAhead::yes);
 /// The same from `in`'s bytes (a relayed host's: agent/agent_relay.h).
 Result<Summary> agent_receive(const std::string& dest, FrameInput& in, int out,
-                              const std::string& set = "");
+                              const std::string& set = "",
+                              FrameReader::ReadAhead ahead = FrameReader::ReadAhead::yes);
 
 }  // namespace pdx

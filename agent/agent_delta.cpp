@@ -351,18 +351,22 @@ Result<void> agent_signatures(const std::string& dest, int in, int out, unsigned
   return replies.flush();
 }
 
-Result<Summary> agent_patch(const std::string& dest, int in, int out) {
+Result<Summary> agent_patch(const std::string& dest, int in, int out,
+                            FrameReader::ReadAhead ahead) {
   FdInput input(in);
-  return agent_patch(dest, input, out);
+  return agent_patch(dest, input, out, ahead);
 }
 
-Result<Summary> agent_patch(const std::string& dest, FrameInput& in, int out) {
+Result<Summary> agent_patch(const std::string& dest, FrameInput& in, int out,
+                            FrameReader::ReadAhead ahead) {
   PatchReceiver receiver(dest, out);
-  TRY(read_frames(in, [&](const FrameView& frame) { return receiver.handle(frame); }));
+  TRY(read_frames(
+      in, [&](const FrameView& frame) { return receiver.handle(frame); }, ahead));
   return receiver.summary();
 }
 
-Result<Summary> agent_delete(const std::string& dest, int in, int out) {
+Result<Summary> agent_delete(const std::string& dest, int in, int out,
+                             FrameReader::ReadAhead ahead) {
   Summary summary;
   auto handle = [&](const FrameView& frame) -> Result<bool> {
     if (frame.type == FrameType::done) return true;
@@ -372,7 +376,7 @@ Result<Summary> agent_delete(const std::string& dest, int in, int out) {
     TRY(remove_entry(dest, entry, out, summary));
     return false;
   };
-  TRY(read_frames(in, handle));
+  TRY(read_frames(in, handle, ahead));
   TRY(write_frame(out, FrameType::summary, encode(summary)));
   return summary;
 }

@@ -25,10 +25,13 @@ Result<void> agent_signatures(const std::string& dest, int in, int out, unsigned
 /// that fails (the old file changed since its signature, a full disk, a checksum that differs)
 /// is a Failed reply naming DEST/NAME, and the rest goes on. After `done`, a Summary, returned.
 /// An Error for the stream itself (a malformed frame or op, the input ending before `done`):
-/// the file being written is dropped, nothing is left under its name.
-Result<Summary> agent_patch(const std::string& dest, int in, int out);
+/// the file being written is dropped, nothing is left under its name. ReadAhead::no: nothing past
+/// `done` is read (an agent's next step follows on `in`).
+Result<Summary> agent_patch(const std::string& dest, int in, int out,
+                            FrameReader::ReadAhead ahead = FrameReader::ReadAhead::yes);
 /// The same from `in`'s bytes (a relayed host's: agent/agent_relay.h).
-Result<Summary> agent_patch(const std::string& dest, FrameInput& in, int out);
+Result<Summary> agent_patch(const std::string& dest, FrameInput& in, int out,
+                            FrameReader::ReadAhead ahead = FrameReader::ReadAhead::yes);
 
 /// Reads Entry frames from `in` until `done`, each a name under DEST as the host's listing had
 /// it, children before their directory: removes each, a directory only when empty (unlinkat),
@@ -36,7 +39,8 @@ Result<Summary> agent_patch(const std::string& dest, FrameInput& in, int out);
 /// that cannot be removed (DEST itself, a symlink on the way, a directory no longer empty) is a
 /// Failed reply naming DEST/NAME, and the rest goes on. After `done`, a Summary (files: names
 /// removed), returned. An Error for the stream (a malformed frame, an unsafe name: '..', an
-/// absolute one), with nothing more removed.
-Result<Summary> agent_delete(const std::string& dest, int in, int out);
+/// absolute one), with nothing more removed. ReadAhead::no: nothing past `done` is read.
+Result<Summary> agent_delete(const std::string& dest, int in, int out,
+                             FrameReader::ReadAhead ahead = FrameReader::ReadAhead::yes);
 
 }  // namespace pdx

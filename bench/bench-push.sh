@@ -12,6 +12,9 @@
 # machine CPU / cores, then the 1-minute load average as the run began (another load inflates
 # both; on a shared machine the CPU of pdx and its agents is what stays put).
 # pdx's agent is deployed by a warm-up push first (once per host and pdx version), as in use.
+# BENCH_FILES=N sends a directory of N files sharing BENCH_SIZE_MIB instead (many small files:
+# BENCH_FILES=2000 BENCH_SIZE_MIB=8 is 4 KiB each), pdcp with -r, and adds what people pipe
+# by hand: `tar c | ssh host tar x` to every host at once (pdsh -R exec).
 #
 #   bench/bench-push.sh [-p PDX] [-c CLUSTER_DIR]
 # Needs: pdsh (pdcp), clustershell (Debian packages). Not a test: nothing here is asserted.
@@ -22,6 +25,7 @@ source "$(dirname "$0")/lib/cpu.sh"
 n=${BENCH_HOSTS:-16}
 rounds=${BENCH_RUNS:-3}
 mib=${BENCH_SIZE_MIB:-256}
+files=${BENCH_FILES:-}
 for tool in pdcp clush; do
   command -v $tool > /dev/null || { echo "bench-push: $tool is missing (apt-get install pdsh clustershell)" >&2; exit 1; }
 done
@@ -36,8 +40,21 @@ config=$work/ssh_config
 { printf 'Host *\n  KexAlgorithms curve25519-sha256\n'; cat "$CLUSTER/ssh_config"; } > "$config"
 head -n "$n" "$CLUSTER/hostfile" > "$work/hosts"
 hosts=$(paste -sd, "$work/hosts")
-head -c $((mib << 20)) /dev/urandom > "$work/data"
-chmod 0644 "$work/data"
+if [[ -n $files ]]; then
+  mkdir "$work/data"
+  each=$(((mib << 20) / files))
+  for i in $(seq "$files"); do
+    head -c "$each" /dev/urandom > "$work/data/f$i"
+  done
+  chmod -R a+rX "$work/data"
+  what="$files files of $each bytes"
+  recursive=(-r)
+else
+  head -c $((mib << 20)) /dev/urandom > "$work/data"
+  chmod 0644 "$work/data"
+  what="$mib MiB"
+  recursive=()
+fi
 timed_agent "$work" "$PDX"
 
 # The remote directory each run writes into, fresh: bench-push-TOOL in every home.
@@ -71,12 +88,14 @@ for _ in $(seq "$rounds"); do
   run pdx-ssh "${pdx[@]}" push --data-via ssh --agent "$AGENT" "$work/data" "$(remote_dir ssh)/"
   run pdx-relay "${pdx[@]}" push --relay --agent "$AGENT" "$work/data" "$(remote_dir relay)/"
   run pdcp env PDSH_SSH_ARGS="-F $config -x -a %h" \
-    pdcp -R ssh -f "$n" -w "$hosts" "$work/data" "$(remote_dir pdcp)"
+    pdcp -R ssh -f "$n" "${recursive[@]}" -w "$hosts" "$work/data" "$(remote_dir pdcp)"
   run clush clush -f "$n" -w "$hosts" -o "-F $config" --copy "$work/data" --dest "$(remote_dir clush)"
+  [[ -z $files ]] || run tar-ssh pdsh -R exec -f "$n" -w "$hosts" sh -c \
+    "tar -C '$work' -c data | ssh -F '$config' %h 'mkdir -p $(remote_dir tar) && tar -x -C $(remote_dir tar)'"
 done
 clean
 
-echo "$mib MiB to $n hosts, $rounds rounds, the tools taking turns ($(nproc) cores)"
+echo "$what to $n hosts, $rounds rounds, the tools taking turns ($(nproc) cores)"
 printf '%-9s %7s %7s %8s %9s %10s %10s %9s %8s %5s\n' tool wall_s cpu_s rss_MiB agents_s \
   agent_max_s agent_MiB machine_s floor_s load
 cat "$work/runs"

@@ -24,39 +24,47 @@ namespace pdx {
 
 namespace {
 
+using ReadAhead = FrameReader::ReadAhead;
+
 // --receive=DEST or --relay=DEST: what stdin brings written under DEST (and forwarded).
-int take(const std::string& receive, const std::string& relay, const std::string& set) {
+// ReadAhead::no: stdin read no further than the stream's end (a next step follows).
+int take(const std::string& receive, const std::string& relay, const std::string& set,
+         ReadAhead ahead = ReadAhead::yes) {
   auto received =
       !relay.empty()
           ? agent_relay(STDIN_FILENO, STDOUT_FILENO,
                         [&](FrameInput& in, int out) { return agent_receive(relay, in, out, set); })
-          : agent_receive(receive, STDIN_FILENO, STDOUT_FILENO, set);
+          : agent_receive(receive, STDIN_FILENO, STDOUT_FILENO, set, ahead);
   if (!received) fail(received);
   return received->failures ? kExitFailure : kExitOk;
 }
 
 // --patch=DEST or --relay-patch=DEST: the deltas stdin brings applied under DEST (and forwarded).
-int patch_from(const std::string& patch, const std::string& relay_patch) {
+int patch_from(const std::string& patch, const std::string& relay_patch,
+               ReadAhead ahead = ReadAhead::yes) {
   auto patched =
       !relay_patch.empty()
           ? agent_relay(STDIN_FILENO, STDOUT_FILENO,
                         [&](FrameInput& in, int out) { return agent_patch(relay_patch, in, out); })
-          : agent_patch(patch, STDIN_FILENO, STDOUT_FILENO);
+          : agent_patch(patch, STDIN_FILENO, STDOUT_FILENO, ahead);
   if (!patched) fail(patched);
   return patched->failures ? kExitFailure : kExitOk;
 }
 
 // --delete=DEST: the names stdin brings removed under DEST.
-int remove_named(const std::string& dest) {
-  auto removed = agent_delete(dest, STDIN_FILENO, STDOUT_FILENO);
+int remove_named(const std::string& dest, ReadAhead ahead = ReadAhead::yes) {
+  auto removed = agent_delete(dest, STDIN_FILENO, STDOUT_FILENO, ahead);
   if (!removed) fail(removed);
   return removed->failures ? kExitFailure : kExitOk;
 }
 
 // The steps an agent that stays may take after its first reply (--list's listing, or --signatures'
 // signatures and then, with --list, the listing): pdx sends one byte naming a step it was given
-// and then what that step reads, or closes stdin (nothing to take: exit 0). A push's or a sync's
-// first step and the next one then take one exec, one shell and one agent start per host.
+// and then what that step reads, or closes stdin (nothing more: exit 0, or 1 if a step had
+// failures). A step over stdin reads no further than its stream's `done`, and replies with a
+// summary; then the next byte. A relay's or a direct link's setup ('l', 'q') is the last step: the
+// stream may follow on stdin to its end (a head's). A push's steps, or a sync's signatures,
+// deltas, whole files and deletions, then take one exec, one shell and one agent start per host.
 struct Then {
   std::string receive, relay, patch, relay_patch, remove, set;
 
@@ -66,20 +74,31 @@ struct Then {
   }
   // 'r': --receive's stream follows on stdin; 'l': --relay's setup; 'p': --patch's deltas; 'q':
   // --relay-patch's setup; 'd': --delete's names.
-  int take_if_sent(const char* after) const {
-    char go = 0;
-    ssize_t n;
-    do n = ::read(STDIN_FILENO, &go, 1);
-    while (n < 0 && errno == EINTR);
-    if (n == 0) return kExitOk;
-    if (n < 0)
-      fail(ErrorKind::failure, std::string("cannot read standard input: ") + std::strerror(errno));
-    if (go == 'r' && !receive.empty()) return take(receive, "", set);
-    if (go == 'l' && !relay.empty()) return take("", relay, set);
-    if (go == 'p' && !patch.empty()) return patch_from(patch, "");
-    if (go == 'q' && !relay_patch.empty()) return patch_from("", relay_patch);
-    if (go == 'd' && !remove.empty()) return remove_named(remove);
-    fail(ErrorKind::failure, std::string("unexpected input after the ") + after);
+  int take_steps(const char* after) const {
+    int status = kExitOk;
+    for (;;) {
+      char go = 0;
+      ssize_t n;
+      do n = ::read(STDIN_FILENO, &go, 1);
+      while (n < 0 && errno == EINTR);
+      if (n == 0) return status;
+      if (n < 0)
+        fail(ErrorKind::failure,
+             std::string("cannot read standard input: ") + std::strerror(errno));
+      if (go == 'l' && !relay.empty()) return std::max(status, take("", relay, set));
+      if (go == 'q' && !relay_patch.empty()) return std::max(status, patch_from("", relay_patch));
+      int took;
+      if (go == 'r' && !receive.empty())
+        took = take(receive, "", set, ReadAhead::no);
+      else if (go == 'p' && !patch.empty())
+        took = patch_from(patch, "", ReadAhead::no);
+      else if (go == 'd' && !remove.empty())
+        took = remove_named(remove, ReadAhead::no);
+      else
+        fail(ErrorKind::failure, std::string("unexpected input after the ") + after);
+      status = std::max(status, took);
+      after = "step's receipt";
+    }
   }
 };
 
@@ -177,7 +196,7 @@ int cmd_agent(int argc, char** argv) {
     return take(then.receive, then.relay, then.set);
   }
   if (!then.any()) return kExitOk;
-  return then.take_if_sent(signatures.empty() ? "listing" : "signatures");
+  return then.take_steps(signatures.empty() ? "listing" : "signatures");
 }
 
 }  // namespace pdx

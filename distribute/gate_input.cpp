@@ -5,17 +5,19 @@
 
 namespace pdx {
 
-void GateInput::open(InputSource& inner, std::string_view prefix) {
+void GateInput::open(InputSource& inner, std::string_view prefix, After after) {
   if (state_ != State::shut) return;
   inner_ = &inner;
   prefix_ = prefix;
+  after_ = after;
   state_ = State::open;
-  if (stall_) inner_->on_stall(std::move(stall_));
+  if (stall_) inner_->on_stall(stall_);
   if (finished_) inner_->finish();
   wake();
 }
 
 void GateInput::close() {
+  after_ = After::end;
   if (state_ != State::shut) return;
   state_ = State::closed;
   wake();
@@ -36,7 +38,12 @@ InputPiece GateInput::next() {
       break;
   }
   if (!prefix_.empty()) return {InputPiece::State::data, prefix_, {}};
-  return inner_->next();
+  InputPiece piece = inner_->next();
+  if (piece.state != InputPiece::State::end || after_ == After::end) return piece;
+  std::exchange(inner_, nullptr)->finish();
+  state_ = State::shut;
+  if (on_shut_) on_shut_();
+  return {InputPiece::State::wait, {}, {}};
 }
 
 void GateInput::consume(std::size_t n) {
@@ -55,10 +62,8 @@ void GateInput::on_ready(std::function<void()> wake) {
 }
 
 void GateInput::on_stall(std::function<void(const std::string&)> fail) {
-  if (inner_)
-    inner_->on_stall(std::move(fail));
-  else
-    stall_ = std::move(fail);
+  stall_ = std::move(fail);
+  if (inner_) inner_->on_stall(stall_);
 }
 
 void GateInput::finish() {

@@ -6,7 +6,9 @@
 //
 //   shut:   the lead's bytes, if any, to its end; then next() says wait, on_ready's wake kept for
 //           open() or close()
-//   open:   `prefix`, then the inner input's pieces (its on_ready, on_stall and finish)
+//   open:   `prefix`, then the inner input's pieces (its on_ready, on_stall and finish); at the
+//           inner input's end, closed, or (After::shut) shut again, the inner input finished and
+//           on_shut's callback called: the command reads on, and is given its next input later
 //   closed: next() says end
 #include <cstddef>
 #include <functional>
@@ -23,11 +25,16 @@ class GateInput final : public InputSource {
   /// While shut, `lead` (which outlives this, and never waits: a file) to its end first: what
   /// the command reads before it waits (sync's signature requests).
   explicit GateInput(InputSource* lead) : lead_(lead) {}
-  /// From now on `prefix` and then `inner` (which outlives this). Once only, while shut.
-  void open(InputSource& inner, std::string_view prefix = {});
-  /// The end of input, if still shut.
+  /// What becomes of the gate at its inner input's end.
+  enum class After { end, shut };
+  /// From now on `prefix` and then `inner` (which outlives this, or its end with After::shut).
+  /// Only while shut.
+  void open(InputSource& inner, std::string_view prefix = {}, After after = After::end);
+  /// The end of input: at once if shut, else at the inner input's end.
   void close();
   bool shut() const { return state_ == State::shut; }
+  /// `shut` is called each time the gate shuts again after an inner input (After::shut).
+  void on_shut(std::function<void()> shut) { on_shut_ = std::move(shut); }
 
   InputPiece next() override;
   void consume(std::size_t n) override;
@@ -43,8 +50,9 @@ class GateInput final : public InputSource {
   InputSource* lead_ = nullptr;  // until its end
   std::string prefix_;           // what is left of it
   InputSource* inner_ = nullptr;
-  std::function<void()> wake_;
-  std::function<void(const std::string&)> stall_;
+  After after_ = After::end;
+  std::function<void()> wake_, on_shut_;
+  std::function<void(const std::string&)> stall_;  // kept for each inner input
   bool finished_ = false;
 };
 

@@ -24,17 +24,23 @@ struct HeldAgent::State : JobIo {
       : lead(std::move(lead_)),
         gate(lead.get()),
         replies(replies_),
-        listing(static_cast<std::size_t>(replies_) * ReplySink::kMaxReply) {}
+        listing(static_cast<std::size_t>(replies_) * ReplySink::kMaxReply) {
+    gate.on_shut([this] { step_over(); });
+  }
 
   std::unique_ptr<InputSource> lead;  // before gate, which reads it
   GateInput gate;
   int replies;  // summary frames still to come in the first reply
   ExecRequest request;
   ReplySink listing, receipt;  // stdout and stderr up to the first reply's end (each reply
-                               // kMaxReply at most); after it
+                               // kMaxReply at most); after it, a step's over ssh
   JobIo* after = &receipt;     // where what comes after the listing goes
-  FrameDecoder decoder;
+  FrameDecoder decoder;        // the first reply's, then each step's over ssh
   bool listed = false, ended = false;
+  // A step over ssh (receive()): its receipt came whole (its summary), and its input was all sent
+  // (the gate shut again): the agent waits for the next.
+  bool step = false, receipted = false, stepped = false;
+  int receipts = 0;  // summary frames still to come in a step's receipt
   HostResult result;
   std::exception_ptr thrown;
   std::optional<asio::steady_timer> timer;  // cancelled to wake the caller
@@ -42,22 +48,41 @@ struct HeldAgent::State : JobIo {
   void wake() {
     if (timer) timer->cancel();
   }
-  void output(std::size_t index, Stream stream, std::string_view bytes) override {
-    if (listed) return after->output(index, stream, bytes);
-    listing.output(index, stream, bytes);
-    if (stream == Stream::err) return;
+  void step_over() {
+    if (!receipted || !gate.shut()) return;
+    stepped = true;
+    wake();
+  }
+  // Frames of the first reply, or a step's receipt: true once its last summary has come whole,
+  // with nothing after it. Bytes that are not the agent's frames (a shell's writing before the
+  // command), or anything after that summary, end its stdin: the caller waits for its end.
+  bool whole(std::string_view bytes, int& summaries) {
     decoder.feed(bytes);
     for (;;) {
       auto frame = decoder.next();
-      if (!frame) return gate.close();  // not the agent's frames: wait for its end
-      if (!*frame) return;
-      if ((*frame)->type == FrameType::summary && --replies == 0) {
-        // The agent writes nothing more before its stream: anything else is not its.
-        if (decoder.partial()) return gate.close();
-        listed = true;
-        return wake();
+      if (!frame) return gate.close(), false;
+      if (!*frame) return false;
+      if ((*frame)->type == FrameType::summary && --summaries == 0) {
+        if (decoder.partial()) return gate.close(), false;
+        return true;
       }
     }
+  }
+  void output(std::size_t index, Stream stream, std::string_view bytes) override {
+    if (listed) {
+      after->output(index, stream, bytes);
+      if (!step || stream == Stream::err || receipted) return;
+      if (whole(bytes, receipts)) {
+        receipted = true;
+        step_over();
+      }
+      return;
+    }
+    listing.output(index, stream, bytes);
+    if (stream == Stream::err) return;
+    if (!whole(bytes, replies)) return;
+    listed = true;
+    wake();
   }
 };
 
@@ -107,19 +132,23 @@ bool HeldAgent::waiting() const {
 }
 
 asio::awaitable<HeldAgent::Reply> HeldAgent::receive(InputSource& input) {
-  HostResult result = co_await go(input, state_->receipt, steps_.star);
-  Reply reply = std::move(state_->receipt.reply());
-  reply.result = std::move(result);
+  State& s = *state_;
+  s.after = &s.receipt;
+  s.decoder = FrameDecoder();
+  s.step = true;
+  s.receipted = s.stepped = false;
+  s.receipts = 1;
+  s.gate.open(input, std::string_view(&steps_.star, 1), GateInput::After::shut);
+  co_await until(&State::stepped);
+  s.step = false;
+  Reply reply = std::exchange(s.receipt.reply(), {});
+  reply.result = s.ended ? s.result : HostResult{};  // waiting for its next step: exit 0
   co_return reply;
 }
 
 asio::awaitable<HostResult> HeldAgent::run(InputSource& input, JobIo& io) {
-  return go(input, io, steps_.relay);
-}
-
-asio::awaitable<HostResult> HeldAgent::go(InputSource& input, JobIo& io, char mode) {
   state_->after = &io;
-  state_->gate.open(input, std::string_view(&mode, 1));
+  state_->gate.open(input, std::string_view(&steps_.relay, 1));
   co_await until(&State::ended);
   co_return state_->result;
 }

@@ -1,19 +1,21 @@
 #pragma once
-// A push's (or a sync's) first two steps on one host in one exec (distribute/push/push.cpp,
+// A push's (or a sync's) steps on one host in one exec (distribute/push/push.cpp,
 // distribute/sync/sync.cpp): `pdx agent --list=... --receive=DEST --relay=DEST` lists DEST and
 // stays (sync's `--signatures=DEST [--list=DEST] --receive=... --patch=... --delete=...` reads
 // its requests first, its stdin's lead, and answers them, then lists). Its first reply is read
 // as it comes and handed over once whole (its last summary frame) while the command goes on,
-// waiting on its stdin; after the wave's plan, the host's next step sends it a byte naming the
-// step (Steps: 'r' and then its stream over ssh, the reply after the first being the receipt;
-// 'l' and then its link's setup: a relay's member, or a star's host with a direct link, the
-// agent's --relay mode; sync's 'p', 'q', 'd'), or closes its stdin (it exits 0) before the
-// session runs anything else (nothing to send, a POSIX group). One exec, one shell, one check
-// of the cached agent and one agent start per host instead of two.
+// waiting on its stdin; after the wave's plan, each step the host takes sends it a byte naming
+// the step and then what the step reads (Steps: 'r' and its stream over ssh, sync's 'p' and 'd':
+// receive(), whose reply is the step's receipt, handed over at its summary, the agent waiting
+// again for the next; 'l' and its link's setup: a relay's member, or a star's host with a direct
+// link, the agent's --relay mode, sync's 'q': run(), the last step, to the command's end), or
+// closes its stdin (it exits) before the session runs anything else (nothing more to send, a
+// POSIX group). One exec, one shell, one check of the cached agent and one agent start per host
+// instead of one per step.
 //
-//   listed()                                  -> the first reply, the command still running; or
-//                                                its end
-//   receive(input) | run(input, io) | release()  -> the command's end
+//   listed()                  -> the first reply, the command still running; or its end
+//   receive(input)...         -> each step's receipt, the command still running; or its end
+//   run(input, io) | release()  -> the command's end
 //
 // The command runs on a coroutine of its own on the host's strand, which must be the caller's;
 // the session runs nothing else until it has ended. Whatever the caller does after listed(), it
@@ -54,12 +56,13 @@ class HeldAgent {
   /// run, a listing that failed, Ctrl-C), or its stdout did not decode as frames (a shell that
   /// writes before the command: its stdin is closed), its whole reply once it has ended.
   boost::asio::awaitable<Reply> listed();
-  /// Whether the command, listed, still waits for its stream.
+  /// Whether the command, listed (and past its steps over ssh), still waits for a step.
   bool waiting() const;
   /// What receive() and run() send (kReceive until told otherwise).
   void take_as(Steps steps) { steps_ = steps; }
-  /// Sends it 'r' (Steps::star) and then `input`, and waits for its end: what it replied after
-  /// its listing. Only while waiting().
+  /// Sends it 'r' (Steps::star) and then `input`, and waits for the step's receipt (its summary
+  /// frame, `input` all sent), or for the command's end: what it replied to this step (exit 0
+  /// while it runs on). Only while waiting().
   boost::asio::awaitable<Reply> receive(InputSource& input);
   /// Sends it 'l' (Steps::relay) and then `input` (its --relay mode: a relay's setup and what
   /// follows), what it replies after its listing going to `io` as it comes (a relay's member or a
@@ -71,8 +74,6 @@ class HeldAgent {
   struct State;  // what the command's coroutine shares (held_agent.cpp)
 
  private:
-  // Opens the gate with `mode` ('r' or 'l') and waits for the command's end.
-  boost::asio::awaitable<HostResult> go(InputSource& input, JobIo& io, char mode);
   // Until `done` (or the command's end); what the command's coroutine threw, rethrown.
   boost::asio::awaitable<void> until(bool State::*done);
 

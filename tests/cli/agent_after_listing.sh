@@ -47,6 +47,8 @@ expect_contains "$err" "input ended before the relay was set up" "'l' then nothi
 # `--signatures=DEST [--list=DEST] --patch=... --delete=...` (sync's first step, and the one after
 # it): the requests on stdin up to their end frame, the signatures and the listing, then one byte
 # as above: 'd' for --delete's names, 'p' for --patch's deltas; a step it was not given fails.
+# A step over stdin replies with its summary and the agent reads the next step's byte: several
+# steps in one run, the end of input after any of them lets it go.
 printf 'keep\n' > "$SCRATCH/d/keep"
 done_frame='Q\0\0\0\0'  # the end of the requests (none asked), or of the names to delete
 sync_steps=(--signatures="$SCRATCH/d" --list="$SCRATCH/d" --under=. --patch="$SCRATCH/d"
@@ -60,6 +62,26 @@ expect_eq "$err" "" "signatures and listing, let go"
 agent_with "${done_frame}d${done_frame}" "${sync_steps[@]}"  # nothing to delete
 expect_status 0
 expect_eq "$err" "" "'d' and no names"
+
+agent_with "${done_frame}d${done_frame}p${done_frame}d${done_frame}" "${sync_steps[@]}"
+expect_status 0
+expect_eq "$err" "" "three steps in one run"
+# The types of the frames written (a type byte, a u32 length, the payload), entries left out: the
+# signatures' summary, the listing's, then one per step.
+types=$(/usr/bin/python3 -c '
+import struct, sys
+data, at, types = sys.stdin.buffer.read(), 0, ""
+while at + 5 <= len(data):
+    kind, size = data[at:at + 1].decode(), struct.unpack(">I", data[at + 1:at + 5])[0]
+    at += 5 + size
+    types += kind if kind != "L" else ""
+print(types if at == len(data) else types + "?")
+' < "$SCRATCH/stdout")
+expect_eq "$types" "SSSSS" "a summary per reply and per step"
+
+agent_with "${done_frame}d${done_frame}x" "${sync_steps[@]}"
+expect_status 1
+expect_eq "$err" "pdx: error: unexpected input after the step's receipt" "a bad byte after a step"
 
 agent_with "${done_frame}r" "${sync_steps[@]}"
 expect_status 1

@@ -1,9 +1,10 @@
 # pdx sync starts one agent per host for its first step (signatures, and with --delete the
-# listing) and that agent stays for the host's next step, whichever it is (the deltas, the files
-# sent whole, the deletions, over ssh, a direct link or a relay): the agent (a wrapper logging
-# each call's first argument) is called once per host for a sync with one step to take or none,
-# and once more for each step after. With -u (each command's time limited) it does not stay, and
-# the signatures and the listing still take one call.
+# listing) and that agent stays for the host's next steps (the deltas, the files sent whole, the
+# deletions): the agent (a wrapper logging each call's first argument) is called once per host
+# for a sync whose steps go over ssh. A step over a direct link or a relay is the agent's last
+# (the stream may come on its stdin to its end): each step after it is one call more. With -u
+# (each command's time limited) it does not stay, and the signatures and the listing still take
+# one call.
 source "$(dirname "$0")/../lib/ssh_common.sh"
 source "$(dirname "$0")/../lib/push_common.sh"
 n=$(( CLUSTER_SIZE < 3 ? CLUSTER_SIZE : 3 ))
@@ -60,14 +61,24 @@ sync_calls "--signatures" sync --delete "$SCRATCH/src" one-agent/  # the deletio
 expect_contains "$out" "1 deleted" "deletions only"
 same_everywhere
 
-# The deltas, a new file whole, the deletions: the first agent patches.
+# The deltas, a new file whole, the deletions, all over ssh: the first agent takes them all.
 printf 'EDIT' | dd of="$SCRATCH/src/big" bs=1 seek=1000 conv=notrunc status=none
 touch -d '2003-01-01' "$SCRATCH/src/big"
 printf 'new\n' > "$SCRATCH/src/new"
 extra_on_hosts
-sync_calls "--signatures --receive --delete" sync --delete "$SCRATCH/src" one-agent/
+sync_calls "--signatures" sync --delete "$SCRATCH/src" one-agent/
 expect_contains "$out" "1 file patched" "patched"
 expect_contains "$out" "1 file sent whole (4 B), 1 deleted" "sent whole and deleted"
+same_everywhere
+
+# The same over direct links: the deltas' link is the first agent's last step.
+printf 'EDIT' | dd of="$SCRATCH/src/big" bs=1 seek=1500 conv=notrunc status=none
+touch -d '2003-06-01' "$SCRATCH/src/big"
+printf 'renewed\n' > "$SCRATCH/src/fresh"
+extra_on_hosts
+sync_calls "--signatures --relay --delete" sync --delete --data-via direct "$SCRATCH/src" one-agent/
+expect_contains "$out" "1 file patched" "patched over a direct link"
+expect_contains "$out" "1 file sent whole (8 B), 1 deleted" "sent whole over a direct link"
 same_everywhere
 
 # Over direct links and host to host, the agent that stayed takes its link (new files: sent

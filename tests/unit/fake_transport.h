@@ -15,8 +15,10 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "agent/agent_protocol.h"
 #include "transport/input_source.h"
 #include "transport/transport.h"
 
@@ -31,7 +33,8 @@ struct FakeExec {
   std::string error;
   bool echo_stdin = false;  // stdin read to its end first, and written to stdout after `out`
   // Written to stdout first, then stdin read to its end, then `out` (an agent that lists and
-  // stays for its stream: distribute/held_agent.h).
+  // stays for its stream: distribute/held_agent.h). Where stdin waits after a step's byte and its
+  // frames to `done` (the agent kept for another step), `out` then, and stdin read on to its end.
   std::string listing;
 };
 
@@ -100,19 +103,29 @@ class FakeTransport final : public Transport {
           host_.execs.empty() ? FakeExec{} : host_.execs[std::min(next_++, host_.execs.size() - 1)];
       if (script.at_start) script.at_start();
       std::string input;
+      bool answered = false;  // `out` written while stdin waited for a next step
       if (!script.listing.empty()) {
         io.output(index_, Stream::out, script.listing);
-        if (request.input) input = co_await read_all(*request.input);
+        bool ended = true;
+        if (request.input) input = co_await read_all(*request.input, &ended);
         if (!script.echo_stdin) input.clear();
+        if (!ended) {
+          io.output(index_, Stream::out, script.out + input);
+          answered = true;
+          input.clear();
+          co_await read_all(*request.input);
+        }
       }
-      if (request.input && script.echo_stdin) input += co_await read_all(*request.input);
+      if (request.input && script.echo_stdin && !answered)
+        input += co_await read_all(*request.input);
       if (request.input) request.input->finish();
       if (!co_await pause(script.delay, stop)) co_return interrupted();
       HostResult result;
       result.failure = script.failure;
       result.error = script.error;
       result.exit_status = script.exit_status;
-      if (!script.out.empty() || !input.empty()) io.output(index_, Stream::out, script.out + input);
+      if (!answered && (!script.out.empty() || !input.empty()))
+        io.output(index_, Stream::out, script.out + input);
       if (!script.err.empty()) io.output(index_, Stream::err, script.err);
       co_return result;
     }
@@ -146,8 +159,22 @@ class FakeTransport final : public Transport {
     co_return !stop.stopped();
   }
 
-  // The source's bytes to its end, waiting on a timer its on_ready() cancels.
-  static boost::asio::awaitable<std::string> read_all(InputSource& input) {
+  // Whether `bytes` are a step's byte and its frames up to `done` (or not frames at all).
+  static bool step_sent(std::string_view bytes) {
+    if (bytes.empty()) return false;
+    FrameDecoder decoder;
+    decoder.feed(bytes.substr(1));
+    for (;;) {
+      auto frame = decoder.next();
+      if (!frame) return true;
+      if (!*frame) return false;
+      if ((*frame)->type == FrameType::done) return true;
+    }
+  }
+
+  // The source's bytes to its end, waiting on a timer its on_ready() cancels. With `ended`: or
+  // until it waits after a step (step_sent; false there).
+  static boost::asio::awaitable<std::string> read_all(InputSource& input, bool* ended = nullptr) {
     auto ex = co_await boost::asio::this_coro::executor;
     std::string all;
     for (;;) {
@@ -158,6 +185,10 @@ class FakeTransport final : public Transport {
         all.append(piece.bytes);
         input.consume(piece.bytes.size());
         continue;
+      }
+      if (ended && step_sent(all)) {
+        *ended = false;
+        co_return all;
       }
       auto ready = std::make_shared<boost::asio::steady_timer>(
           ex, boost::asio::steady_timer::time_point::max());

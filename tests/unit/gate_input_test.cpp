@@ -57,5 +57,38 @@ TEST(GateInput, ClosedAfterItsLeadEnds) {
   EXPECT_EQ(last, InputPiece::State::end);
 }
 
+TEST(GateInput, ShutsAgainAfterAStepForTheNextOrItsEnd) {
+  GateInput gate;
+  int shut = 0;
+  gate.on_shut([&] { ++shut; });
+  InputPiece::State last;
+  BytesInput deltas("deltas");
+  gate.open(deltas, "p", GateInput::After::shut);
+  EXPECT_EQ(drain(gate, last), "pdeltas");
+  EXPECT_EQ(last, InputPiece::State::wait);  // the command waits for its next step
+  EXPECT_TRUE(gate.shut());
+  EXPECT_EQ(shut, 1);
+  bool woken = false;
+  gate.on_ready([&] { woken = true; });
+  BytesInput names("names");
+  gate.open(names, "d", GateInput::After::shut);
+  EXPECT_TRUE(woken);
+  EXPECT_EQ(drain(gate, last), "dnames");
+  EXPECT_EQ(shut, 2);
+  gate.close();
+  EXPECT_EQ(drain(gate, last), "");
+  EXPECT_EQ(last, InputPiece::State::end);
+}
+
+TEST(GateInput, ClosedWhileOpenEndsAtItsInputsEnd) {
+  GateInput gate;
+  InputPiece::State last;
+  BytesInput whole("whole");
+  gate.open(whole, "r", GateInput::After::shut);
+  gate.close();  // the agent's reply went wrong: no step after this one
+  EXPECT_EQ(drain(gate, last), "rwhole");
+  EXPECT_EQ(last, InputPiece::State::end);
+}
+
 }  // namespace
 }  // namespace pdx
