@@ -59,8 +59,9 @@ timed_agent "$work" "$PDX"
 
 # The remote directory each run writes into, fresh: bench-push-TOOL in every home.
 remote_dir() { echo "bench-push-$1"; }
+# pdcp -r wants its target directory there (else it says so, and exits 0).
 clean() {
-  "$PDX" -F "$config" -w "$hosts" "rm -rf bench-push-*" > /dev/null
+  "$PDX" -F "$config" -w "$hosts" "rm -rf bench-push-*${files:+ && mkdir $(remote_dir pdcp)}" > /dev/null
 }
 
 run() {  # run LABEL CMD...
